@@ -1,0 +1,129 @@
+import type { Effect } from "../src/contract/effects.js";
+import type { RequestedResult } from "../src/contract/lock.js";
+import type { Diagnostic } from "./diagnostics.js";
+
+/** Resolved configuration (cave.config.json or the "cave" key of package.json, over the defaults). */
+export interface CaveConfig {
+  /** Globs of tool modules, relative to the root. */
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+  /** The lock file, relative to the root. */
+  readonly lock: string;
+  /** The build folder, relative to the root. */
+  readonly outDir: string;
+}
+
+export interface PassResult {
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface DiscoverResult extends PassResult {
+  readonly config: CaveConfig;
+  /** Candidate modules: POSIX paths relative to the root, sorted. */
+  readonly files: readonly string[];
+}
+
+/** A tool as read from the source text, without running anything. */
+export interface StaticTool {
+  readonly name: string;
+  /** The module it is defined in (relative POSIX path) and its export name. */
+  readonly module: string;
+  readonly exportName: string;
+  readonly line: number;
+  readonly column: number;
+  readonly description: string;
+  readonly effect: Effect;
+  readonly timeoutMs: number;
+  readonly allowRepeat: boolean;
+  readonly sandbox: { readonly mode: "required" | "none"; readonly network: false; readonly env: readonly string[] };
+  /** Names of nested tools, sorted. */
+  readonly nestedTools: readonly string[];
+  readonly result: RequestedResult;
+  /** Whether the options declare input / output / a semantics hash (their values are read by evaluate). */
+  readonly declaresInput: boolean;
+  readonly declaresOutput: boolean;
+  readonly schemaSemanticsSHA256: string | null;
+}
+
+export interface StaticAgent {
+  readonly name: string;
+  readonly module: string;
+  readonly exportName: string;
+  readonly line: number;
+  readonly column: number;
+  readonly description: string | null;
+  /** Tool names, sorted. */
+  readonly tools: readonly string[];
+}
+
+export interface AnalyseResult extends PassResult {
+  readonly tools: readonly StaticTool[];
+  readonly agents: readonly StaticAgent[];
+  /** Modules that define at least one tool or agent, sorted: these are staged. */
+  readonly modules: readonly string[];
+}
+
+/** One staged source graph: a self-contained ESM bundle of a tool module. */
+export interface StagedModule {
+  readonly module: string;
+  /** Where the bundle goes, relative to the root (inside the build folder). */
+  readonly bundlePath: string;
+  readonly code: string;
+  readonly sha256: string;
+  /** Every input file of the graph, by canonical path, with its sha256. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+export interface StageResult extends PassResult {
+  readonly modules: ReadonlyMap<string, StagedModule>;
+}
+
+/** A schema as read from the evaluated definition. */
+export type EvaluatedSchema =
+  | { readonly kind: "typebox"; readonly jsonSchema: Record<string, unknown> }
+  | { readonly kind: "standard"; readonly vendor: string; readonly jsonSchema: Record<string, unknown> | null };
+
+/** A tool as the evaluated bundle defines it (execute is never called). */
+export interface EvaluatedTool {
+  readonly module: string;
+  readonly exportName: string;
+  readonly name: string;
+  readonly description: string;
+  readonly effect: Effect;
+  readonly timeoutMs: number;
+  readonly allowRepeat: boolean;
+  readonly sandbox: { readonly mode: "required" | "none"; readonly network: false; readonly env: readonly string[] };
+  readonly nestedTools: readonly string[];
+  readonly result: RequestedResult;
+  readonly input: EvaluatedSchema | null;
+  readonly output: EvaluatedSchema | null;
+  readonly schemaSemanticsSHA256: string | null;
+}
+
+export interface EvaluatedAgent {
+  readonly module: string;
+  readonly exportName: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly tools: readonly string[];
+}
+
+export interface EvaluateResult extends PassResult {
+  readonly tools: readonly EvaluatedTool[];
+  readonly agents: readonly EvaluatedAgent[];
+}
+
+/** A precompiled Ajv standalone validator, one per distinct schema. */
+export interface ValidatorModule {
+  /** sha256 of the canonical JSON Schema it validates. */
+  readonly schemaSha256: string;
+  /** Relative to the root, inside the build folder. */
+  readonly path: string;
+  readonly code: string;
+  readonly sha256: string;
+}
+
+export interface ValidatorsResult extends PassResult {
+  /** By schema sha256. */
+  readonly validators: ReadonlyMap<string, ValidatorModule>;
+}

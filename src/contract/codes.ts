@@ -1,0 +1,14 @@
+import type { CodeEntry } from "./codes/types.js";
+import { SDK_CODES } from "./codes/sdk.js";
+
+export type { CodeEntry } from "./codes/types.js";
+
+/**
+ * The one registry of stable codes. Numbered by layer/pass (1xxx authoring rules, 2xxx and up the
+ * compiler's passes); a code is never reused. docs/diagnostics.md is generated from this object.
+ */
+export const CODES = {
+  ...SDK_CODES,
+} as const satisfies Record<string, CodeEntry>;
+
+export type CaveCode = keyof typeof CODES;

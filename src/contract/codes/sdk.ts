@@ -1,0 +1,30 @@
+import type { CodeEntry } from "./types.js";
+
+/** CAVE1xxx: authoring rules. Thrown by tool()/artifact()/agent()/schema at definition time and reported statically by `cave build`. */
+export const SDK_CODES = {
+  CAVE1001: { title: "Invalid tool name", doc: "Tool names must match ^[a-zA-Z][a-zA-Z0-9_-]{0,127}$ (a letter first, then letters, digits, '_' or '-', 128 characters at most)." },
+  CAVE1002: { title: "Reserved tool name", doc: "Names beginning with cave_ are reserved for framework tools (cave_page, cave_recover, cave_skill, memory tools). Rename the tool." },
+  CAVE1003: { title: "Missing effect", doc: "`effect` has no default: say what the tool does, one of read, write, idempotent or external." },
+  CAVE1004: { title: "Invalid effect", doc: "`effect` must be one of read, write, idempotent or external." },
+  CAVE1005: { title: "Invalid timeout", doc: "`timeout` is in milliseconds: a positive integer no larger than 2147483647 (what a timer can hold). It defaults to 30000." },
+  CAVE1006: { title: "Invalid result policy", doc: "`result` must be one of auto, inline, page, compress, exact_ccr, or an artifact(...) value. It defaults to auto." },
+  CAVE1007: { title: "Unknown option", doc: "An option object has a key the SDK does not know. Options are never silently ignored: fix the spelling or remove the key." },
+  CAVE1008: { title: "Network access refused", doc: "`sandboxProfile.network: true` would request unbounded egress; scoped egress does not exist yet, so it fails closed. Remove it, or run the tool with `sandbox: \"none\"` in a process you trust." },
+  CAVE1009: { title: "Denied environment name", doc: "A sandbox profile listed an environment variable whose name looks like a secret, signing, deployment, bootstrap or database setting. Such names never reach a tool; pass the value another way (an argument or a scoped credential)." },
+  CAVE1010: { title: "Nested tools are not flat", doc: "A tool listed in `nestedTools` has nested tools of its own. Nesting is one level deep: list the grandchildren on the composite directly." },
+  CAVE1011: { title: "Read composite with an effectful child", doc: "A `read` composite may only contain `read` tools. Declare the composite with the strongest effect of its children, or remove the effectful child." },
+  CAVE1012: { title: "Invalid schema", doc: "`input`/`output` must be a schema.* value, a Standard Schema v1 object (`~standard`), or a validation-only validator together with `inputJSONSchema`/`outputJSONSchema`." },
+  CAVE1013: { title: "Invalid schemaSemanticsSHA256", doc: "`schemaSemanticsSHA256` must be 64 lowercase hexadecimal characters: the SHA-256 of the validator code, its dependencies and captured state." },
+  CAVE1014: { title: "Invalid description", doc: "`description` is required: a non-empty string the model reads to decide when to call the tool." },
+  CAVE1015: { title: "Missing execute", doc: "`execute` must be a function (sync or async) that implements the tool." },
+  CAVE1016: { title: "Invalid allowRepeat", doc: "`allowRepeat` must be a boolean. It defaults to false: identical repeated calls are stopped." },
+  CAVE1017: { title: "Invalid sandbox mode", doc: "`sandbox` must be \"required\" (the default: the tool runs in a restricted child process) or \"none\" (in-process, for trusted tools and tests)." },
+  CAVE1018: { title: "Invalid sandbox profile", doc: "`sandboxProfile` is an object with optional `network` (false) and `env` (an array of unique environment variable names matching ^[A-Za-z_][A-Za-z0-9_]*$)." },
+  CAVE1019: { title: "Invalid nestedTools", doc: "`nestedTools` must be an array of tool() definitions with distinct names, none of them the composite itself." },
+  CAVE1020: { title: "Invalid artifact option", doc: "artifact() takes `strategy` (page, compress or exact_ccr; default page), `maxInlineTokens` (a positive integer; default 1200) and `recovery` (exact_ccr or none; default exact_ccr)." },
+  CAVE1021: { title: "Invalid agent name", doc: "Agent names follow the tool name pattern ^[a-zA-Z][a-zA-Z0-9_-]{0,127}$." },
+  CAVE1022: { title: "Duplicate tool name on an agent", doc: "Two tools on one agent share a name; the model could not tell them apart. Rename one of them." },
+  CAVE1023: { title: "Invalid agent tools", doc: "`tools` must be a non-empty array of tool() definitions." },
+  CAVE1024: { title: "Options must be an object", doc: "tool(), artifact() and agent() take one plain object of options." },
+  CAVE1025: { title: "Invalid schema option", doc: "A schema.* builder received an option that is not a JSON Schema keyword for that type, or a value of the wrong kind. Check the spelling (minLength, maxItems, format...)." },
+} as const satisfies Record<string, CodeEntry>;

@@ -1,0 +1,100 @@
+import type { Effect } from "./effects.js";
+
+/**
+ * The shape of `cave.lock`: the only interface between the compiler and the runtime.
+ * All paths are POSIX, relative to the project root; all hashes are `sha256-<hex>`.
+ */
+export const LOCKFILE_VERSION = 1;
+
+export interface CaveLock {
+  readonly lockfileVersion: number;
+  /** sha256 of the canonical JSON of this lock without the `integrity` key. */
+  readonly integrity: string;
+  /** Where the build folder is, relative to the project root (default ".cave"). */
+  readonly buildDir: string;
+  readonly agents: Readonly<Record<string, LockedAgent>>;
+  readonly tools: Readonly<Record<string, LockedTool>>;
+}
+
+export interface LockedAgent {
+  readonly module: string;
+  readonly export: string;
+  readonly description: string | null;
+  /** Tool names, sorted. */
+  readonly tools: readonly string[];
+}
+
+export interface LockedTool {
+  readonly module: string;
+  readonly export: string;
+  readonly description: string;
+  readonly effect: Effect;
+  /** Only read tools may be run speculatively. */
+  readonly speculable: boolean;
+  /** read and idempotent tools may be retried with the same arguments. */
+  readonly retryable: boolean;
+  readonly timeoutMs: number;
+  readonly allowRepeat: boolean;
+  readonly sandbox: LockedSandbox;
+  /** Names of the declared nested tools, sorted. */
+  readonly nestedTools: readonly string[];
+  readonly source: LockedSource;
+  readonly input: LockedSchema | null;
+  readonly output: LockedSchema | null;
+  readonly result: LockedResult;
+}
+
+export interface LockedSandbox {
+  readonly mode: "required" | "none";
+  readonly network: false;
+  /** Environment names the tool may receive, sorted. */
+  readonly env: readonly string[];
+}
+
+export interface LockedSource {
+  /** The staged bundle (self-contained ESM of the tool's module), relative to the project root. */
+  readonly bundle: string;
+  /** sha256 of the bundle's bytes. */
+  readonly sha256: string;
+  /** Every input file of the staged source graph, by canonical path, with its sha256. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+export interface LockedSchema {
+  /** The draft-07 JSON Schema sent to providers. */
+  readonly jsonSchema: Readonly<Record<string, unknown>> | null;
+  /** sha256 of the canonical (RFC 8785) JSON of `jsonSchema`, or null when there is none. */
+  readonly sha256: string | null;
+  readonly validation: LockedValidation;
+}
+
+export type LockedValidation =
+  | {
+      readonly kind: "precompiled";
+      /** The Ajv standalone validator module (self-contained ESM), relative to the project root. */
+      readonly module: string;
+      readonly sha256: string;
+    }
+  | {
+      readonly kind: "opaque";
+      /** `~standard.vendor` of the Standard Schema (zod, valibot, arktype...). */
+      readonly vendor: string;
+      /** The author's schemaSemanticsSHA256 (64 lowercase hex). */
+      readonly semanticsSHA256: string;
+    };
+
+export type ResultPolicyName = "auto" | "inline" | "page" | "compress" | "exact_ccr";
+
+export interface ArtifactOptions {
+  readonly strategy: "page" | "compress" | "exact_ccr";
+  readonly maxInlineTokens: number;
+  readonly recovery: "exact_ccr" | "none";
+}
+
+export type RequestedResult =
+  | { readonly policy: ResultPolicyName }
+  | { readonly policy: "artifact"; readonly artifact: ArtifactOptions };
+
+export interface LockedResult {
+  readonly requested: RequestedResult;
+}

@@ -1,0 +1,26 @@
+/** What every call yields, nested calls included: the data a durable journal records. */
+export interface Receipt {
+  readonly callId: string;
+  readonly parentId: string | null;
+  readonly tool: string;
+  /** The lock's integrity, or null for an ordinary (unlocked) run. */
+  readonly lockIntegrity: string | null;
+  /** sha256 of the canonical JSON of the arguments. */
+  readonly argsSha256: string;
+  /** sha256 of the canonical JSON of the validated result; null when there is none. */
+  readonly resultSha256: string | null;
+  /** "ok" or the error code. */
+  readonly outcome: string;
+  /** For an effectful tool that timed out or crashed: whether its effect may have happened. */
+  readonly effectUnknown: boolean;
+  readonly durationMs: number;
+}
+
+export interface CallError {
+  readonly code: string;
+  readonly message: string;
+}
+
+export type CallOutcome =
+  | { readonly ok: true; readonly content: unknown; readonly receipt: Receipt }
+  | { readonly ok: false; readonly error: CallError; readonly receipt: Receipt };

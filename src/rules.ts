@@ -1,0 +1,291 @@
+import { EFFECTS, isEffect, type Effect } from "./contract/effects.js";
+import { deniedEnvReason } from "./contract/env-policy.js";
+import { ARTIFACT_BRAND, TOOL_BRAND } from "./contract/brands.js";
+import { ENV_NAME_PATTERN, MAX_TIMEOUT_MS, RESERVED_PREFIX, SEMANTICS_HASH_PATTERN, TOOL_NAME_PATTERN } from "./contract/names.js";
+import type { Violation } from "./errors.js";
+import { unknownKeyHint } from "./suggest.js";
+
+/**
+ * The authoring rules, as pure checks over option values. tool()/artifact()/agent() run them on real
+ * values at definition time; `cave build` runs the very same checks on values it read statically,
+ * passing NOT_STATIC for anything it cannot know without running code (schemas, execute).
+ */
+export const NOT_STATIC: unique symbol = Symbol("cave.notStatic") as never;
+
+export const TOOL_OPTION_KEYS = [
+  "name", "description", "input", "output", "inputJSONSchema", "outputJSONSchema", "schemaSemanticsSHA256",
+  "effect", "timeout", "result", "allowRepeat", "sandbox", "sandboxProfile", "nestedTools", "execute",
+] as const;
+export const ARTIFACT_OPTION_KEYS = ["strategy", "maxInlineTokens", "recovery"] as const;
+export const AGENT_OPTION_KEYS = ["name", "description", "tools"] as const;
+export const SANDBOX_PROFILE_KEYS = ["network", "env"] as const;
+export const RESULT_POLICIES = ["auto", "inline", "page", "compress", "exact_ccr"] as const;
+export const ARTIFACT_STRATEGIES = ["page", "compress", "exact_ccr"] as const;
+export const ARTIFACT_RECOVERIES = ["exact_ccr", "none"] as const;
+export const SANDBOX_MODES = ["required", "none"] as const;
+
+/** What the nesting rules need to know about a nested tool, whether it is a real definition or a static summary. */
+export interface NestedFacts {
+  readonly name: string;
+  readonly effect: Effect;
+  readonly nestedCount: number;
+}
+
+const TYPEBOX_KIND = Symbol.for("TypeBox.Kind");
+
+export function isTypeBoxSchema(value: unknown): boolean {
+  return typeof value === "object" && value !== null && TYPEBOX_KIND in value;
+}
+
+/** A Standard Schema v1 value (`~standard` with version 1 and a validate function). */
+export function isStandardSchema(value: unknown): boolean {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;
+  const std = (value as Record<string, unknown>)["~standard"] as Record<string, unknown> | undefined;
+  return typeof std === "object" && std !== null && std.version === 1 && typeof std.validate === "function";
+}
+
+/** A Standard Schema that also implements Standard JSON Schema (it can emit draft-07 itself). */
+export function hasStandardJsonSchema(value: unknown): boolean {
+  if (!isStandardSchema(value)) return false;
+  const jsonSchema = (value as { "~standard": { jsonSchema?: { input?: unknown; output?: unknown } } })["~standard"].jsonSchema;
+  return typeof jsonSchema?.input === "function" && typeof jsonSchema?.output === "function";
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function describe(value: unknown): string {
+  if (value === NOT_STATIC) return "a computed value";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "function") return "a function";
+  return `a value of type ${typeof value}`;
+}
+
+const known = (value: unknown) => value !== NOT_STATIC;
+
+export function checkUnknownKeys(options: Record<string, unknown>, keys: readonly string[], prefix = ""): Violation[] {
+  return Object.keys(options)
+    .filter((key) => !keys.includes(key))
+    .map((key) => ({
+      code: "CAVE1007" as const,
+      field: prefix + key,
+      message: `unknown option "${prefix}${key}"`,
+      hint: unknownKeyHint(key, keys),
+    }));
+}
+
+export function checkToolName(name: unknown, opts: { allowReserved?: boolean } = {}): Violation[] {
+  if (!known(name)) return [];
+  if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
+    return [{ code: "CAVE1001", field: "name", message: `name ${describe(name)} does not match ^[a-zA-Z][a-zA-Z0-9_-]{0,127}$`, hint: "Use a letter first, then letters, digits, '_' or '-', 128 characters at most." }];
+  }
+  if (!opts.allowReserved && name.startsWith(RESERVED_PREFIX)) {
+    return [{ code: "CAVE1002", field: "name", message: `name "${name}" begins with the reserved prefix "${RESERVED_PREFIX}"`, hint: "Names beginning with cave_ belong to the framework; choose another name." }];
+  }
+  return [];
+}
+
+export function checkArtifactOptions(options: Record<string, unknown>, prefix = ""): Violation[] {
+  const out = checkUnknownKeys(options, ARTIFACT_OPTION_KEYS, prefix);
+  const { strategy, maxInlineTokens, recovery } = options;
+  if (strategy !== undefined && known(strategy) && !(ARTIFACT_STRATEGIES as readonly unknown[]).includes(strategy)) {
+    out.push({ code: "CAVE1020", field: `${prefix}strategy`, message: `artifact strategy ${describe(strategy)} is not one of ${ARTIFACT_STRATEGIES.join(", ")}`, hint: "Leave it out for the default, page." });
+  }
+  if (maxInlineTokens !== undefined && known(maxInlineTokens) && !(Number.isSafeInteger(maxInlineTokens) && (maxInlineTokens as number) > 0)) {
+    out.push({ code: "CAVE1020", field: `${prefix}maxInlineTokens`, message: `maxInlineTokens ${describe(maxInlineTokens)} is not a positive integer`, hint: "Give a token count such as 1200 (the default)." });
+  }
+  if (recovery !== undefined && known(recovery) && !(ARTIFACT_RECOVERIES as readonly unknown[]).includes(recovery)) {
+    out.push({ code: "CAVE1020", field: `${prefix}recovery`, message: `artifact recovery ${describe(recovery)} is not one of ${ARTIFACT_RECOVERIES.join(", ")}`, hint: "Leave it out for the default, exact_ccr." });
+  }
+  if (strategy === "exact_ccr" && recovery === "none") {
+    out.push({ code: "CAVE1020", field: `${prefix}recovery`, message: `strategy "exact_ccr" cannot have recovery "none"`, hint: "exact_ccr stores the exact result for recovery; drop recovery or choose another strategy." });
+  }
+  return out;
+}
+
+function checkResult(result: unknown): Violation[] {
+  if (result === undefined || !known(result)) return [];
+  if (typeof result === "string" && (RESULT_POLICIES as readonly string[]).includes(result)) return [];
+  if (typeof result === "object" && result !== null && ARTIFACT_BRAND in result) return [];
+  return [{ code: "CAVE1006", field: "result", message: `result ${describe(result)} is not a result policy`, hint: `Use one of ${RESULT_POLICIES.join(", ")}, or artifact({...}).` }];
+}
+
+function checkSandbox(options: Record<string, unknown>): Violation[] {
+  const out: Violation[] = [];
+  const { sandbox, sandboxProfile } = options;
+  if (sandbox !== undefined && known(sandbox) && !(SANDBOX_MODES as readonly unknown[]).includes(sandbox)) {
+    out.push({ code: "CAVE1017", field: "sandbox", message: `sandbox ${describe(sandbox)} is not "required" or "none"`, hint: "Leave it out for the default, \"required\"." });
+  }
+  if (sandboxProfile === undefined || !known(sandboxProfile)) return out;
+  if (!isPlainObject(sandboxProfile)) {
+    out.push({ code: "CAVE1018", field: "sandboxProfile", message: `sandboxProfile is ${describe(sandboxProfile)}, not an object`, hint: "Pass { env: [\"NAME\"] } or leave it out." });
+    return out;
+  }
+  out.push(...checkUnknownKeys(sandboxProfile, SANDBOX_PROFILE_KEYS, "sandboxProfile."));
+  const { network, env } = sandboxProfile;
+  if (network === true) {
+    out.push({ code: "CAVE1008", field: "sandboxProfile.network", message: "sandboxProfile.network: true requests unbounded egress, and scoped egress does not exist yet, so it fails closed", hint: "Remove network: true. A tool that must reach the network cannot run in the sandbox today." });
+  } else if (network !== undefined && network !== false && known(network)) {
+    out.push({ code: "CAVE1018", field: "sandboxProfile.network", message: `sandboxProfile.network is ${describe(network)}, not a boolean`, hint: "Leave it out; network access is off." });
+  }
+  if (env !== undefined && known(env)) {
+    if (!Array.isArray(env)) {
+      out.push({ code: "CAVE1018", field: "sandboxProfile.env", message: `sandboxProfile.env is ${describe(env)}, not an array of names`, hint: "Pass an array such as [\"LOG_LEVEL\"]." });
+    } else {
+      const seen = new Set<string>();
+      env.forEach((name, i) => {
+        const field = `sandboxProfile.env[${i}]`;
+        if (!known(name)) return;
+        if (typeof name !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+          out.push({ code: "CAVE1018", field, message: `environment name ${describe(name)} is not a valid name`, hint: "Names match ^[A-Za-z_][A-Za-z0-9_]*$." });
+          return;
+        }
+        if (seen.has(name)) out.push({ code: "CAVE1018", field, message: `environment name "${name}" is listed twice`, hint: "List each name once." });
+        seen.add(name);
+        const reason = deniedEnvReason(name);
+        if (reason) out.push({ code: "CAVE1009", field, message: `environment name "${name}" looks like a ${reason} name and is denied`, hint: "Tools never receive such variables, even when listed; pass what the tool needs as an argument or a scoped credential." });
+      });
+    }
+  }
+  return out;
+}
+
+function checkNested(self: unknown, effect: unknown, nested: unknown, facts: (item: unknown) => NestedFacts | undefined): Violation[] {
+  if (nested === undefined || !known(nested)) return [];
+  if (!Array.isArray(nested)) {
+    return [{ code: "CAVE1019", field: "nestedTools", message: `nestedTools is ${describe(nested)}, not an array of tools`, hint: "Pass an array of tool() definitions." }];
+  }
+  const out: Violation[] = [];
+  const seen = new Set<string>();
+  nested.forEach((item, i) => {
+    const field = `nestedTools[${i}]`;
+    if (!known(item)) return;
+    const child = facts(item);
+    if (!child) {
+      out.push({ code: "CAVE1019", field, message: `${field} is ${describe(item)}, not a tool() definition`, hint: "List tool() definitions, not names or options." });
+      return;
+    }
+    if (child.name === self) out.push({ code: "CAVE1019", field, message: `tool lists itself as a nested tool`, hint: "Remove it from nestedTools." });
+    if (seen.has(child.name)) out.push({ code: "CAVE1019", field, message: `nested tool "${child.name}" is listed twice`, hint: "List each nested tool once." });
+    seen.add(child.name);
+    if (child.nestedCount > 0) {
+      out.push({ code: "CAVE1010", field, message: `nested tool "${child.name}" has nested tools of its own`, hint: "Nesting is one level deep: list its children on this composite directly." });
+    }
+    if (effect === "read" && child.effect !== "read") {
+      out.push({ code: "CAVE1011", field, message: `this read composite contains "${child.name}", whose effect is ${child.effect}`, hint: `Declare the composite's effect as "${child.effect}" (or stronger), or remove the child.` });
+    }
+  });
+  return out;
+}
+
+function checkSchemas(options: Record<string, unknown>): Violation[] {
+  const out: Violation[] = [];
+  let opaque = false;
+  for (const side of ["input", "output"] as const) {
+    const value = options[side];
+    const jsonKey = `${side}JSONSchema` as const;
+    const json = options[jsonKey];
+    if (!known(value) || !known(json)) { opaque ||= isStandardSchema(value); continue; }
+    if (json !== undefined && !isPlainObject(json)) {
+      out.push({ code: "CAVE1012", field: jsonKey, message: `${jsonKey} is ${describe(json)}, not a JSON Schema object`, hint: "Pass the draft-07 JSON Schema of the validator as a plain object." });
+    }
+    if (value === undefined) {
+      if (json !== undefined) out.push({ code: "CAVE1012", field: jsonKey, message: `${jsonKey} is given without ${side}`, hint: `Pass the validator as ${side}, or drop ${jsonKey}.` });
+      continue;
+    }
+    if (isTypeBoxSchema(value)) {
+      if (json !== undefined) out.push({ code: "CAVE1012", field: jsonKey, message: `${jsonKey} is given for a schema.* ${side}, which is JSON Schema already`, hint: `Drop ${jsonKey}.` });
+      continue;
+    }
+    if (isStandardSchema(value)) {
+      opaque = true;
+      if (!hasStandardJsonSchema(value) && json === undefined) {
+        out.push({ code: "CAVE1012", field: jsonKey, message: `${side} is a validation-only Standard Schema with no JSON Schema`, hint: `Pass ${jsonKey} (draft-07) so providers can be told the shape.` });
+      }
+      continue;
+    }
+    out.push({ code: "CAVE1012", field: side, message: `${side} is ${describe(value)}, not a schema`, hint: "Use schema.* (for example schema.object({...})), a Standard Schema v1 validator (zod, valibot, arktype), or a validation-only validator with " + jsonKey + "." });
+  }
+  const hash = options.schemaSemanticsSHA256;
+  if (hash !== undefined && known(hash)) {
+    if (typeof hash !== "string" || !SEMANTICS_HASH_PATTERN.test(hash)) {
+      out.push({ code: "CAVE1013", field: "schemaSemanticsSHA256", message: `schemaSemanticsSHA256 ${describe(hash)} is not 64 lowercase hex characters`, hint: "Pass the lowercase hex SHA-256 of the validator code, dependencies and captured state." });
+    } else if (!opaque && known(options.input) && known(options.output)) {
+      out.push({ code: "CAVE1013", field: "schemaSemanticsSHA256", message: "schemaSemanticsSHA256 is given but neither input nor output is a Standard Schema validator", hint: "It identifies opaque validators only; drop it." });
+    }
+  }
+  return out;
+}
+
+/** Every authoring rule of tool(); an empty array means the options are valid. */
+export function checkToolOptions(options: Record<string, unknown>, nestedFacts: (item: unknown) => NestedFacts | undefined, opts: { allowReserved?: boolean } = {}): Violation[] {
+  const out: Violation[] = [...checkUnknownKeys(options, TOOL_OPTION_KEYS)];
+  out.push(...checkToolName(options.name, opts));
+  const { description, effect, timeout, allowRepeat, execute } = options;
+  if (known(description) && (typeof description !== "string" || description.trim() === "")) {
+    out.push({ code: "CAVE1014", field: "description", message: `description is ${describe(description)}`, hint: "Write one or two sentences telling the model what the tool does and when to use it." });
+  }
+  if (effect === undefined) {
+    out.push({ code: "CAVE1003", field: "effect", message: "effect is missing", hint: `Say what the tool does: one of ${EFFECTS.join(", ")}. There is no default.` });
+  } else if (known(effect) && !isEffect(effect)) {
+    out.push({ code: "CAVE1004", field: "effect", message: `effect ${describe(effect)} is not one of ${EFFECTS.join(", ")}`, hint: "read has no durable side effect; write mutates; idempotent is safe to retry; external leaves the process." });
+  }
+  if (timeout !== undefined && known(timeout) && !(Number.isSafeInteger(timeout) && (timeout as number) > 0 && (timeout as number) <= MAX_TIMEOUT_MS)) {
+    out.push({ code: "CAVE1005", field: "timeout", message: `timeout ${describe(timeout)} is not a positive integer of milliseconds up to ${MAX_TIMEOUT_MS}`, hint: "Leave it out for the default, 30000 ms." });
+  }
+  out.push(...checkResult(options.result));
+  if (allowRepeat !== undefined && known(allowRepeat) && typeof allowRepeat !== "boolean") {
+    out.push({ code: "CAVE1016", field: "allowRepeat", message: `allowRepeat is ${describe(allowRepeat)}, not a boolean`, hint: "Use true for polling tools meant to be called again with the same arguments." });
+  }
+  out.push(...checkSandbox(options));
+  out.push(...checkNested(options.name, effect, options.nestedTools, nestedFacts));
+  out.push(...checkSchemas(options));
+  if (known(execute) && typeof execute !== "function") {
+    out.push({ code: "CAVE1015", field: "execute", message: `execute is ${describe(execute)}`, hint: "Implement the tool as execute(input, context) { ... }." });
+  }
+  return out;
+}
+
+/** Nested facts of a real tool() definition. */
+export function definitionFacts(item: unknown): NestedFacts | undefined {
+  if (typeof item !== "object" || item === null || !(TOOL_BRAND in item)) return undefined;
+  const def = item as unknown as { name: string; effect: Effect; nestedTools: readonly unknown[] };
+  return { name: def.name, effect: def.effect, nestedCount: def.nestedTools.length };
+}
+
+export function checkAgentOptions(options: Record<string, unknown>, toolName: (item: unknown) => string | undefined): Violation[] {
+  const out = checkUnknownKeys(options, AGENT_OPTION_KEYS);
+  const { name, description, tools } = options;
+  if (known(name) && (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name))) {
+    out.push({ code: "CAVE1021", field: "name", message: `agent name ${describe(name)} does not match ^[a-zA-Z][a-zA-Z0-9_-]{0,127}$`, hint: "Use a letter first, then letters, digits, '_' or '-'." });
+  }
+  if (description !== undefined && known(description) && (typeof description !== "string" || description.trim() === "")) {
+    out.push({ code: "CAVE1014", field: "description", message: `description is ${describe(description)}`, hint: "Leave it out, or describe what the agent is for." });
+  }
+  if (!known(tools)) return out;
+  if (!Array.isArray(tools) || tools.length === 0) {
+    out.push({ code: "CAVE1023", field: "tools", message: `tools is ${Array.isArray(tools) ? "empty" : describe(tools)}`, hint: "Pass a non-empty array of tool() definitions." });
+    return out;
+  }
+  const firstIndex = new Map<string, number>();
+  tools.forEach((item, i) => {
+    if (!known(item)) return;
+    const toolNameValue = toolName(item);
+    if (toolNameValue === undefined) {
+      out.push({ code: "CAVE1023", field: `tools[${i}]`, message: `tools[${i}] is ${describe(item)}, not a tool() definition`, hint: "List tool() definitions." });
+      return;
+    }
+    const earlier = firstIndex.get(toolNameValue);
+    if (earlier !== undefined) {
+      out.push({ code: "CAVE1022", field: `tools[${i}]`, message: `tools[${earlier}] and tools[${i}] are both named "${toolNameValue}"`, hint: "Rename one of them: the model could not tell them apart." });
+    } else firstIndex.set(toolNameValue, i);
+  });
+  return out;
+}
+
+export { isPlainObject, ENV_NAME_PATTERN };

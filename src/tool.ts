@@ -1,0 +1,41 @@
+import { TOOL_BRAND } from "./contract/brands.js";
+import { DEFAULT_TIMEOUT_MS } from "./contract/names.js";
+import { CaveError } from "./errors.js";
+import { checkToolOptions, definitionFacts, isPlainObject } from "./rules.js";
+import type { AnyToolDefinition, ToolDefinition, ToolOptions, ToolSchema } from "./types.js";
+
+/** Defines a tool: checks every authoring rule now and returns a frozen definition with defaults filled in. */
+export function tool<I extends ToolSchema | undefined = undefined, O extends ToolSchema | undefined = undefined>(options: ToolOptions<I, O>): ToolDefinition<I, O> {
+  if (!isPlainObject(options)) {
+    throw new CaveError("tool()", [{ code: "CAVE1024", field: "options", message: "tool() takes one options object", hint: "Call tool({ name, description, effect, input, execute })." }]);
+  }
+  const raw = options as unknown as Record<string, unknown>;
+  const subject = typeof raw.name === "string" ? `tool "${raw.name}"` : "tool()";
+  const violations = checkToolOptions(raw, definitionFacts);
+  if (violations.length > 0) throw new CaveError(subject, violations);
+
+  const definition: ToolDefinition<I, O> = {
+    [TOOL_BRAND]: true,
+    name: options.name,
+    description: options.description,
+    input: options.input as I,
+    output: options.output as O,
+    inputJSONSchema: options.inputJSONSchema,
+    outputJSONSchema: options.outputJSONSchema,
+    schemaSemanticsSHA256: options.schemaSemanticsSHA256,
+    effect: options.effect,
+    timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+    result: options.result ?? "auto",
+    allowRepeat: options.allowRepeat ?? false,
+    sandbox: options.sandbox ?? "required",
+    sandboxProfile: Object.freeze({ network: false as const, env: Object.freeze([...(options.sandboxProfile?.env ?? [])]) }),
+    nestedTools: Object.freeze([...(options.nestedTools ?? [])]) as readonly AnyToolDefinition[],
+    execute: options.execute,
+  };
+  return Object.freeze(definition);
+}
+
+/** True for a value made by tool() (in this or any bundled copy of the SDK). */
+export function isTool(value: unknown): value is AnyToolDefinition {
+  return definitionFacts(value) !== undefined;
+}

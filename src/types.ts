@@ -1,0 +1,107 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { Effect } from "./contract/effects.js";
+import type { ArtifactOptions, ResultPolicyName } from "./contract/lock.js";
+import type { ARTIFACT_BRAND, AGENT_BRAND, TOOL_BRAND } from "./contract/brands.js";
+import type { CallOutcome } from "./contract/outcome.js";
+
+export type { Effect } from "./contract/effects.js";
+export type { ArtifactOptions, ResultPolicyName } from "./contract/lock.js";
+export type { CallOutcome, Receipt, CallError } from "./contract/outcome.js";
+
+/** A schema.* (TypeBox) value or a Standard Schema v1 validator. */
+export type ToolSchema = TSchema | StandardSchemaV1;
+
+/** What execute receives: the validated value (after a Standard Schema's transforms). */
+export type InputOf<S> = [S] extends [undefined] ? unknown : S extends TSchema ? Static<S> : S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown;
+/** What execute must return: what the output validator accepts. */
+export type OutputOf<S> = [S] extends [undefined] ? unknown : S extends TSchema ? Static<S> : S extends StandardSchemaV1 ? StandardSchemaV1.InferInput<S> : unknown;
+
+/** The value artifact() returns: a result policy with an inline token cap. */
+export interface ArtifactPolicy extends ArtifactOptions {
+  readonly [ARTIFACT_BRAND]: true;
+}
+
+export type ResultPolicy = ResultPolicyName | ArtifactPolicy;
+
+export interface SandboxProfile {
+  /** Must be false or absent: network access fails closed. */
+  readonly network?: false;
+  /** Environment names the tool may receive (denied names are refused). */
+  readonly env?: readonly string[];
+}
+
+/** What a running tool gets besides its input. */
+export interface ToolContext {
+  /** Aborted at the deadline or when the run is cancelled. */
+  readonly signal: AbortSignal;
+  /** This call's id, as in its receipt. */
+  readonly callId: string;
+  /** Calls one of the declared nested tools through the same pipeline (schemas, budget, timeout, receipt). */
+  call(name: string, args: unknown): Promise<CallOutcome>;
+}
+
+export interface ToolOptions<I extends ToolSchema | undefined, O extends ToolSchema | undefined> {
+  /** Matches ^[a-zA-Z][a-zA-Z0-9_-]{0,127}$; cave_ is reserved. */
+  name: string;
+  /** What the model reads to decide when to call the tool. */
+  description: string;
+  input?: I;
+  output?: O;
+  /** draft-07 JSON Schema for a validation-only input validator. */
+  inputJSONSchema?: Record<string, unknown>;
+  /** draft-07 JSON Schema for a validation-only output validator. */
+  outputJSONSchema?: Record<string, unknown>;
+  /** Lowercase SHA-256 of opaque validator code, dependencies and captured state; locks require it. */
+  schemaSemanticsSHA256?: string;
+  /** No default: say what the tool does. */
+  effect: Effect;
+  /** Milliseconds; default 30000. */
+  timeout?: number;
+  /** Default "auto". */
+  result?: ResultPolicy;
+  /** Default false: identical repeated calls are stopped. */
+  allowRepeat?: boolean;
+  /** Default "required": run in the restricted child process. */
+  sandbox?: "required" | "none";
+  sandboxProfile?: SandboxProfile;
+  /** Tools this composite may call through context.call (one level deep). */
+  nestedTools?: readonly AnyToolDefinition[];
+  execute(input: InputOf<I>, context: ToolContext): OutputOf<O> | Promise<OutputOf<O>>;
+}
+
+/** The frozen value tool() returns, with every default filled in. */
+export interface ToolDefinition<I extends ToolSchema | undefined = ToolSchema | undefined, O extends ToolSchema | undefined = ToolSchema | undefined> {
+  readonly [TOOL_BRAND]: true;
+  readonly name: string;
+  readonly description: string;
+  readonly input: I;
+  readonly output: O;
+  readonly inputJSONSchema: Record<string, unknown> | undefined;
+  readonly outputJSONSchema: Record<string, unknown> | undefined;
+  readonly schemaSemanticsSHA256: string | undefined;
+  readonly effect: Effect;
+  readonly timeout: number;
+  readonly result: ResultPolicy;
+  readonly allowRepeat: boolean;
+  readonly sandbox: "required" | "none";
+  readonly sandboxProfile: { readonly network: false; readonly env: readonly string[] };
+  readonly nestedTools: readonly AnyToolDefinition[];
+  readonly execute: (input: InputOf<I>, context: ToolContext) => OutputOf<O> | Promise<OutputOf<O>>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+export interface AgentOptions<T extends readonly AnyToolDefinition[]> {
+  name: string;
+  description?: string;
+  tools: T;
+}
+
+export interface AgentDefinition<T extends readonly AnyToolDefinition[] = readonly AnyToolDefinition[]> {
+  readonly [AGENT_BRAND]: true;
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly tools: T;
+}
