@@ -1,5 +1,7 @@
 import type { CodeEntry } from "./codes/types.js";
 import { SDK_CODES } from "./codes/sdk.js";
+import { DISCOVER_CODES } from "./codes/discover.js";
+import { EMIT_CODES } from "./codes/emit.js";
 
 export type { CodeEntry } from "./codes/types.js";
 
@@ -9,6 +11,8 @@ export type { CodeEntry } from "./codes/types.js";
  */
 export const CODES = {
   ...SDK_CODES,
+  ...DISCOVER_CODES,
+  ...EMIT_CODES,
 } as const satisfies Record<string, CodeEntry>;
 
 export type CaveCode = keyof typeof CODES;

@@ -1,0 +1,24 @@
+import type { EvaluateResult, StageResult, ValidatorsResult } from "./types.js";
+
+/** Every transparent (TypeBox) schema that needs a precompiled validator, with who owns it for messages. */
+export function schemasToPrecompile(evaluated: EvaluateResult): Array<{ jsonSchema: Record<string, unknown>; owner: string }> {
+  const out: Array<{ jsonSchema: Record<string, unknown>; owner: string }> = [];
+  for (const tool of evaluated.tools) {
+    for (const side of ["input", "output"] as const) {
+      const schema = tool[side];
+      if (schema?.kind === "typebox") out.push({ jsonSchema: schema.jsonSchema, owner: `tool "${tool.name}" ${side}` });
+    }
+  }
+  // Stable order whatever order tools were evaluated in; identical schemas collapse later by hash.
+  return out.sort((a, b) => (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0));
+}
+
+/** The build folder's content: staged bundles and precompiled validators, by path relative to the root. */
+export function buildFolderFiles(staged: StageResult, validated: ValidatorsResult): Map<string, string> {
+  const entries: Array<[string, string]> = [];
+  for (const module of staged.modules.values()) entries.push([module.bundlePath, module.code]);
+  for (const validator of validated.validators.values()) entries.push([validator.path, validator.code]);
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new Map(entries);
+}
+

@@ -1,0 +1,97 @@
+import { resolve } from "node:path";
+import type { CaveLock } from "../src/contract/lock.js";
+import { discover } from "./discover/index.js";
+import { analyse } from "./analyse/index.js";
+import { stage } from "./stage/index.js";
+import { evaluate } from "./evaluate/index.js";
+import { validators } from "./validators/index.js";
+import { plan } from "./plan/index.js";
+import { emit } from "./emit/index.js";
+import { renderLock } from "./emit/render.js";
+import { buildFolderFiles, schemasToPrecompile } from "./build-parts.js";
+import { error, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import type { CaveConfig } from "./types.js";
+import { unknownKeyHint } from "../src/suggest.js";
+
+export interface BuildOptions {
+  /** The project root (default: the current directory). */
+  readonly root?: string;
+  /** Write cave.lock and the build folder (default true). With false, everything is built in memory only. */
+  readonly write?: boolean;
+  /** Overrides of cave.config.json keys (include, exclude, lock, outDir). */
+  readonly config?: Partial<CaveConfig>;
+  /** Hard limit for importing the staged bundles at build time, in ms (default 10000). */
+  readonly evaluateTimeoutMs?: number;
+}
+
+export interface BuildResult {
+  /** No error diagnostics (warnings may exist). */
+  readonly ok: boolean;
+  /** Sorted by file, line, column. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly config: CaveConfig | null;
+  readonly lock: CaveLock | null;
+  /** The exact bytes of cave.lock. */
+  readonly lockText: string | null;
+  /** Build folder files by path relative to the root. */
+  readonly files: ReadonlyMap<string, string>;
+  /** Whether anything was written. */
+  readonly written: boolean;
+}
+
+const BUILD_OPTION_KEYS = ["root", "write", "config", "evaluateTimeoutMs"];
+
+/** `cave build`: discover → analyse → stage → evaluate → validators → plan → emit. Nothing is written when there are errors. */
+export async function build(options: BuildOptions = {}): Promise<BuildResult> {
+  const optionProblems = checkBuildOptions(options);
+  if (optionProblems.length > 0) return failed(optionProblems, null);
+  const root = resolve(options.root ?? process.cwd());
+
+  const discovered = await discover(root, options.config as Record<string, unknown> | undefined);
+  const diagnostics: Diagnostic[] = [...discovered.diagnostics];
+  if (hasErrors(diagnostics)) return failed(diagnostics, discovered.config);
+  const { config } = discovered;
+
+  const analysed = analyse(root, discovered.files);
+  diagnostics.push(...analysed.diagnostics);
+  if (hasErrors(diagnostics)) return failed(diagnostics, config);
+
+  const staged = await stage(root, analysed.modules, config);
+  diagnostics.push(...staged.diagnostics);
+  if (hasErrors(diagnostics)) return failed(diagnostics, config);
+
+  const evaluated = await evaluate(root, staged, analysed, { timeoutMs: options.evaluateTimeoutMs });
+  diagnostics.push(...evaluated.diagnostics);
+  if (hasErrors(diagnostics)) return failed(diagnostics, config);
+
+  const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated));
+  diagnostics.push(...validated.diagnostics);
+  if (hasErrors(diagnostics)) return failed(diagnostics, config);
+
+  const lock = plan(config, evaluated, staged, validated);
+  const lockText = renderLock(lock);
+  const files = buildFolderFiles(staged, validated);
+
+  const write = options.write ?? true;
+  if (write) diagnostics.push(...emit(root, { config, lockText, files }));
+  const ok = !hasErrors(diagnostics);
+  return { ok, diagnostics: sortDiagnostics(diagnostics), config, lock, lockText, files, written: write && ok };
+}
+
+function failed(diagnostics: readonly Diagnostic[], config: CaveConfig | null): BuildResult {
+  return { ok: false, diagnostics: sortDiagnostics(diagnostics), config, lock: null, lockText: null, files: new Map(), written: false };
+}
+
+function checkBuildOptions(options: BuildOptions): Diagnostic[] {
+  if (typeof options !== "object" || options === null) return [error("CAVE2007", "build() options must be an object", "Call build({ root: \"path/to/project\" }).")];
+  const out: Diagnostic[] = [];
+  for (const key of Object.keys(options)) {
+    if (!BUILD_OPTION_KEYS.includes(key)) out.push(error("CAVE2007", `unknown build option "${key}"`, unknownKeyHint(key, BUILD_OPTION_KEYS)));
+  }
+  if (options.root !== undefined && typeof options.root !== "string") out.push(error("CAVE2007", "build option root must be a path string", "Pass the project folder."));
+  if (options.write !== undefined && typeof options.write !== "boolean") out.push(error("CAVE2007", "build option write must be a boolean", "Pass true or false."));
+  if (options.evaluateTimeoutMs !== undefined && !(Number.isSafeInteger(options.evaluateTimeoutMs) && options.evaluateTimeoutMs > 0)) {
+    out.push(error("CAVE2007", "build option evaluateTimeoutMs must be a positive integer", "Pass milliseconds, e.g. 10000."));
+  }
+  return out;
+}

@@ -1,0 +1,26 @@
+/** Everything a command touches outside itself, so tests can run commands in-process. */
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Whether stdout is a terminal (colour only then). */
+  readonly isTTY: boolean;
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+}
+
+/** Terminal styling that disappears off a TTY or with NO_COLOR. */
+export function styler(io: CliIO): (style: "red" | "yellow" | "green" | "cyan" | "bold" | "dim", text: string) => string {
+  const on = io.isTTY && !io.env.NO_COLOR;
+  const codes = { red: [31, 39], yellow: [33, 39], green: [32, 39], cyan: [36, 39], bold: [1, 22], dim: [2, 22] } as const;
+  return (style, text) => (on ? `\u001b[${codes[style][0]}m${text}\u001b[${codes[style][1]}m` : text);
+}

@@ -1,0 +1,34 @@
+import { processIO, type CliIO } from "./io.js";
+import { buildCommand, BUILD_USAGE } from "./commands/build.js";
+
+type Command = { run: (args: readonly string[], io: CliIO) => Promise<number>; usage: string; summary: string };
+
+/** The command table: one entry a command, each implemented in its own file under commands/. */
+export const COMMANDS: Record<string, Command> = {
+  build: { run: buildCommand, usage: BUILD_USAGE, summary: "analyse, stage and lock the project's tools (cave.lock + .cave/)" },
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n      ${c.usage}`);
+  return `usage: cave <command> [options]\n\n${rows.join("\n")}\n`;
+}
+
+/** Runs one CLI invocation; returns the exit code. */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout(helpText());
+    return name === undefined ? 1 : 0;
+  }
+  if (name === "--version") {
+    io.stdout("0.1.0\n");
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`cave: unknown command "${name}"\n${helpText()}`);
+    return 1;
+  }
+  return command.run(rest, io);
+}

@@ -1,0 +1,85 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, posix } from "node:path";
+import { error, type Diagnostic } from "../diagnostics.js";
+import type { CaveConfig } from "../types.js";
+import { unknownKeyHint } from "../../src/suggest.js";
+
+export const CONFIG_FILE = "cave.config.json";
+export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir"] as const;
+
+/** What a project without configuration gets: every TypeScript module except tests and declarations. */
+export const DEFAULT_CONFIG: CaveConfig = Object.freeze({
+  include: Object.freeze(["**/*.ts", "**/*.mts"]),
+  exclude: Object.freeze(["**/node_modules/**", "**/*.d.ts", "**/*.test.ts", "**/*.spec.ts", "**/*.test-d.ts"]),
+  lock: "cave.lock",
+  outDir: ".cave",
+});
+
+export interface ConfigResult {
+  readonly config: CaveConfig;
+  readonly diagnostics: Diagnostic[];
+}
+
+function readJson(root: string, file: string, diagnostics: Diagnostic[]): unknown {
+  try {
+    return JSON.parse(readFileSync(join(root, file), "utf8"));
+  } catch (thrown) {
+    diagnostics.push(error("CAVE2002", `${file} is not valid JSON: ${(thrown as Error).message}`, "Fix the JSON syntax.", { file }));
+    return undefined;
+  }
+}
+
+/** Reads cave.config.json or the "cave" key of package.json, then applies overrides (from build options) over the defaults. */
+export function loadConfig(root: string, overrides: Record<string, unknown> | undefined): ConfigResult {
+  const diagnostics: Diagnostic[] = [];
+  let source: { file: string; value: unknown } | undefined;
+  const hasConfigFile = existsSync(join(root, CONFIG_FILE));
+  if (hasConfigFile) source = { file: CONFIG_FILE, value: readJson(root, CONFIG_FILE, diagnostics) };
+  if (existsSync(join(root, "package.json"))) {
+    const pkg = readJson(root, "package.json", diagnostics) as Record<string, unknown> | undefined;
+    if (pkg && typeof pkg === "object" && "cave" in pkg) {
+      if (hasConfigFile) {
+        diagnostics.push(error("CAVE2003", `both ${CONFIG_FILE} and the "cave" key of package.json configure Cave`, "Keep one of them.", { file: "package.json" }));
+      } else source = { file: "package.json", value: pkg.cave };
+    }
+  }
+  const merged: Record<string, unknown> = { ...DEFAULT_CONFIG };
+  for (const layer of [source, overrides === undefined ? undefined : { file: null, value: overrides }]) {
+    if (!layer || layer.value === undefined) continue;
+    const at = { file: layer.file };
+    const what = layer.file === null ? "build option config" : layer.file === "package.json" ? 'the "cave" key of package.json' : layer.file;
+    if (typeof layer.value !== "object" || layer.value === null || Array.isArray(layer.value)) {
+      diagnostics.push(error("CAVE2002", `${what} is not an object`, 'Write it as { "include": ["tools/**/*.ts"] }.', at));
+      continue;
+    }
+    for (const [key, value] of Object.entries(layer.value)) {
+      if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+        diagnostics.push(error("CAVE2001", `${what} has an unknown key "${key}"`, unknownKeyHint(key, CONFIG_KEYS), at));
+        continue;
+      }
+      const problem = checkValue(key, value);
+      if (problem) diagnostics.push(error("CAVE2004", `${what}: ${key} ${problem}`, key === "include" || key === "exclude" ? `Give ${key} as an array of globs, e.g. ["tools/**/*.ts"].` : `Give ${key} as a relative path string.`, at));
+      else merged[key] = key === "lock" || key === "outDir" ? posix.normalize(String(value)).replace(/\/$/, "") : value;
+    }
+  }
+  const config = merged as unknown as CaveConfig;
+  for (const key of ["lock", "outDir"] as const) {
+    const value = config[key];
+    if (value.startsWith("/") || /^[A-Za-z]:/.test(value) || value === ".." || value.startsWith("../") || value === ".") {
+      diagnostics.push(error("CAVE2006", `${key} "${value}" is not a relative path inside the project`, `Use a path such as "${DEFAULT_CONFIG[key]}".`, { file: source?.file ?? null }));
+    }
+  }
+  if (config.lock === config.outDir || config.lock.startsWith(`${config.outDir}/`)) {
+    diagnostics.push(error("CAVE2006", `lock "${config.lock}" lies inside outDir "${config.outDir}"`, "The build folder is replaced whole on every build; keep the lock outside it.", { file: source?.file ?? null }));
+  }
+  return { config, diagnostics };
+}
+
+function checkValue(key: string, value: unknown): string | undefined {
+  if (key === "include" || key === "exclude") {
+    if (!Array.isArray(value) || value.some((g) => typeof g !== "string" || g === "")) return "must be an array of non-empty glob strings";
+    if (key === "include" && value.length === 0) return "must not be empty";
+    return undefined;
+  }
+  return typeof value === "string" && value !== "" ? undefined : "must be a non-empty string";
+}

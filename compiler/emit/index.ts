@@ -1,0 +1,29 @@
+import { join, posix } from "node:path";
+import type { CaveConfig } from "../types.js";
+import { error, type Diagnostic } from "../diagnostics.js";
+import { replaceDirAtomic, writeFileAtomic } from "./atomic.js";
+
+export interface EmitInput {
+  readonly config: CaveConfig;
+  readonly lockText: string;
+  /** Build folder files by path relative to the project root (each inside config.outDir). */
+  readonly files: ReadonlyMap<string, string>;
+}
+
+/** Writes the build folder, then the lock (the lock last: it is what points at the folder). */
+export function emit(root: string, input: EmitInput): Diagnostic[] {
+  const inside = new Map<string, string>();
+  for (const [path, data] of input.files) {
+    const relative = posix.relative(input.config.outDir, path);
+    if (relative.startsWith("..")) throw new Error(`internal: ${path} is outside the build folder`);
+    inside.set(relative, data);
+  }
+  try {
+    replaceDirAtomic(join(root, input.config.outDir), inside);
+    writeFileAtomic(join(root, input.config.lock), input.lockText);
+    return [];
+  } catch (thrown) {
+    const message = thrown instanceof Error ? thrown.message.replaceAll(root, ".") : String(thrown);
+    return [error("CAVE8001", `could not write the build output: ${message}`, "Check that the project folder is writable and has free space; nothing was half-written.")];
+  }
+}

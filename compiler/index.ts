@@ -1,0 +1,12 @@
+/** Runs `cave build`: discover → analyse → stage → evaluate → validators → plan → emit. */
+export { build, type BuildOptions, type BuildResult } from "./build.js";
+/** A compiler finding: code, severity, message, file, line, column, hint. */
+export type { Diagnostic } from "./diagnostics.js";
+/** Renders a diagnostic like a compiler (`file:line:col: error CAVE2003: ...`). */
+export { renderDiagnostic } from "./cli/render-diagnostics.js";
+/** Renders a lock as the reviewed text of cave.lock. */
+export { renderLock } from "./emit/render.js";
+/** Runs the CLI in-process (argv without `node cave`); returns the exit code. */
+export { main } from "./cli/main.js";
+/** The lock's types. */
+export type { CaveLock, LockedTool, LockedAgent, LockedSchema } from "../src/contract/lock.js";

@@ -1,0 +1,41 @@
+import { isRetryable, isSpeculable } from "../../src/contract/effects.js";
+import { LOCKFILE_VERSION, type CaveLock, type LockedAgent, type LockedTool } from "../../src/contract/lock.js";
+import { hashJson } from "../../src/contract/hash.js";
+import type { CaveConfig, EvaluateResult, StageResult, ValidatorsResult } from "../types.js";
+import { lockSchema } from "./schema-lock.js";
+
+/** Turns the evaluated, staged and validated facts into the lock: every decision the runtime will follow, made here. */
+export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: StageResult, validated: ValidatorsResult): CaveLock {
+  const tools: Record<string, LockedTool> = {};
+  for (const tool of [...evaluated.tools].sort((a, b) => compare(a.name, b.name))) {
+    const source = staged.modules.get(tool.module);
+    if (!source) throw new Error(`internal: module ${tool.module} was evaluated but not staged`);
+    tools[tool.name] = {
+      module: tool.module,
+      export: tool.exportName,
+      description: tool.description,
+      effect: tool.effect,
+      speculable: isSpeculable(tool.effect),
+      retryable: isRetryable(tool.effect),
+      timeoutMs: tool.timeoutMs,
+      allowRepeat: tool.allowRepeat,
+      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort() },
+      nestedTools: [...tool.nestedTools].sort(),
+      source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files },
+      input: lockSchema(tool.input, tool.schemaSemanticsSHA256, validated.validators),
+      output: lockSchema(tool.output, tool.schemaSemanticsSHA256, validated.validators),
+      result: { requested: tool.result },
+    };
+  }
+  const agents: Record<string, LockedAgent> = {};
+  for (const agent of [...evaluated.agents].sort((a, b) => compare(a.name, b.name))) {
+    agents[agent.name] = { module: agent.module, export: agent.exportName, description: agent.description, tools: [...agent.tools].sort() };
+  }
+  const body = { lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, agents, tools };
+  return { ...body, integrity: hashJson(body) };
+}
+
+/** Code-unit order, the same order canonical JSON uses, independent of locale. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
