@@ -1,7 +1,7 @@
 import { join, posix } from "node:path";
 import type { CaveConfig } from "../types.js";
 import { error, type Diagnostic } from "../diagnostics.js";
-import { replaceDirAtomic, writeFileAtomic } from "./atomic.js";
+import { replaceAtomically } from "./atomic.js";
 
 export interface EmitInput {
   readonly config: CaveConfig;
@@ -10,7 +10,7 @@ export interface EmitInput {
   readonly files: ReadonlyMap<string, string>;
 }
 
-/** Writes the build folder, then the lock (the lock last: it is what points at the folder). */
+/** Writes the build folder and the lock together: both new, or (on failure) both as they were. */
 export function emit(root: string, input: EmitInput): Diagnostic[] {
   const inside = new Map<string, string>();
   for (const [path, data] of input.files) {
@@ -19,8 +19,7 @@ export function emit(root: string, input: EmitInput): Diagnostic[] {
     inside.set(relative, data);
   }
   try {
-    replaceDirAtomic(join(root, input.config.outDir), inside);
-    writeFileAtomic(join(root, input.config.lock), input.lockText);
+    replaceAtomically(join(root, input.config.outDir), inside, join(root, input.config.lock), input.lockText);
     return [];
   } catch (thrown) {
     const message = thrown instanceof Error ? thrown.message.replaceAll(root, ".") : String(thrown);

@@ -1,0 +1,38 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CODES } from "../src/contract/codes.js";
+import { REPO_ROOT } from "./support/golden.js";
+
+/**
+ * Codes that no project fixture can produce (they need a broken file system or a bad programmatic call),
+ * each with the test file that does produce it. Everything else must appear in some fixture's expected diagnostics.
+ */
+const PRODUCED_BY_TESTS: Record<string, string> = {
+  CAVE2007: "test/compiler/build.test.ts",
+  CAVE8001: "test/compiler/build.test.ts",
+};
+
+describe("code registry coverage", () => {
+  const fixtures = join(REPO_ROOT, "fixtures");
+  const seen = new Set<string>();
+  for (const name of readdirSync(fixtures)) {
+    const file = join(fixtures, name, "expected-diagnostics.txt");
+    if (!existsSync(file)) continue;
+    for (const match of readFileSync(file, "utf8").matchAll(/\b(CAVE\d{4})\b/g)) seen.add(match[1]!);
+  }
+  const compilerCodes = Object.keys(CODES).filter((code) => /^CAVE\d{4}$/.test(code));
+
+  it.each(compilerCodes)("%s is produced by a fixture or a named test", (code) => {
+    const test = PRODUCED_BY_TESTS[code];
+    if (test) {
+      expect(readFileSync(join(REPO_ROOT, test), "utf8"), `${test} must exercise ${code}`).toContain(code);
+    } else {
+      expect(seen.has(code), `no fixtures/*/expected-diagnostics.txt contains ${code}: add a fixture that produces it`).toBe(true);
+    }
+  });
+
+  it("every code a fixture reports is registered", () => {
+    for (const code of seen) expect(Object.keys(CODES)).toContain(code);
+  });
+});
