@@ -2,6 +2,7 @@ import type { CodeEntry } from "./codes/types.js";
 import { SDK_CODES } from "./codes/sdk.js";
 import { DISCOVER_CODES } from "./codes/discover.js";
 import { EMIT_CODES } from "./codes/emit.js";
+import { ANALYSE_CODES } from "./codes/analyse.js";
 
 export type { CodeEntry } from "./codes/types.js";
 
@@ -13,6 +14,7 @@ export const CODES = {
   ...SDK_CODES,
   ...DISCOVER_CODES,
   ...EMIT_CODES,
+  ...ANALYSE_CODES,
 } as const satisfies Record<string, CodeEntry>;
 
 export type CaveCode = keyof typeof CODES;
