@@ -9,7 +9,7 @@ export function agent<const T extends readonly AnyToolDefinition[]>(options: Age
     throw new CaveError("agent()", [{ code: "CAVE1024", field: "options", message: "agent() takes one options object", hint: "Call agent({ name, tools: [...] })." }]);
   }
   const raw = options as unknown as Record<string, unknown>;
-  const subject = typeof raw.name === "string" ? `agent "${raw.name}"` : "agent()";
+  const subject = typeof raw.name === "string" ? `agent ${JSON.stringify(raw.name)}` : "agent()";
   const violations = checkAgentOptions(raw, (item) => definitionFacts(item)?.name);
   if (violations.length > 0) throw new CaveError(subject, violations);
   return Object.freeze({ [AGENT_BRAND]: true as const, name: options.name, description: options.description, tools: Object.freeze([...options.tools]) as unknown as T });

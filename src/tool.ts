@@ -10,7 +10,7 @@ export function tool<I extends ToolSchema | undefined = undefined, O extends Too
     throw new CaveError("tool()", [{ code: "CAVE1024", field: "options", message: "tool() takes one options object", hint: "Call tool({ name, description, effect, input, execute })." }]);
   }
   const raw = options as unknown as Record<string, unknown>;
-  const subject = typeof raw.name === "string" ? `tool "${raw.name}"` : "tool()";
+  const subject = typeof raw.name === "string" ? `tool ${JSON.stringify(raw.name)}` : "tool()";
   const violations = checkToolOptions(raw, definitionFacts);
   if (violations.length > 0) throw new CaveError(subject, violations);
 
