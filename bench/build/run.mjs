@@ -1,0 +1,53 @@
+// Build benchmark (issue 3): cold build, no-change rebuild and one-file-change rebuild of 10 / 100 / 1,000
+// generated tool modules, side by side with `tsc --noEmit` on the same tree, in one run, as ratios.
+// Usage: npm run build && node bench/build/run.mjs [sizes...]   (default 10 100 1000)
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateProject } from "./generate.mjs";
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const cli = join(repoRoot, "dist", "compiler", "cli", "bin.js");
+const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+const sizes = process.argv.slice(2).map(Number).filter(Boolean);
+const runs = (n) => (n >= 1000 ? 2 : 3);
+
+function time(command, args, env = {}) {
+  const start = process.hrtime.bigint();
+  execFileSync(process.execPath, [command, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, CI: "", ...env } });
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const rows = [];
+for (const n of sizes.length ? sizes : [10, 100, 1000]) {
+  const root = mkdtempSync(join(tmpdir(), `cave-bench-${n}-`));
+  try {
+    generateProject(root, n, repoRoot);
+    const cold = [], warm = [], oneFile = [], tscTimes = [];
+    for (let r = 0; r < runs(n); r++) {
+      rmSync(join(root, "node_modules", ".cache", "cave"), { recursive: true, force: true });
+      rmSync(join(root, ".cave-cache"), { recursive: true, force: true });
+      cold.push(time(cli, ["build", "--root", root]));
+      warm.push(time(cli, ["build", "--root", root]));
+      const file = join(root, "tools", "tool_0000.ts");
+      const text = readFileSync(file, "utf8");
+      writeFileSync(file, text.replace(/Generated tool number 0 [^"]*/, `Generated tool number 0, edit ${r}.`));
+      oneFile.push(time(cli, ["build", "--root", root]));
+      tscTimes.push(time(tsc, ["-p", join(root, "tsconfig.json"), "--noEmit"]));
+    }
+    rows.push({ n, cold: median(cold), warm: median(warm), oneFile: median(oneFile), tsc: median(tscTimes) });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+console.log(`node ${process.version}, ${process.arch}; median of runs; each figure is a whole CLI process (start-up included)\n`);
+console.log("| tools | cave build (cold) | no-change rebuild | one-file rebuild | tsc --noEmit | cold / tsc | no-change / tsc |");
+console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const r of rows) {
+  console.log(`| ${r.n} | ${fmt(r.cold)} | ${fmt(r.warm)} | ${fmt(r.oneFile)} | ${fmt(r.tsc)} | ${(r.cold / r.tsc).toFixed(2)} | ${(r.warm / r.tsc).toFixed(2)} |`);
+}
