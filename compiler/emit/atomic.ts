@@ -48,3 +48,15 @@ export function replaceAtomically(dir: string, files: ReadonlyMap<string, string
   }
   rmSync(retired, { recursive: true, force: true });
 }
+
+/** Writes one file through a temporary sibling and a rename: readers see the old or the new bytes, never half. */
+export function writeFileAtomic(path: string, data: string): void {
+  const temp = `${path}.tmp-${randomBytes(6).toString("hex")}`;
+  try {
+    writeFileSync(temp, data);
+    renameSync(temp, path);
+  } catch (thrown) {
+    rmSync(temp, { force: true });
+    throw thrown;
+  }
+}
