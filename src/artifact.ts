@@ -12,5 +12,11 @@ export function artifact(options: Partial<ArtifactOptions> = {}): ArtifactPolicy
   }
   const violations = checkArtifactOptions(options as Record<string, unknown>);
   if (violations.length > 0) throw new CaveError("artifact()", violations);
-  return Object.freeze({ [ARTIFACT_BRAND]: true as const, ...ARTIFACT_DEFAULTS, ...options });
+  // Each option is taken one by one: spreading would let an explicit undefined replace a default.
+  return Object.freeze({
+    [ARTIFACT_BRAND]: true as const,
+    strategy: options.strategy ?? ARTIFACT_DEFAULTS.strategy,
+    maxInlineTokens: options.maxInlineTokens ?? ARTIFACT_DEFAULTS.maxInlineTokens,
+    recovery: options.recovery ?? ARTIFACT_DEFAULTS.recovery,
+  });
 }
