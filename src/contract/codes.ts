@@ -3,6 +3,7 @@ import { SDK_CODES } from "./codes/sdk.js";
 import { DISCOVER_CODES } from "./codes/discover.js";
 import { EMIT_CODES } from "./codes/emit.js";
 import { ANALYSE_CODES } from "./codes/analyse.js";
+import { VALIDATORS_CODES } from "./codes/validators.js";
 
 export type { CodeEntry } from "./codes/types.js";
 
@@ -15,6 +16,7 @@ export const CODES = {
   ...DISCOVER_CODES,
   ...EMIT_CODES,
   ...ANALYSE_CODES,
+  ...VALIDATORS_CODES,
 } as const satisfies Record<string, CodeEntry>;
 
 export type CaveCode = keyof typeof CODES;

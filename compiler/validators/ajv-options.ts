@@ -1,0 +1,73 @@
+import { Ajv, type Options } from "ajv";
+import addFormatsModule from "ajv-formats";
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object, whose `default` is the plugin.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv, options: { mode: "full"; keywords: boolean }) => Ajv }).default;
+
+/**
+ * The one set of Ajv options every precompiled validator is generated with (and the differential tests compare
+ * against). Each choice is deliberate:
+ * - strictSchema: an unknown or ignored keyword is refused, because a misspelt constraint (`minLenght`) would
+ *   otherwise validate nothing while the provider is told it holds.
+ * - strictNumbers: NaN and Infinity are not numbers; JSON cannot carry them, so an output holding one must fail.
+ * - strictTypes / strictTuples / strictRequired off: they refuse valid draft-07 schemas whose meaning is clear
+ *   (a keyword without `type`, a tuple without maxItems, `required` naming an undeclared property), and in
+ *   "log" mode they would print into the build output.
+ * - allErrors off: stop at the first failure. Smaller, faster code, and Ajv's own security advice: with
+ *   allErrors, slow keywords (pattern, uniqueItems) keep running on hostile input after it has already failed.
+ * - ownProperties: only own properties are checked, which is what JSON.stringify sends on; an inherited
+ *   property neither satisfies `required` nor escapes `additionalProperties`.
+ * - verbose off: errors never carry the data, so an invalid raw value cannot leak through an error.
+ * - useDefaults / coerceTypes / removeAdditional off: validation never changes the value it checks, so the
+ *   hashed arguments are the validated ones.
+ * - unicodeRegExp: patterns run with the u flag (code points, as the SDK checks them).
+ * - logger off: nothing is printed; refusals become diagnostics.
+ * - code.esm + code.source: standalone ESM; esbuild then inlines Ajv's runtime helpers and the formats.
+ */
+export const AJV_OPTIONS = {
+  strictSchema: true,
+  strictNumbers: true,
+  strictTypes: false,
+  strictTuples: false,
+  strictRequired: false,
+  allErrors: false,
+  ownProperties: true,
+  verbose: false,
+  messages: true,
+  useDefaults: false,
+  coerceTypes: false,
+  removeAdditional: false,
+  $data: false,
+  unicodeRegExp: true,
+  validateFormats: true,
+  inlineRefs: true,
+  addUsedSchema: false,
+  logger: false,
+  code: { source: true, esm: true, lines: false, optimize: true },
+} as const satisfies Options;
+
+/**
+ * A fresh Ajv for one schema. Ajv numbers the names in generated code per instance (validate10, func2...), so a
+ * shared instance would make a schema's code depend on the schemas compiled before it; a fresh one makes it a
+ * function of the schema alone. The meta-schema is checked once by `metaChecker()`, so the per-schema instance
+ * skips it (meta: false saves about a millisecond per schema).
+ */
+export function schemaAjv(): Ajv {
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, meta: false, validateSchema: false });
+  addFormats(ajv, { mode: "full", keywords: false });
+  return ajv;
+}
+
+/** An Ajv with the same options that validates schemas against the draft-07 meta-schema (validateSchema is pure). */
+export function metaChecker(): Ajv {
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code } });
+  addFormats(ajv, { mode: "full", keywords: false });
+  return ajv;
+}
+
+/** The same options for validating in-process (tests compare the precompiled validators with it). */
+export function inProcessAjv(): Ajv {
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { esm: false, lines: false, optimize: true } });
+  addFormats(ajv, { mode: "full", keywords: false });
+  return ajv;
+}

@@ -1,0 +1,85 @@
+import type { Ajv } from "ajv";
+import standaloneModule from "ajv/dist/standalone/index.js";
+import { SCHEMA_FORMATS } from "../../src/schema.js";
+import { closest } from "../../src/suggest.js";
+import { schemaAjv } from "./ajv-options.js";
+import { precheck } from "./precheck.js";
+import { refusal, type Refusal } from "./refusal.js";
+import { walkSchema } from "./schema-walk.js";
+
+// CommonJS under NodeNext: the default import is the module object.
+const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv, validate: unknown) => string }).default;
+
+export type Compiled = { readonly ok: true; readonly code: string } | { readonly ok: false; readonly refusal: Refusal };
+
+const DRAFT_07_KEYWORDS = [
+  "$id", "$schema", "$ref", "$comment", "title", "description", "default", "readOnly", "writeOnly", "examples", "deprecated",
+  "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+  "additionalItems", "items", "maxItems", "minItems", "uniqueItems", "contains", "maxProperties", "minProperties", "required",
+  "additionalProperties", "definitions", "properties", "patternProperties", "dependencies", "propertyNames",
+  "const", "enum", "type", "format", "contentMediaType", "contentEncoding", "if", "then", "else", "allOf", "anyOf", "oneOf", "not",
+];
+const NEWER_KEYWORDS: Readonly<Record<string, string>> = {
+  minContains: "contains", maxContains: "contains", $defs: "definitions", dependentRequired: "dependencies", dependentSchemas: "dependencies",
+  prefixItems: "items (as an array)", unevaluatedItems: "additionalItems", unevaluatedProperties: "additionalProperties",
+  $anchor: "$id", $dynamicRef: "$ref", $dynamicAnchor: "$id", $recursiveRef: "$ref", $recursiveAnchor: "$id", $vocabulary: "nothing (remove it)",
+};
+
+/**
+ * One schema (canonical JSON, so equal schemas give equal code) to Ajv standalone ESM source, or the reason it is
+ * refused. Never throws: whatever Ajv throws becomes a refusal that keeps its message.
+ */
+export function compileStandalone(schema: unknown, meta: Ajv): Compiled {
+  const early = precheck(schema, meta);
+  if (early) return { ok: false, refusal: early };
+  try {
+    const ajv = schemaAjv();
+    const validate = ajv.compile(schema as object);
+    return { ok: true, code: standaloneCode(ajv, validate) };
+  } catch (thrown) {
+    return { ok: false, refusal: classify(thrown, schema) };
+  }
+}
+
+function classify(thrown: unknown, schema: unknown): Refusal {
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  const unknownKeyword = /^strict mode: unknown keyword: "(.*)"$/.exec(message);
+  if (unknownKeyword) {
+    const keyword = unknownKeyword[1] ?? "";
+    const at = locate(schema, (node) => Object.hasOwn(node, keyword));
+    const newer = NEWER_KEYWORDS[keyword];
+    const guess = closest(keyword, DRAFT_07_KEYWORDS);
+    const hint = newer !== undefined
+      ? `"${keyword}" belongs to JSON Schema 2019-09/2020-12, not draft-07; express it with ${newer}, or remove it.`
+      : guess !== undefined
+        ? `Did you mean "${guess}"? Unknown keywords are refused, not ignored, because an ignored constraint validates nothing.`
+        : "Remove it, or move the information into description; unknown keywords are refused, not ignored, because an ignored constraint validates nothing.";
+    return refusal("CAVE6004", `unknown keyword ${JSON.stringify(keyword)} at ${at}`, hint);
+  }
+  const unknownFormat = /^unknown format "(.*)" ignored in schema at path "(.*)"$/.exec(message);
+  if (unknownFormat) {
+    const format = unknownFormat[1] ?? "";
+    const guess = closest(format, SCHEMA_FORMATS);
+    return refusal("CAVE6006", `unknown format ${JSON.stringify(format)} at ${unknownFormat[2] ?? "#"}`, `${guess ? `Did you mean "${guess}"? ` : ""}Known formats: ${SCHEMA_FORMATS.join(", ")}; or use a pattern.`);
+  }
+  const missingRef = (thrown as { missingRef?: unknown } | null)?.missingRef;
+  if (typeof missingRef === "string" || /^can't resolve reference /.test(message)) {
+    const ref = /^can't resolve reference (.*) from id /.exec(message)?.[1] ?? String(missingRef);
+    const at = locate(schema, (node) => node.$ref === ref || (typeof node.$ref === "string" && ref.startsWith(node.$ref)));
+    const remote = !ref.startsWith("#");
+    return refusal(
+      "CAVE6007",
+      `$ref ${JSON.stringify(ref)} at ${at} cannot be resolved${remote ? " (it points at another document)" : ""}`,
+      remote ? "Precompiled validators are self-contained: inline that schema, or copy it under definitions and refer to it as #/definitions/<name>." : "Point $ref at an existing subschema, e.g. #/definitions/<name>.",
+    );
+  }
+  if (thrown instanceof SyntaxError && /regular expression/i.test(message)) {
+    return refusal("CAVE6005", `a regular expression is invalid: ${message}`, "Fix the pattern; it runs with the u flag.");
+  }
+  return refusal("CAVE6010", `Ajv refused the schema: ${message}`, "Change the schema as the message says; the validator compiler runs in strict mode so that nothing in a schema is silently ignored.");
+}
+
+function locate(schema: unknown, test: (node: Readonly<Record<string, unknown>>) => boolean): string {
+  for (const node of walkSchema(schema)) if (test(node.schema)) return node.pointer;
+  return "#";
+}

@@ -1,0 +1,122 @@
+import { readFile } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import { sha256 } from "../src/contract/hash.js";
+import { RuntimeError } from "./errors.js";
+
+/** One reason a value failed its schema: where (a JSON Pointer into the value, "" for the value itself) and what. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ValidationResult = { readonly ok: true } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+
+export interface CompiledValidator {
+  validate(value: unknown): ValidationResult;
+}
+
+/** The part of an Ajv error object the runtime reads (the generated code carries no Ajv types). */
+export interface AjvErrorLike {
+  readonly instancePath?: string;
+  readonly keyword?: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly message?: string;
+}
+
+type ValidateFunction = ((value: unknown) => boolean) & { errors?: readonly AjvErrorLike[] | null };
+
+/**
+ * Loads a precompiled validator module exactly as locked: reads `path` (relative to `root`), checks its sha256
+ * against the lock, then imports those same verified bytes from a data: URL, so a file swapped after the check
+ * is never evaluated. Throws RuntimeError LOCK_MISMATCH (naming the file relative to the root) when the file is
+ * missing, differs from the lock, or is not a validator module; LOCK_INVALID when the path leaves the project.
+ */
+export async function loadValidator(root: string, path: string, expectedSha256: string): Promise<CompiledValidator> {
+  if (isAbsolute(path) || path.split(/[\\/]/).includes("..")) {
+    throw new RuntimeError("LOCK_INVALID", `cave.lock names the validator module ${JSON.stringify(path)}, which is not a path inside the project. Rebuild with cave build; never edit cave.lock by hand.`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(resolve(root, path));
+  } catch (thrown) {
+    const reason = (thrown as NodeJS.ErrnoException).code === "ENOENT" ? "is missing" : `cannot be read (${(thrown as NodeJS.ErrnoException).code ?? "error"})`;
+    throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} ${reason}. Rebuild with cave build and deploy cave.lock together with its build folder.`);
+  }
+  const actual = sha256(bytes);
+  if (actual !== expectedSha256) {
+    throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} does not match cave.lock (locked ${expectedSha256}, found ${actual}). Rebuild with cave build and deploy cave.lock together with its build folder.`);
+  }
+  let validate: unknown;
+  try {
+    validate = ((await import(`data:text/javascript;base64,${bytes.toString("base64")}`)) as { default?: unknown }).default;
+  } catch (thrown) {
+    throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} matches cave.lock but cannot be loaded (${thrown instanceof Error ? thrown.name : "error"}). Rebuild with cave build.`);
+  }
+  if (typeof validate !== "function") {
+    throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} does not export a validate function. Rebuild with cave build.`);
+  }
+  return validatorOf(validate as ValidateFunction);
+}
+
+function validatorOf(fn: ValidateFunction): CompiledValidator {
+  return {
+    validate(value) {
+      let valid: boolean;
+      try {
+        valid = fn(value) === true;
+      } catch (thrown) {
+        // Only reachable with values JSON cannot produce (a throwing getter, a revoked Proxy). The thrown message
+        // is not repeated: it could quote the value.
+        return { ok: false, issues: [{ path: "", message: `could not be validated (the validator threw ${thrown instanceof Error ? thrown.name : typeof thrown})` }] };
+      }
+      if (valid) return { ok: true };
+      const issues = issuesFromAjvErrors(fn.errors ?? []);
+      return { ok: false, issues: issues.length > 0 ? issues : [{ path: "", message: "does not match the schema" }] };
+    },
+  };
+}
+
+/**
+ * Ajv errors as issues. The path points at the failing value: for a missing required property and for a property
+ * a closed object does not allow, at that property. Messages name schema values only, never the data.
+ */
+export function issuesFromAjvErrors(errors: readonly AjvErrorLike[]): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const issue = issueOf(error);
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(issue);
+  }
+  return out;
+}
+
+function issueOf(error: AjvErrorLike): ValidationIssue {
+  const path = error.instancePath ?? "";
+  const params = error.params ?? {};
+  switch (error.keyword) {
+    case "required":
+      if (typeof params.missingProperty === "string") return { path: `${path}/${escapeToken(params.missingProperty)}`, message: "is required" };
+      break;
+    case "additionalProperties":
+      if (typeof params.additionalProperty === "string") return { path: `${path}/${escapeToken(params.additionalProperty)}`, message: "is not an allowed property (the object is closed)" };
+      break;
+    case "const":
+      return { path, message: `must be ${shortJson(params.allowedValue)}` };
+    case "enum":
+      if (Array.isArray(params.allowedValues)) return { path, message: `must be one of ${params.allowedValues.slice(0, 10).map(shortJson).join(", ")}${params.allowedValues.length > 10 ? ", ..." : ""}` };
+      break;
+  }
+  return { path, message: error.message ?? `fails ${error.keyword ?? "the schema"}` };
+}
+
+function escapeToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
