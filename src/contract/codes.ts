@@ -3,6 +3,7 @@ import { SDK_CODES } from "./codes/sdk.js";
 import { DISCOVER_CODES } from "./codes/discover.js";
 import { EMIT_CODES } from "./codes/emit.js";
 import { ANALYSE_CODES } from "./codes/analyse.js";
+import { RUNTIME_CODES } from "./codes/runtime.js";
 import { VALIDATORS_CODES } from "./codes/validators.js";
 
 export type { CodeEntry } from "./codes/types.js";
@@ -16,6 +17,7 @@ export const CODES = {
   ...DISCOVER_CODES,
   ...EMIT_CODES,
   ...ANALYSE_CODES,
+  ...RUNTIME_CODES,
   ...VALIDATORS_CODES,
 } as const satisfies Record<string, CodeEntry>;
 

@@ -1,0 +1,56 @@
+import type { BreakerOptions } from "./options.js";
+
+interface ToolBreaker {
+  /** Consecutive tool failures while closed. */
+  failures: number;
+  /** When it opened (performance.now()), or null while closed. */
+  openedAt: number | null;
+  /** A half-open trial call is running; everyone else is still refused. */
+  trialRunning: boolean;
+}
+
+export type BreakerVerdict = { readonly pass: true; readonly trial: boolean } | { readonly pass: false; readonly retryInMs: number };
+
+/**
+ * Per-tool circuit breakers, shared by every run of a runtime (a tool's health is not per
+ * conversation). Closed: count consecutive tool failures; at the threshold, open. Open: refuse until
+ * the cool-down has passed, then let exactly one trial call through (half-open); its success closes
+ * the breaker, its failure opens it for another cool-down, and an outcome that says nothing about
+ * the tool's health (refused input, say) leaves it half-open for the next call.
+ */
+export class Breakers {
+  private readonly byTool = new Map<string, ToolBreaker>();
+
+  constructor(private readonly options: Required<BreakerOptions>) {}
+
+  check(name: string, now: number): BreakerVerdict {
+    const state = this.byTool.get(name);
+    if (state === undefined || state.openedAt === null) return CLOSED;
+    const waited = now - state.openedAt;
+    if (waited < this.options.cooldownMs) return { pass: false, retryInMs: Math.ceil(this.options.cooldownMs - waited) };
+    if (state.trialRunning) return { pass: false, retryInMs: 0 };
+    state.trialRunning = true;
+    return TRIAL;
+  }
+
+  /** Records a finished call that passed check(): "success", "failure" (the tool misbehaved) or "neutral". */
+  record(name: string, trial: boolean, verdict: "success" | "failure" | "neutral", now: number): void {
+    let state = this.byTool.get(name);
+    if (state === undefined) {
+      if (verdict !== "failure") return;
+      state = { failures: 0, openedAt: null, trialRunning: false };
+      this.byTool.set(name, state);
+    }
+    if (trial) state.trialRunning = false;
+    if (verdict === "success") {
+      state.failures = 0;
+      state.openedAt = null;
+    } else if (verdict === "failure") {
+      state.failures += 1;
+      if (trial || state.failures >= this.options.failureThreshold) state.openedAt = now;
+    }
+  }
+}
+
+const CLOSED: BreakerVerdict = Object.freeze({ pass: true, trial: false });
+const TRIAL: BreakerVerdict = Object.freeze({ pass: true, trial: true });

@@ -1,0 +1,86 @@
+import { isAbsolute, relative, resolve as resolvePath, sep } from "node:path";
+import type { CallOutcome } from "../src/contract/outcome.js";
+import { Breakers } from "./breaker-state.js";
+import { toolDeclarations, type DeclarationFormat, type DeclarationsOf } from "./declarations.js";
+import { inProcessDispatcher } from "./dispatch/in-process.js";
+import { RuntimeError } from "./errors.js";
+import { Loader } from "./loader.js";
+import { readLock } from "./lock/read-lock.js";
+import { resolveCallOptions, resolveOptions, resolveRunOptions, type CallOptions, type RunOptions, type RuntimeOptions } from "./options.js";
+import { runCall } from "./pipeline/run-call.js";
+import type { Engine } from "./pipeline/state.js";
+import { RunState } from "./run-state.js";
+import { verifyAll } from "./verify-all.js";
+
+/** A run: one conversation or task, with its own call budget, wall-time budget and repeat guard. */
+export interface Run {
+  readonly id: string;
+  /** Calls a locked tool through the pipeline; resolves with an outcome and never throws for a tool's failure. */
+  call(name: string, args: unknown, options?: CallOptions): Promise<CallOutcome>;
+  /** Calls made so far (nested ones included) and milliseconds since the run started. */
+  usage(): { readonly calls: number; readonly elapsedMs: number };
+}
+
+export interface Runtime {
+  readonly mode: "host" | "fixture";
+  /** The verified lock's integrity hash (as in every receipt). */
+  readonly lockIntegrity: string;
+  /** The locked tool names, sorted. */
+  readonly toolNames: readonly string[];
+  /** runtime.call is a call in the default run, which lives as long as the runtime (see docs/runtime.md). */
+  call(name: string, args: unknown, options?: CallOptions): Promise<CallOutcome>;
+  startRun(options?: RunOptions): Run;
+  /** The locked tools as a provider expects them declared, sorted by name. */
+  toolDeclarations<F extends DeclarationFormat>(format: F): DeclarationsOf<F>;
+  /** Checks every staged bundle and validator the lock names against its sha256 now, instead of on first use. */
+  verifyAll(): Promise<void>;
+}
+
+/**
+ * Loads and verifies the lock (version, integrity, shape) before anything runs; refuses with a
+ * RuntimeError whose message names the lock relative to the root. Nothing else is read here: each
+ * tool's code and validators are verified and imported on its first call.
+ */
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const resolved = resolveOptions(options);
+  const root = resolvePath(resolved.root ?? process.cwd());
+  const lockPath = resolvePath(root, resolved.lock);
+  const lock = await readLock(lockPath, shownPath(root, lockPath));
+
+  const engine: Engine = {
+    lock,
+    root,
+    options: resolved,
+    loader: new Loader(root),
+    breakers: new Breakers(resolved.breaker),
+    dispatchers: { required: resolved.dispatchers.required, none: resolved.dispatchers.none ?? inProcessDispatcher },
+  };
+  const toolNames = Object.freeze(Object.keys(lock.tools).sort());
+  const defaultRun = new RunState(resolved.budget);
+
+  return Object.freeze({
+    mode: resolved.mode,
+    lockIntegrity: lock.integrity,
+    toolNames,
+    call: (name: string, args: unknown, callOptions?: CallOptions) => runCall(engine, defaultRun, null, name, args, resolveCallOptions(callOptions)),
+    startRun: (runOptions?: RunOptions) => startRun(engine, runOptions),
+    toolDeclarations: <F extends DeclarationFormat>(format: F) => toolDeclarations(lock, format),
+    verifyAll: () => verifyAll(root, lock),
+  });
+}
+
+function startRun(engine: Engine, options: RunOptions | undefined): Run {
+  const run = new RunState(resolveRunOptions(options, engine.options.budget));
+  return Object.freeze({
+    id: run.id,
+    call: (name: string, args: unknown, callOptions?: CallOptions) => runCall(engine, run, null, name, args, resolveCallOptions(callOptions)),
+    usage: () => ({ calls: run.calls, elapsedMs: run.elapsedMs() }),
+  });
+}
+
+/** The lock's path as messages show it: relative to the root, POSIX; never this machine's absolute path. */
+function shownPath(root: string, path: string): string {
+  const rel = relative(root, path);
+  if (rel === "" || isAbsolute(rel)) throw new RuntimeError("OPTIONS_INVALID", "lock must name a file on the same drive as root, relative to it (e.g. \"cave.lock\")");
+  return rel.split(sep).join("/");
+}

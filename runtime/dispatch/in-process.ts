@@ -1,0 +1,85 @@
+import { TOOL_BRAND } from "../../src/contract/brands.js";
+import { RuntimeError } from "../errors.js";
+import { isTransient } from "../retry.js";
+import { thrownMessage } from "../thrown-message.js";
+import type { DispatchFailure, DispatchRequest, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult, ValidationIssue } from "./types.js";
+
+/** The part of a tool() definition the runtime uses. */
+interface LoadedTool {
+  readonly name: string;
+  readonly input: unknown;
+  readonly output: unknown;
+  execute(input: unknown, context: unknown): unknown;
+}
+
+interface StandardResult {
+  readonly value?: unknown;
+  readonly issues?: ReadonlyArray<{ readonly message?: unknown; readonly path?: ReadonlyArray<unknown> }>;
+}
+
+/**
+ * Runs tools in this process: imports the verified bundle, finds the locked export, checks the
+ * brand, calls execute. For `sandbox: "none"` tools (trusted code) and tests. It cannot stop a
+ * synchronous endless loop or native work: only the child-process sandbox can.
+ */
+export const inProcessDispatcher: Dispatcher = Object.freeze({
+  async dispatch(request: DispatchRequest) {
+    const found = await loadDefinition(request);
+    if (!found.ok) return found;
+    try {
+      return { ok: true as const, value: await found.tool.execute(request.input, request.context) };
+    } catch (thrown) {
+      return failure("TOOL_ERROR", `tool "${request.name}" failed: ${thrownMessage(thrown)}`, isTransient(thrown));
+    }
+  },
+
+  async validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult> {
+    const found = await loadDefinition(request);
+    if (!found.ok) return found;
+    const schema = found.tool[request.side] as { "~standard"?: { validate?: (value: unknown) => StandardResult | Promise<StandardResult> } } | undefined;
+    const validate = schema?.["~standard"]?.validate;
+    if (typeof validate !== "function") {
+      return { ok: false, code: "LOCK_MISMATCH", message: `tool "${request.name}": the staged bundle ${request.tool.source.bundle} has no Standard Schema ${request.side} although the lock says it is validated by one; rebuild with cave build` };
+    }
+    let result: StandardResult;
+    try {
+      result = await validate.call(schema!["~standard"], request.value);
+    } catch (thrown) {
+      return { ok: false, code: "TOOL_ERROR", message: `the ${request.side} validator of tool "${request.name}" threw: ${thrownMessage(thrown)}` };
+    }
+    if (result.issues !== undefined) return { ok: false, issues: result.issues.map(toIssue) };
+    return { ok: true, value: result.value };
+  },
+});
+
+async function loadDefinition(request: DispatchRequest | OpaqueValidationRequest): Promise<{ ok: true; tool: LoadedTool } | DispatchFailure> {
+  let namespace: Readonly<Record<string, unknown>>;
+  try {
+    namespace = await request.loadModule();
+  } catch (thrown) {
+    if (thrown instanceof RuntimeError) return failure(thrown.code, thrown.message, false);
+    return failure("TOOL_ERROR", `tool "${request.name}": its module failed to load: ${thrownMessage(thrown)}`, false);
+  }
+  const exported = request.tool.export;
+  const value = Object.hasOwn(namespace, exported) ? namespace[exported] : undefined;
+  const tool = value as Partial<LoadedTool> & { [TOOL_BRAND]?: unknown } | undefined;
+  if (typeof tool !== "object" || tool === null || tool[TOOL_BRAND] !== true || typeof tool.execute !== "function" || tool.name !== request.name) {
+    return failure("LOCK_MISMATCH", `tool "${request.name}": the staged bundle ${request.tool.source.bundle} does not export it as ${JSON.stringify(exported)} (a tool() definition with that name); rebuild with cave build`, false);
+  }
+  return { ok: true, tool: tool as LoadedTool };
+}
+
+function failure(code: DispatchFailure["code"], message: string, transient: boolean): DispatchFailure {
+  return { ok: false, code, message, transient, effectUnknown: false };
+}
+
+/** Standard Schema paths are keys or { key } segments; issues use JSON Pointers like the precompiled validators. */
+function toIssue(issue: { readonly message?: unknown; readonly path?: ReadonlyArray<unknown> }): ValidationIssue {
+  const path = (issue.path ?? [])
+    .map((segment) => {
+      const key = typeof segment === "object" && segment !== null ? (segment as { key?: unknown }).key : segment;
+      return `/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    })
+    .join("");
+  return { path, message: typeof issue.message === "string" ? issue.message : "is invalid" };
+}

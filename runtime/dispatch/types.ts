@@ -1,0 +1,74 @@
+import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
+import type { LockedTool } from "../../src/contract/lock.js";
+import type { CallOutcome } from "../../src/contract/outcome.js";
+
+/** What a running tool gets besides its input (the same shape as the SDK's ToolContext). */
+export interface ToolContext {
+  /** Aborted at the deadline. */
+  readonly signal: AbortSignal;
+  /** This call's id, as in its receipt. */
+  readonly callId: string;
+  /** Calls one of the tool's declared nested tools through the same pipeline. */
+  call(name: string, args: unknown): Promise<CallOutcome>;
+}
+
+/** One problem a validator found: a JSON Pointer into the value ("" for the whole value) and what is wrong. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Everything a dispatcher needs to run one attempt of a call. */
+export interface DispatchRequest {
+  readonly name: string;
+  readonly tool: LockedTool;
+  /** The project root the lock's paths are relative to (absolute; never put it in a message). */
+  readonly root: string;
+  /** The validated input (after a Standard Schema's transforms). */
+  readonly input: unknown;
+  readonly context: ToolContext;
+  /** Imports the tool's staged bundle after checking its bytes against the lock (once per bundle). */
+  loadModule(): Promise<Readonly<Record<string, unknown>>>;
+}
+
+/** A typed failure a dispatcher reports instead of throwing. */
+export interface DispatchFailure {
+  readonly ok: false;
+  readonly code: RuntimeCode;
+  readonly message: string;
+  /** The failure is worth retrying for a retryable tool (see docs/runtime.md, "Retries"). */
+  readonly transient: boolean;
+  /** The tool may have done part of its effect (for example its process died mid-call). */
+  readonly effectUnknown: boolean;
+}
+
+export type DispatchResult = { readonly ok: true; readonly value: unknown } | DispatchFailure;
+
+/** A Standard Schema run: opaque validators are tool code and run where the tool runs. */
+export interface OpaqueValidationRequest {
+  readonly name: string;
+  readonly tool: LockedTool;
+  readonly root: string;
+  readonly side: "input" | "output";
+  readonly value: unknown;
+  loadModule(): Promise<Readonly<Record<string, unknown>>>;
+}
+
+export type OpaqueValidationResult =
+  | { readonly ok: true; readonly value: unknown }
+  /** The validator rejected the value. */
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] }
+  /** The validator could not run (it threw, or the bundle did not verify). */
+  | { readonly ok: false; readonly code: RuntimeCode; readonly message: string };
+
+/**
+ * Runs tool code. The runtime picks a dispatcher by the tool's locked sandbox mode and never throws
+ * through one: implementations return typed failures. The in-process dispatcher ships here; the
+ * restricted child-process sandbox implements the same interface.
+ */
+export interface Dispatcher {
+  /** Calls the tool's execute with the validated input; resolves with its raw result or a typed failure. */
+  dispatch(request: DispatchRequest): Promise<DispatchResult>;
+  /** Runs the tool's Standard Schema (`~standard.validate`, async allowed) for one side. */
+  validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult>;
+}

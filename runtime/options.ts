@@ -1,0 +1,162 @@
+import type { Dispatcher } from "./dispatch/types.js";
+import { RuntimeError } from "./errors.js";
+import type { ReceiptSink } from "./receipts.js";
+
+/** Limits a run works within. */
+export interface BudgetOptions {
+  /** Calls per run, nested calls included (default 1000). */
+  readonly maxCalls?: number;
+  /** Wall-clock milliseconds from the run's start (default 600000, ten minutes). */
+  readonly maxWallMs?: number;
+}
+
+/** The per-tool circuit breaker. */
+export interface BreakerOptions {
+  /** Consecutive tool failures that open the breaker (default 5). */
+  readonly failureThreshold?: number;
+  /** Milliseconds an open breaker refuses calls before one trial call is let through (default 30000). */
+  readonly cooldownMs?: number;
+}
+
+/** Byte caps on the canonical JSON of arguments and results. */
+export interface LimitOptions {
+  /** Default 1 MiB. */
+  readonly maxInputBytes?: number;
+  /** Default 4 MiB. */
+  readonly maxOutputBytes?: number;
+}
+
+/** Retries of read and idempotent tools after a transient failure. */
+export interface RetryOptions {
+  /** Attempts per call including the first (default 3; 1 disables retries). */
+  readonly maxAttempts?: number;
+}
+
+export interface RuntimeOptions {
+  /** The project root (default process.cwd()). */
+  readonly root?: string;
+  /** The lock file, relative to the root (default "cave.lock"). */
+  readonly lock?: string;
+  /** "host" executes every effect; "fixture" executes read tools only. */
+  readonly mode: "host" | "fixture";
+  readonly budget?: BudgetOptions;
+  readonly breaker?: BreakerOptions;
+  readonly limits?: LimitOptions;
+  readonly retry?: RetryOptions;
+  /** Where every call's receipt goes (default: nowhere). */
+  readonly receipts?: ReceiptSink;
+  /** Who runs tool code, by the tool's sandbox mode. `none` defaults to the in-process dispatcher; `required` has no default yet. */
+  readonly dispatchers?: { readonly required?: Dispatcher; readonly none?: Dispatcher };
+}
+
+export interface RunOptions {
+  /** Overrides the runtime's budget for this run. */
+  readonly budget?: BudgetOptions;
+}
+
+export interface CallOptions {
+  /** The call is speculative (programmatic mode running ahead): only speculable (read) tools may run. */
+  readonly speculative?: boolean;
+}
+
+export const DEFAULTS = {
+  budget: { maxCalls: 1_000, maxWallMs: 600_000 },
+  breaker: { failureThreshold: 5, cooldownMs: 30_000 },
+  limits: { maxInputBytes: 1_048_576, maxOutputBytes: 4_194_304 },
+  retry: { maxAttempts: 3 },
+} as const;
+
+export interface ResolvedOptions {
+  readonly root: string | undefined;
+  readonly lock: string;
+  readonly mode: "host" | "fixture";
+  readonly budget: Required<BudgetOptions>;
+  readonly breaker: Required<BreakerOptions>;
+  readonly limits: Required<LimitOptions>;
+  readonly retry: Required<RetryOptions>;
+  readonly receipts: ReceiptSink | undefined;
+  readonly dispatchers: { readonly required: Dispatcher | undefined; readonly none: Dispatcher | undefined };
+}
+
+/** Checks createRuntime() options (unknown keys refused, every value checked) and fills in the defaults. */
+export function resolveOptions(options: unknown): ResolvedOptions {
+  const o = record(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "dispatchers"]);
+  if (o.root !== undefined && (typeof o.root !== "string" || o.root === "")) invalid("root must be a non-empty path string");
+  if (o.lock !== undefined && (typeof o.lock !== "string" || o.lock === "")) invalid("lock must be a non-empty path string, relative to root (e.g. \"cave.lock\")");
+  if (o.mode !== "host" && o.mode !== "fixture") invalid(`mode must be "host" or "fixture" (got ${describe(o.mode)}); it has no default, say which`);
+  const receipts = o.receipts;
+  if (receipts !== undefined && (typeof receipts !== "object" || receipts === null || typeof (receipts as ReceiptSink).record !== "function")) invalid("receipts must be a ReceiptSink: an object with a record(receipt) method");
+  const dispatchers = o.dispatchers === undefined ? {} : record(o.dispatchers, "dispatchers", ["required", "none"]);
+  for (const key of ["required", "none"] as const) {
+    const d = dispatchers[key] as Dispatcher | undefined;
+    if (d !== undefined && (typeof d !== "object" || d === null || typeof d.dispatch !== "function" || typeof d.validateOpaque !== "function")) {
+      invalid(`dispatchers.${key} must be a Dispatcher: an object with dispatch(request) and validateOpaque(request) methods`);
+    }
+  }
+  return {
+    root: o.root as string | undefined,
+    lock: (o.lock as string | undefined) ?? "cave.lock",
+    mode: o.mode as "host" | "fixture",
+    budget: resolveBudget(o.budget, "budget", DEFAULTS.budget),
+    breaker: numbers(o.breaker, "breaker", DEFAULTS.breaker, { failureThreshold: 1, cooldownMs: 0 }),
+    limits: numbers(o.limits, "limits", DEFAULTS.limits, { maxInputBytes: 1, maxOutputBytes: 1 }),
+    retry: numbers(o.retry, "retry", DEFAULTS.retry, { maxAttempts: 1 }),
+    receipts: receipts as ReceiptSink | undefined,
+    dispatchers: { required: dispatchers.required as Dispatcher | undefined, none: dispatchers.none as Dispatcher | undefined },
+  };
+}
+
+/** Checks startRun() options over the runtime's budget. */
+export function resolveRunOptions(options: unknown, base: Required<BudgetOptions>): Required<BudgetOptions> {
+  if (options === undefined) return base;
+  const o = record(options, "startRun() options", ["budget"]);
+  return resolveBudget(o.budget, "budget", base);
+}
+
+/** Checks call() options; the common case (none) costs nothing. */
+export function resolveCallOptions(options: unknown): CallOptions {
+  if (options === undefined) return NO_CALL_OPTIONS;
+  const o = record(options, "call() options", ["speculative"]);
+  if (o.speculative !== undefined && typeof o.speculative !== "boolean") invalid("call option speculative must be a boolean");
+  return o as CallOptions;
+}
+
+const NO_CALL_OPTIONS: CallOptions = Object.freeze({});
+
+function resolveBudget(value: unknown, at: string, base: Required<BudgetOptions>): Required<BudgetOptions> {
+  return numbers(value, at, base, { maxCalls: 1, maxWallMs: 1 });
+}
+
+function numbers<T extends Record<string, number>>(value: unknown, at: string, defaults: T, minimums: Record<keyof T, number>): Required<T> {
+  if (value === undefined) return { ...defaults } as Required<T>;
+  const o = record(value, at, Object.keys(defaults));
+  const out: Record<string, number> = { ...defaults };
+  for (const key of Object.keys(defaults)) {
+    const v = o[key];
+    if (v === undefined) continue;
+    const min = minimums[key as keyof T];
+    if (!(Number.isSafeInteger(v) && (v as number) >= min)) invalid(`${at}.${key} must be an integer of at least ${min} (got ${describe(v)})`);
+    out[key] = v as number;
+  }
+  return out as Required<T>;
+}
+
+/** `at` names the object in messages; nested option objects ("budget") prefix their keys with it. */
+function record(value: unknown, at: string, keys: readonly string[]): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) invalid(`${at} must be an object`);
+  const prefix = at.endsWith("options") ? "" : `${at}.`;
+  for (const key of Object.keys(value as object)) {
+    if (!keys.includes(key)) invalid(`unknown option "${prefix}${key}" in ${at}; known keys: ${keys.join(", ")}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
+  return `a value of type ${typeof value}`;
+}
+
+function invalid(message: string): never {
+  throw new RuntimeError("OPTIONS_INVALID", message);
+}

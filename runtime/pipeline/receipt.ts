@@ -1,0 +1,24 @@
+import type { CallOutcome, Receipt } from "../../src/contract/outcome.js";
+import { sha256 } from "../../src/contract/hash.js";
+import type { CallState, Failure, Success } from "./state.js";
+
+/** The argument hash of a call whose arguments have no JSON form: the hash of zero bytes, which no JSON text has. */
+export const NO_JSON_SHA256 = sha256("");
+
+/** Stage 10, receipt: every call, nested and refused ones included, yields one; the sink has it before the outcome is returned. */
+export async function receipt(state: CallState, end: Success | Failure): Promise<CallOutcome> {
+  const record: Receipt = Object.freeze({
+    callId: state.callId,
+    parentId: state.parent === null ? null : state.parent.callId,
+    tool: state.name,
+    lockIntegrity: state.engine.lock.integrity,
+    argsSha256: state.args$ === undefined ? NO_JSON_SHA256 : state.args$.sha256,
+    resultSha256: end.ok === true ? end.resultSha256 : null,
+    outcome: end.ok === true ? "ok" : end.code,
+    effectUnknown: state.effectUnknown,
+    durationMs: Math.round((performance.now() - state.startedAt) * 1000) / 1000,
+  });
+  const sink = state.engine.options.receipts;
+  if (sink !== undefined) await sink.record(record);
+  return end.ok === true ? { ok: true, content: end.content, receipt: record } : { ok: false, error: { code: end.code, message: end.message }, receipt: record };
+}

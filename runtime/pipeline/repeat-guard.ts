@@ -1,0 +1,25 @@
+import type { CallState, Failure } from "./state.js";
+
+/**
+ * Stage 4, repeat guard. A call is stopped when an earlier call in the same run went to the same
+ * tool with canonically equal arguments (RFC 8785: key order and number spelling do not matter) and
+ * either is still running or was dispatched (its input was valid and it was handed to its
+ * dispatcher), whatever its outcome. Calls refused before dispatch (unknown tool, bad input, budget,
+ * breaker, effect gate, a stopped repeat) do not count. Tools locked with allowRepeat are never stopped.
+ */
+export function repeatGuard(state: CallState): Failure | undefined {
+  if (state.tool!.allowRepeat) return undefined;
+  const key = `${state.name}\u0000${state.args$!.sha256}`;
+  const earlier = state.run.repeats.get(key);
+  if (earlier !== undefined) {
+    return { code: "REPEAT_STOPPED", message: `tool "${state.name}" was already called with the same arguments in this run (receipt ${earlier}); use that result or change the arguments (a polling tool may set allowRepeat: true)` };
+  }
+  state.run.repeats.set(key, state.callId);
+  state.repeatKey = key;
+  return undefined;
+}
+
+/** After the call: a call that ended before dispatch gives its key back. */
+export function releaseRepeat(state: CallState): void {
+  if (state.repeatKey !== undefined && !state.dispatched && state.run.repeats.get(state.repeatKey) === state.callId) state.run.repeats.delete(state.repeatKey);
+}

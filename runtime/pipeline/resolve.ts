@@ -1,0 +1,51 @@
+import { describePath, snapshotJson } from "../json-data.js";
+import type { CallState, Failure } from "./state.js";
+
+/**
+ * Stage 1, resolve: which tool, run by whom, with which arguments. Nested calls must come from a
+ * running parent that declared the tool. The arguments become a detached JSON copy with its
+ * canonical hash (the repeat guard and the receipt need it), or are refused here: not JSON data,
+ * a `__proto__`/`constructor.prototype` key, or over the input byte cap. No tool code runs.
+ */
+export function resolve(state: CallState): Failure | undefined {
+  const snapshot = snapshotJson(state.args, state.engine.options.limits.maxInputBytes);
+  if (snapshot.ok) state.args$ = snapshot;
+
+  const parent = state.parent;
+  if (parent !== null) {
+    if (parent.settled) {
+      return { code: "PARENT_SETTLED", message: `tool "${parent.name}" called "${state.name}" after its own call ${parent.callId} had finished; await nested calls inside execute` };
+    }
+    if (!parent.tool!.nestedTools.includes(state.name)) {
+      const declared = parent.tool!.nestedTools.length === 0 ? "it declares no nested tools" : `it declares ${parent.tool!.nestedTools.map((n) => JSON.stringify(n)).join(", ")}`;
+      return { code: "NESTED_NOT_DECLARED", message: `tool "${parent.name}" may not call "${state.name}": ${declared}; add it to nestedTools and rebuild` };
+    }
+  }
+
+  const tools = state.engine.lock.tools;
+  const tool = Object.hasOwn(tools, state.name) ? tools[state.name] : undefined;
+  if (tool === undefined) {
+    return { code: "UNKNOWN_TOOL", message: `${JSON.stringify(state.name)} is not a locked tool (the lock has ${Object.keys(tools).length}; runtime.toolDeclarations() lists them); call a locked tool, or add it and run cave build` };
+  }
+  state.tool = tool;
+
+  if (!snapshot.ok) {
+    const { problem } = snapshot;
+    if (problem.kind === "too-large") {
+      return { code: "INPUT_TOO_LARGE", message: `the arguments for tool "${state.name}" are at least ${problem.bytes} bytes of JSON, over the ${state.engine.options.limits.maxInputBytes}-byte limit (limits.maxInputBytes); send less` };
+    }
+    if (problem.kind === "pollution") {
+      return { code: "INPUT_INVALID", message: `the arguments for tool "${state.name}" have a prototype-polluting key at ${describePath(problem.path)}; __proto__ and constructor.prototype keys are refused, rename or remove it` };
+    }
+    return { code: "INPUT_INVALID", message: `the arguments for tool "${state.name}" are not JSON data: ${problem.what} at ${describePath(problem.path)}; pass plain objects, arrays, strings, finite numbers, booleans and null` };
+  }
+
+  const mode = tool.sandbox.mode;
+  const dispatcher = mode === "none" ? state.engine.dispatchers.none : state.engine.dispatchers.required;
+  if (dispatcher === undefined) {
+    return { code: "SANDBOX_UNAVAILABLE", message: `tool "${state.name}" is locked with sandbox: "required" and this runtime has no sandbox dispatcher, so it was not run (it never falls back to in-process); pass dispatchers.required to createRuntime(), or declare sandbox: "none" for a trusted tool and rebuild` };
+  }
+  state.dispatcher = dispatcher;
+  return undefined;
+}
+

@@ -1,0 +1,63 @@
+import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
+import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
+import type { Breakers } from "../breaker-state.js";
+import type { Dispatcher, ToolContext } from "../dispatch/types.js";
+import type { DataSnapshot } from "../json-data.js";
+import type { Loader } from "../loader.js";
+import type { CallOptions, ResolvedOptions } from "../options.js";
+import type { RunState } from "../run-state.js";
+
+/** What every call of one runtime shares. */
+export interface Engine {
+  readonly lock: CaveLock;
+  /** Absolute; never shown. */
+  readonly root: string;
+  readonly options: ResolvedOptions;
+  readonly loader: Loader;
+  readonly breakers: Breakers;
+  readonly dispatchers: { readonly required: Dispatcher | undefined; readonly none: Dispatcher };
+}
+
+/** How a call ended when it did not succeed: the outcome's error. */
+export interface Failure {
+  readonly ok?: undefined;
+  readonly code: RuntimeCode;
+  readonly message: string;
+}
+
+/** A call on its way through the pipeline; each stage reads what earlier ones settled. */
+export interface CallState {
+  readonly engine: Engine;
+  readonly run: RunState;
+  readonly callId: string;
+  readonly parent: CallState | null;
+  /** The name as asked for (possibly not a locked tool). */
+  readonly name: string;
+  readonly args: unknown;
+  readonly options: CallOptions;
+  readonly startedAt: number;
+  /** Set by resolve. */
+  tool: LockedTool | undefined;
+  dispatcher: Dispatcher | undefined;
+  /** The arguments as detached JSON data (resolve), or undefined when they are not JSON data. */
+  args$: DataSnapshot | undefined;
+  /** Set when the breaker let the call through: whether it is the half-open trial. */
+  breakerTrial: boolean | undefined;
+  /** The repeat-guard key this call holds. */
+  repeatKey: string | undefined;
+  /** Input was valid and the call went to its dispatcher: from here on it counts as having run. */
+  dispatched: boolean;
+  effectUnknown: boolean;
+  /** The outcome is decided (nested calls made after this are refused). */
+  settled: boolean;
+  /** Aborted at the deadline; nested calls follow it. */
+  signal: AbortSignal | undefined;
+  context: ToolContext | undefined;
+}
+
+/** How a call ended when it succeeded: what enters context, and the hash of its canonical JSON. */
+export interface Success {
+  readonly ok: true;
+  readonly content: unknown;
+  readonly resultSha256: string;
+}

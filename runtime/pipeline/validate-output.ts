@@ -1,0 +1,52 @@
+import { describePath, snapshotJson, type DataSnapshot } from "../json-data.js";
+import { RuntimeError } from "../errors.js";
+import { opaqueRequest } from "./validate-input.js";
+import type { CallState, Failure } from "./state.js";
+
+/**
+ * Stage 8, validate output, before anything else sees the result. The raw value must be plain JSON
+ * data within the output byte cap (refused, never altered: a returned `undefined` at the top level,
+ * a tool that returns nothing, is the one exception and becomes null); then the locked validator
+ * decides. An invalid value is withheld: the failure names only its size and hash, never the value,
+ * its keys or the validator's issues.
+ */
+export async function validateOutput(state: CallState, raw: unknown): Promise<{ readonly ok: true; readonly data: DataSnapshot } | Failure> {
+  const limit = state.engine.options.limits.maxOutputBytes;
+  const first = snapshot(state, raw === undefined ? null : raw, limit, "returned");
+  if (first.ok !== true) return first;
+  const side = state.tool!.output;
+  if (side === null) return first;
+  const validation = side.validation;
+
+  if (validation.kind === "precompiled") {
+    let accepted: boolean;
+    try {
+      const validator = await state.engine.loader.validator(state.name, "output", validation.module, validation.sha256);
+      accepted = validator.validate(first.data.value).ok;
+    } catch (thrown) {
+      if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
+      accepted = false;
+    }
+    return accepted ? first : withheld(state, first.data);
+  }
+
+  const result = await state.dispatcher!.validateOpaque(opaqueRequest(state, "output", first.data.value));
+  if (result.ok) return result.value === first.data.value ? first : snapshot(state, result.value, limit, "its output validator produced");
+  if (!("issues" in result) && result.code === "LOCK_MISMATCH") return { code: result.code, message: result.message };
+  return withheld(state, first.data);
+}
+
+function snapshot(state: CallState, value: unknown, limit: number, verb: string): { readonly ok: true; readonly data: DataSnapshot } | Failure {
+  const data = snapshotJson(value, limit);
+  if (data.ok) return { ok: true, data };
+  const { problem } = data;
+  if (problem.kind === "too-large") {
+    return { code: "OUTPUT_TOO_LARGE", message: `tool "${state.name}" ${verb} at least ${problem.bytes} bytes of JSON, over the ${limit}-byte limit (limits.maxOutputBytes); nothing was kept. Return less, or raise the limit` };
+  }
+  const what = problem.kind === "pollution" ? "a __proto__ or constructor.prototype key" : problem.what;
+  return { code: "OUTPUT_NOT_SERIALISABLE", message: `tool "${state.name}" ${verb} a value that is not plain JSON data: ${what} at ${describePath(problem.path)}; nothing was dropped or converted. Return plain objects, arrays, strings, finite numbers, booleans and null` };
+}
+
+function withheld(state: CallState, data: DataSnapshot): Failure {
+  return { code: "OUTPUT_INVALID", message: `tool "${state.name}" returned a value that does not match its output schema; it is withheld (${data.bytes} bytes, ${data.sha256}). Fix the tool or its output schema` };
+}

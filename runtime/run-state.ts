@@ -1,0 +1,18 @@
+import { randomUUID } from "node:crypto";
+import type { BudgetOptions } from "./options.js";
+
+/** Per-run state: the budget used so far and the calls the repeat guard remembers. */
+export class RunState {
+  readonly id = randomUUID();
+  readonly startedAt = performance.now();
+  /** Calls that passed the budget stage, nested ones included. */
+  calls = 0;
+  /** Repeat-guard key (tool and argument hash) → callId of the call that holds it. */
+  readonly repeats = new Map<string, string>();
+
+  constructor(readonly budget: Required<BudgetOptions>) {}
+
+  elapsedMs(): number {
+    return performance.now() - this.startedAt;
+  }
+}

@@ -1,0 +1,32 @@
+import type { CaveLock } from "../src/contract/lock.js";
+import { RuntimeError } from "./errors.js";
+import { readVerified } from "./loader.js";
+
+/**
+ * Eager verification for deploy checks: reads every staged bundle and precompiled validator the lock
+ * names and checks its sha256, without importing anything (importing would run tool code in this
+ * process). Lazy loading still re-checks the bytes it imports. Throws one LOCK_MISMATCH listing
+ * every problem, sorted.
+ */
+export async function verifyAll(root: string, lock: CaveLock): Promise<void> {
+  const files = new Map<string, { expected: string; what: string }>();
+  for (const name of Object.keys(lock.tools).sort()) {
+    const tool = lock.tools[name]!;
+    if (!files.has(tool.source.bundle)) files.set(tool.source.bundle, { expected: tool.source.sha256, what: `tool "${name}": its staged bundle` });
+    for (const side of ["input", "output"] as const) {
+      const validation = tool[side]?.validation;
+      if (validation?.kind === "precompiled" && !files.has(validation.module)) files.set(validation.module, { expected: validation.sha256, what: `tool "${name}": its ${side} validator` });
+    }
+  }
+  const problems: string[] = [];
+  for (const [path, { expected, what }] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    try {
+      await readVerified(root, path, expected, what);
+    } catch (thrown) {
+      if (!(thrown instanceof RuntimeError)) throw thrown;
+      problems.push(thrown.message);
+    }
+  }
+  if (problems.length === 1) throw new RuntimeError("LOCK_MISMATCH", problems[0]!);
+  if (problems.length > 1) throw new RuntimeError("LOCK_MISMATCH", `${problems.length} files do not match the lock: ${problems.join(" | ")}`);
+}
