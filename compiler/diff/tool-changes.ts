@@ -1,0 +1,153 @@
+import { canonicalJson } from "../../src/contract/hash.js";
+import type { LockedTool } from "../../src/contract/lock.js";
+import { EFFECT_MEANING, describePlan, describeRequested, describeTimeout, effectConsequences, isEscalation, listWords, lockedPlan, quote, requestedLabel } from "./describe.js";
+import { schemaSideChanges } from "./schema-changes.js";
+import type { ChangeKind, Impact, LockChange } from "./types.js";
+
+/** Keys of a locked tool that this file compares; any other key that differs is reported as unclassified. */
+const HANDLED = new Set(["module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result"]);
+
+/**
+ * Every change between two versions of one tool. `renames` maps base names to head names, so a
+ * nested tool that was only renamed is not reported as removed and added.
+ */
+export function toolChanges(name: string, before: LockedTool, after: LockedTool, renames: ReadonlyMap<string, string>): LockChange[] {
+  const out: LockChange[] = [];
+  const add = (kind: ChangeKind, impact: Impact, message: string, b: unknown, a: unknown, details: string[] = []) =>
+    out.push({ kind, impact, subject: { type: "tool", name }, path: null, message, details, before: b ?? null, after: a ?? null });
+
+  if (before.module !== after.module || before.export !== after.export) {
+    add("tool-moved", "info", `now defined by export ${after.export} of ${after.module} (was ${before.export} of ${before.module})`, `${before.module}#${before.export}`, `${after.module}#${after.export}`);
+  }
+  if (before.description !== after.description) {
+    add("description", "info", "description changed (the model reads it to decide when to call the tool)", before.description, after.description, [`before: ${before.description}`, `after:  ${after.description}`]);
+  }
+  if (before.effect !== after.effect) {
+    const escalation = isEscalation(before.effect, after.effect);
+    const b = effectConsequences(before.effect);
+    const a = effectConsequences(after.effect);
+    const now = (["speculable", "retryable", "fixture"] as const).filter((k) => b[k] !== a[k]).map((k) => a[k]);
+    const consequence = now.length > 0 ? `: now ${listWords(now)}` : "";
+    const label = escalation ? "effect escalated" : "effect";
+    add("effect", escalation ? "risky" : "info", `${label} ${before.effect} → ${after.effect} (${EFFECT_MEANING[after.effect]})${consequence}`, before.effect, after.effect);
+  } else if (before.speculable !== after.speculable || before.retryable !== after.retryable) {
+    add("unclassified", "unclassified", "speculable/retryable changed without an effect change", { speculable: before.speculable, retryable: before.retryable }, { speculable: after.speculable, retryable: after.retryable });
+  }
+  if (before.timeoutMs !== after.timeoutMs) {
+    add("timeout", "info", `timeout ${describeTimeout(before.timeoutMs)} → ${describeTimeout(after.timeoutMs)}`, before.timeoutMs, after.timeoutMs);
+  }
+  if (before.allowRepeat !== after.allowRepeat) {
+    if (after.allowRepeat) add("allow-repeat", "risky", "identical repeated calls are allowed now (allowRepeat: true): the repeat guard no longer stops the same call twice in a run", false, true);
+    else add("allow-repeat", "info", "identical repeated calls are stopped now (allowRepeat: false)", true, false);
+  }
+  out.push(...sandboxChanges(name, before, after));
+  out.push(...nestedChanges(name, before, after, renames));
+  out.push(...schemaSideChanges(name, "input", before.input, after.input));
+  out.push(...schemaSideChanges(name, "output", before.output, after.output));
+  out.push(...resultChanges(name, before, after));
+  out.push(...implementationChanges(name, before, after, out.length === 0 && sameOutside(before, after, ["source", "input", "output"])));
+  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    if (HANDLED.has(key)) continue;
+    const b = (before as unknown as Record<string, unknown>)[key];
+    const a = (after as unknown as Record<string, unknown>)[key];
+    if (!sameJson(b, a)) add("unclassified", "unclassified", `${key} changed: changed (unclassified), review it in the lock`, b, a);
+  }
+  return out;
+}
+
+function sandboxChanges(name: string, before: LockedTool, after: LockedTool): LockChange[] {
+  const out: LockChange[] = [];
+  const subject = { type: "tool" as const, name };
+  const b = before.sandbox;
+  const a = after.sandbox;
+  if (b.mode !== a.mode) {
+    out.push(
+      a.mode === "none"
+        ? { kind: "sandbox-mode", impact: "risky", subject, path: null, message: "sandbox turned off (sandbox: \"none\"): it now runs in the host process, with the host's environment, files and network", details: [], before: b.mode, after: a.mode }
+        : { kind: "sandbox-mode", impact: "info", subject, path: null, message: "sandbox turned on (sandbox: \"required\"): it now runs in the restricted child process", details: [], before: b.mode, after: a.mode },
+    );
+  }
+  const added = a.env.filter((e) => !b.env.includes(e));
+  const removed = b.env.filter((e) => !a.env.includes(e));
+  if (added.length > 0) {
+    out.push({ kind: "sandbox-env-added", impact: "risky", subject, path: null, message: `may now receive environment variable${added.length === 1 ? "" : "s"} ${listWords(added)}`, details: [], before: b.env, after: a.env });
+  }
+  if (removed.length > 0) {
+    out.push({ kind: "sandbox-env-removed", impact: "info", subject, path: null, message: `no longer receives environment variable${removed.length === 1 ? "" : "s"} ${listWords(removed)}`, details: [], before: b.env, after: a.env });
+  }
+  const { mode: _bm, env: _be, ...restB } = b;
+  const { mode: _am, env: _ae, ...restA } = a;
+  if (!sameJson(restB, restA)) out.push({ kind: "unclassified", impact: "unclassified", subject, path: null, message: "sandbox profile changed: changed (unclassified), review it in the lock", details: [], before: b, after: a });
+  return out;
+}
+
+function nestedChanges(name: string, before: LockedTool, after: LockedTool, renames: ReadonlyMap<string, string>): LockChange[] {
+  const subject = { type: "tool" as const, name };
+  const was = before.nestedTools.map((n) => renames.get(n) ?? n);
+  const added = after.nestedTools.filter((n) => !was.includes(n));
+  const removed = was.filter((n) => !after.nestedTools.includes(n));
+  const out: LockChange[] = [];
+  if (added.length > 0) out.push({ kind: "nested-tool-added", impact: "risky", subject, path: null, message: `may now call nested tool${added.length === 1 ? "" : "s"} ${listWords(added.map(quote))} through context.call`, details: [], before: before.nestedTools, after: after.nestedTools });
+  if (removed.length > 0) out.push({ kind: "nested-tool-removed", impact: "info", subject, path: null, message: `can no longer call nested tool${removed.length === 1 ? "" : "s"} ${listWords(removed.map(quote))}`, details: [], before: before.nestedTools, after: after.nestedTools });
+  return out;
+}
+
+function resultChanges(name: string, before: LockedTool, after: LockedTool): LockChange[] {
+  const subject = { type: "tool" as const, name };
+  const out: LockChange[] = [];
+  if (!sameJson(before.result.requested, after.result.requested)) {
+    out.push({
+      kind: "result-policy", impact: "info", subject, path: null,
+      message: `result policy ${requestedLabel(before.result.requested)} → ${requestedLabel(after.result.requested)}: ${describeRequested(after.result.requested)}`,
+      details: [], before: before.result.requested, after: after.result.requested,
+    });
+  }
+  const planB = lockedPlan(before);
+  const planA = lockedPlan(after);
+  if (!sameJson(planB, planA)) {
+    const message = planB === undefined ? `result plan added: ${describePlan(planA)}` : planA === undefined ? "result plan removed" : `result plan ${describePlan(planB)} → ${describePlan(planA)}`;
+    out.push({ kind: "result-plan", impact: "info", subject, path: null, message, details: [], before: planB ?? null, after: planA ?? null });
+  }
+  const rest = (t: LockedTool) => Object.fromEntries(Object.entries(t.result).filter(([k]) => k !== "requested" && k !== "plan"));
+  if (!sameJson(rest(before), rest(after))) out.push({ kind: "unclassified", impact: "unclassified", subject, path: null, message: "result settings changed: changed (unclassified), review them in the lock", details: [], before: before.result, after: after.result });
+  return out;
+}
+
+/** Source hashes moved: list the changed files of the staged graph. */
+function implementationChanges(name: string, before: LockedTool, after: LockedTool, onlyImplementation: boolean): LockChange[] {
+  if (before.source.sha256 === after.source.sha256 && sameJson(before.source.files, after.source.files)) return [];
+  const files = [...new Set([...Object.keys(before.source.files), ...Object.keys(after.source.files)])].sort();
+  const details: string[] = [];
+  for (const file of files) {
+    const b = before.source.files[file];
+    const a = after.source.files[file];
+    if (b === a) continue;
+    details.push(`${b === undefined ? "added" : a === undefined ? "removed" : "changed"}: ${file}`);
+  }
+  const count = details.length;
+  const what = count === 0 ? "staged bundle changed, no source file did (a bundler or compiler change)" : `${count} file${count === 1 ? "" : "s"} of its staged source graph changed`;
+  const message = onlyImplementation ? `implementation changed, contract unchanged: ${what}` : `source changed: ${what}`;
+  return [{ kind: "implementation", impact: "info", subject: { type: "tool", name }, path: null, message, details, before: before.source.sha256, after: after.source.sha256 }];
+}
+
+function sameOutside(before: LockedTool, after: LockedTool, ignored: readonly string[]): boolean {
+  const strip = (t: LockedTool) => Object.fromEntries(Object.entries(t).filter(([k]) => !ignored.includes(k)));
+  if (!sameJson(strip(before), strip(after))) return false;
+  // Validator modules may move with the bundle; the schemas and their validation kind must not.
+  for (const side of ["input", "output"] as const) {
+    const b = before[side];
+    const a = after[side];
+    if ((b === null) !== (a === null)) return false;
+    if (b && a && (b.sha256 !== a.sha256 || !sameJson(opaqueFacts(b.validation), opaqueFacts(a.validation)))) return false;
+  }
+  return true;
+}
+
+function opaqueFacts(v: NonNullable<LockedTool["input"]>["validation"]): unknown {
+  return v.kind === "opaque" ? v : { kind: v.kind };
+}
+
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return canonicalJson(a) === canonicalJson(b);
+}
