@@ -1,0 +1,19 @@
+import type { ts } from "ts-morph";
+
+/** One parsed module. */
+export interface Module {
+  /** POSIX path relative to the project root. */
+  readonly file: string;
+  readonly sf: ts.SourceFile;
+  /** One of the files the build was given: only these may define locked tools and agents. */
+  readonly inBuild: boolean;
+}
+
+/** The three definition functions of the "cave" package that analysis follows. */
+export type CaveFunction = "tool" | "agent" | "artifact";
+export const CAVE_FUNCTIONS: readonly CaveFunction[] = ["tool", "agent", "artifact"];
+export const CAVE_PACKAGE = "cave";
+
+export function isCaveFunction(name: string): name is CaveFunction {
+  return (CAVE_FUNCTIONS as readonly string[]).includes(name);
+}

@@ -1,0 +1,110 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, posix } from "node:path";
+import { Project, ts } from "ts-morph";
+import { describeThrown, error, type Diagnostic } from "../diagnostics.js";
+import type { Module } from "./model.js";
+
+/** How TypeScript maps the extension written in an import to the files it may mean (NodeNext, then bundler-style). */
+const EXTENSION_CANDIDATES: Readonly<Record<string, readonly string[]>> = {
+  ".js": [".ts", ".tsx", ".js", ".jsx"],
+  ".jsx": [".tsx", ".jsx"],
+  ".mjs": [".mts", ".mjs"],
+  ".cjs": [".cts", ".cjs"],
+  ".ts": [".ts"],
+  ".tsx": [".tsx"],
+  ".mts": [".mts"],
+  ".cts": [".cts"],
+};
+const EXTENSIONLESS_CANDIDATES = [".ts", ".tsx", ".mts", ".js", "/index.ts", "/index.tsx", "/index.js"];
+
+/**
+ * The project's modules, each read and parsed at most once, in one ts-morph Project without a type
+ * checker. Files outside the build are parsed only when an import between modules leads to them.
+ */
+export class Sources {
+  // The project never touches the disk itself: this class reads each file once and hands ts-morph the
+  // text (with the real file system, ts-morph re-reads and re-parses a file it is given the text of).
+  private readonly project = new Project({
+    useInMemoryFileSystem: true,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    skipLoadingLibFiles: true,
+    compilerOptions: { allowJs: true, noLib: true },
+  });
+  private readonly texts = new Map<string, string | null>();
+  private readonly modules = new Map<string, Module | null>();
+  private readonly resolved = new Map<string, string | null>();
+  private readonly inBuild: ReadonlySet<string>;
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(
+    private readonly root: string,
+    files: readonly string[],
+  ) {
+    this.inBuild = new Set(files);
+  }
+
+  /** The text of a module, or null (with a CAVE3001 diagnostic) when it cannot be read. */
+  text(file: string): string | null {
+    const known = this.texts.get(file);
+    if (known !== undefined) return known;
+    let text: string | null = null;
+    try {
+      text = readFileSync(join(this.root, file), "utf8");
+    } catch (thrown) {
+      this.diagnostics.push(error("CAVE3001", `module ${file} could not be read: ${describeThrown(thrown, this.root)}`, "Check that the file exists and is readable, or exclude it from the build.", { file }));
+    }
+    this.texts.set(file, text);
+    return text;
+  }
+
+  /** The parsed module, or null when it cannot be read. Syntax errors are reported (CAVE3002) once, when it is parsed. */
+  module(file: string): Module | null {
+    const known = this.modules.get(file);
+    if (known !== undefined) return known;
+    const text = this.text(file);
+    let module: Module | null = null;
+    if (text !== null) {
+      const sf = this.project.createSourceFile(join(this.root, file), text).compilerNode;
+      module = { file, sf, inBuild: this.inBuild.has(file) };
+      this.reportSyntaxErrors(module);
+    }
+    this.modules.set(file, module);
+    return module;
+  }
+
+  /**
+   * The module a relative import names, resolved as TypeScript does ("./shared.js" means ./shared.ts),
+   * or undefined for a package import or a file that does not exist inside the project.
+   */
+  resolve(from: Module, specifier: string): string | undefined {
+    if (!specifier.startsWith("./") && !specifier.startsWith("../")) return undefined;
+    const target = posix.normalize(posix.join(posix.dirname(from.file), specifier));
+    if (target === ".." || target.startsWith("../")) return undefined;
+    const known = this.resolved.get(target);
+    if (known !== undefined) return known ?? undefined;
+    const extension = posix.extname(target);
+    const candidates = EXTENSION_CANDIDATES[extension]
+      ? EXTENSION_CANDIDATES[extension]!.map((ext) => target.slice(0, -extension.length) + ext)
+      : EXTENSIONLESS_CANDIDATES.map((ext) => target + ext);
+    const found = candidates.find((file) => this.exists(file)) ?? null;
+    this.resolved.set(target, found);
+    return found ?? undefined;
+  }
+
+  private exists(file: string): boolean {
+    if (this.inBuild.has(file) || this.modules.get(file)) return true;
+    const path = join(this.root, file);
+    return existsSync(path) && statSync(path).isFile();
+  }
+
+  private reportSyntaxErrors(module: Module): void {
+    // The parser's own findings; the public API only exposes them through a type-checking Program.
+    const parseDiagnostics = (module.sf as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+    for (const found of parseDiagnostics) {
+      const { line, character } = module.sf.getLineAndCharacterOfPosition(found.start);
+      const message = ts.flattenDiagnosticMessageText(found.messageText, " ");
+      this.diagnostics.push(error("CAVE3002", `syntax error in ${module.file}: ${message}`, "Fix the syntax: the build reads tools from the source text and cannot read a module that does not parse.", { file: module.file, line: line + 1, column: character + 1 }));
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { ARTIFACT_DEFAULTS } from "../../src/artifact.js";
+import type { Effect } from "../../src/contract/effects.js";
+import type { ArtifactOptions, RequestedResult, ResultPolicyName } from "../../src/contract/lock.js";
+import { DEFAULT_TIMEOUT_MS } from "../../src/contract/names.js";
+import type { StaticAgent, StaticTool } from "../types.js";
+import type { Definition } from "./definition.js";
+import { locate } from "./location.js";
+import type { Registry } from "./registry.js";
+import { DefinitionRef } from "./static-value.js";
+
+function sorted(values: readonly string[]): string[] {
+  return [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function toolNames(list: unknown, registry: Registry): string[] {
+  return sorted(((list as readonly DefinitionRef[] | undefined) ?? []).map((ref) => registry.toolFacts(ref)!.name));
+}
+
+function requestedResult(result: unknown, registry: Registry): RequestedResult {
+  if (result instanceof DefinitionRef) {
+    const given = registry.of(result).values as Partial<ArtifactOptions>;
+    // As artifact() does: its defaults under what was given (an explicit undefined keeps the default).
+    const artifact: ArtifactOptions = {
+      strategy: given.strategy ?? ARTIFACT_DEFAULTS.strategy,
+      maxInlineTokens: given.maxInlineTokens ?? ARTIFACT_DEFAULTS.maxInlineTokens,
+      recovery: given.recovery ?? ARTIFACT_DEFAULTS.recovery,
+    };
+    return { policy: "artifact", artifact };
+  }
+  return { policy: (result as ResultPolicyName | undefined) ?? "auto" };
+}
+
+/** A checked, error-free tool definition with every default filled in as tool() fills it. */
+export function toStaticTool(definition: Definition, exportName: string, registry: Registry): StaticTool {
+  const v = definition.values;
+  const { line, column } = locate(definition.module, definition.call);
+  const profile = v.sandboxProfile as { env?: readonly string[] } | undefined;
+  return {
+    name: v.name as string,
+    module: definition.module.file,
+    exportName,
+    line,
+    column,
+    description: v.description as string,
+    effect: v.effect as Effect,
+    timeoutMs: (v.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS,
+    allowRepeat: (v.allowRepeat as boolean | undefined) ?? false,
+    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []) },
+    nestedTools: toolNames(v.nestedTools, registry),
+    result: requestedResult(v.result, registry),
+    declaresInput: v.input !== undefined,
+    declaresOutput: v.output !== undefined,
+    schemaSemanticsSHA256: (v.schemaSemanticsSHA256 as string | undefined) ?? null,
+  };
+}
+
+export function toStaticAgent(definition: Definition, exportName: string, registry: Registry): StaticAgent {
+  const v = definition.values;
+  const { line, column } = locate(definition.module, definition.call);
+  return {
+    name: v.name as string,
+    module: definition.module.file,
+    exportName,
+    line,
+    column,
+    description: (v.description as string | undefined) ?? null,
+    tools: toolNames(v.tools, registry),
+  };
+}
