@@ -1,5 +1,6 @@
 import { Ajv, type Options } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { useDecimalMultipleOf } from "./decimal-multiple-of.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, whose `default` is the plugin.
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv, options: { mode: "full"; keywords: boolean }) => Ajv }).default;
@@ -21,6 +22,9 @@ const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv, options
  * - useDefaults / coerceTypes / removeAdditional off: validation never changes the value it checks, so the
  *   hashed arguments are the validated ones.
  * - unicodeRegExp: patterns run with the u flag (code points, as the SDK checks them).
+ * - allowMatchingProperties: a property that also matches a patternProperties key gets both subschemas, as
+ *   draft-07 says; nothing is ambiguous, so strict mode need not refuse it.
+ * - multipleOf is replaced by an exact decimal check (decimal-multiple-of.ts): 0.07 is a multiple of 0.01.
  * - logger off: nothing is printed; refusals become diagnostics.
  * - code.esm + code.source: standalone ESM; esbuild then inlines Ajv's runtime helpers and the formats.
  */
@@ -39,6 +43,7 @@ export const AJV_OPTIONS = {
   removeAdditional: false,
   $data: false,
   unicodeRegExp: true,
+  allowMatchingProperties: true,
   validateFormats: true,
   inlineRefs: true,
   addUsedSchema: false,
@@ -53,21 +58,22 @@ export const AJV_OPTIONS = {
  * skips it (meta: false saves about a millisecond per schema).
  */
 export function schemaAjv(): Ajv {
-  const ajv = new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, meta: false, validateSchema: false });
-  addFormats(ajv, { mode: "full", keywords: false });
-  return ajv;
+  return configure(new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, meta: false, validateSchema: false }));
 }
 
 /** An Ajv with the same options that validates schemas against the draft-07 meta-schema (validateSchema is pure). */
 export function metaChecker(): Ajv {
-  const ajv = new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code } });
-  addFormats(ajv, { mode: "full", keywords: false });
-  return ajv;
+  return configure(new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code } }));
 }
 
 /** The same options for validating in-process (tests compare the precompiled validators with it). */
 export function inProcessAjv(): Ajv {
-  const ajv = new Ajv({ ...AJV_OPTIONS, code: { esm: false, lines: false, optimize: true } });
+  return configure(new Ajv({ ...AJV_OPTIONS, code: { esm: false, lines: false, optimize: true } }));
+}
+
+/** Formats (ajv-formats, full mode, no formatMinimum-style keywords: not draft-07) and the decimal multipleOf. */
+function configure(ajv: Ajv): Ajv {
   addFormats(ajv, { mode: "full", keywords: false });
+  useDecimalMultipleOf(ajv);
   return ajv;
 }

@@ -141,6 +141,18 @@ describe("validators()", () => {
     expect(emailIssue).toEqual({ ok: false, issues: [{ path: "/contact", message: 'must match format "email"' }] });
   });
 
+  test("multipleOf compares the decimal numbers JSON carries, not binary floats (Ajv alone rejects 0.07 as a multiple of 0.01)", async () => {
+    const cents = await compileAndLoad(json(schema.number({ multipleOf: 0.01 })));
+    for (const value of [0, 0.07, 0.1, 1.1, 19.99, 12345678.91, -0.03, 1e21, 100]) expect(cents.validate(value), String(value)).toEqual({ ok: true });
+    for (const value of [0.001, 0.035, 0.1 + 0.2, 19.999, 5e-324, 1.0000000001]) expect(cents.validate(value), String(value)).toEqual({ ok: false, issues: [{ path: "", message: "must be multiple of 0.01" }] });
+    const tenths = await compileAndLoad(json(schema.number({ multipleOf: 1.1 })));
+    expect([3.3, 6.6, 7.7, 1.2].map((v) => tenths.validate(v).ok)).toEqual([true, true, true, false]);
+    const whole = await compileAndLoad(json(schema.integer({ multipleOf: 3 })));
+    expect([9, -3, 0, 10, 2 ** 53 + 2].map((v) => whole.validate(v).ok)).toEqual([true, true, true, false, false]);
+    const tiny = await compileAndLoad(json(schema.number({ multipleOf: 1e-7 })));
+    expect([3e-7, 1.5e-6, 1.5e-7, 1e300].map((v) => tiny.validate(v).ok)).toEqual([true, true, false, true]);
+  });
+
   test("a refused schema is a diagnostic naming every owner, with a code and a hint; the other schemas still compile", async () => {
     const bad = json(schema.array(schema.string(), { minContains: 1 }));
     const result = await validators(tempRoot(), ".cave", [

@@ -1,0 +1,115 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { validators } from "../../compiler/validators/index.js";
+import type { Diagnostic } from "../../compiler/diagnostics.js";
+import type { ValidatorsResult } from "../../compiler/types.js";
+import { hashJson } from "../../src/contract/hash.js";
+import { loadValidator, type CompiledValidator } from "../../runtime/validator-module.js";
+
+/**
+ * The JSON Schema Test Suite's draft-07 cases (vendored under test/data/json-schema-test-suite/draft7, see its
+ * README) for every keyword the schema wrapper can emit, and the formats it accepts, run through precompiled,
+ * bundled validators loaded the way the runtime loads them.
+ */
+
+const SUITE = fileURLToPath(new URL("../data/json-schema-test-suite/draft7", import.meta.url));
+
+interface SuiteCase {
+  readonly description: string;
+  readonly data: unknown;
+  readonly valid: boolean;
+}
+interface SuiteGroup {
+  readonly description: string;
+  readonly schema: unknown;
+  readonly tests: readonly SuiteCase[];
+}
+
+/** Groups that need a remote reference (another document fetched by URL): precompiled validators are self-contained by design. */
+const SKIPPED_GROUPS: Readonly<Record<string, string>> = {};
+
+/**
+ * Groups whose schema the validators pass refuses on purpose, with the code it answers. These are not skipped:
+ * the test checks that the refusal happens.
+ */
+const REFUSED_GROUPS: Readonly<Record<string, string>> = {};
+
+function suiteFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...suiteFiles(path));
+    else if (name.endsWith(".json")) out.push(path);
+  }
+  return out;
+}
+
+const files = suiteFiles(SUITE).map((path) => ({ name: relative(SUITE, path).split("\\").join("/"), groups: JSON.parse(readFileSync(path, "utf8")) as SuiteGroup[] }));
+const key = (file: string, group: SuiteGroup) => `${file} > ${group.description}`;
+
+const root = mkdtempSync(join(tmpdir(), "cave-suite-"));
+let built: ValidatorsResult;
+const byOwner = new Map<string, Diagnostic[]>();
+const loaded = new Map<string, Promise<CompiledValidator>>();
+
+beforeAll(async () => {
+  const schemas = files.flatMap(({ name, groups }) =>
+    groups.filter((group) => SKIPPED_GROUPS[key(name, group)] === undefined).map((group) => ({ jsonSchema: group.schema as Record<string, unknown>, owner: key(name, group) })),
+  );
+  // One call for the whole suite, as a build does for all its tools.
+  built = await validators(root, ".cave", schemas);
+  for (const diagnostic of built.diagnostics) {
+    const owner = diagnostic.message.slice(0, diagnostic.message.indexOf(" schema: "));
+    byOwner.set(owner, [...(byOwner.get(owner) ?? []), diagnostic]);
+  }
+  for (const module of built.validators.values()) {
+    mkdirSync(dirname(join(root, module.path)), { recursive: true });
+    writeFileSync(join(root, module.path), module.code);
+  }
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function validatorFor(schema: unknown): Promise<CompiledValidator> {
+  const hash = hashJson(schema);
+  let found = loaded.get(hash);
+  if (!found) {
+    const module = built.validators.get(hash);
+    if (!module) throw new Error(`no validator for ${hash}`);
+    found = loadValidator(root, module.path, module.sha256);
+    loaded.set(hash, found);
+  }
+  return found;
+}
+
+test("the vendored suite is there and every skip or refusal names a real group", () => {
+  expect(files.length).toBeGreaterThanOrEqual(1);
+  const all = new Set(files.flatMap(({ name, groups }) => groups.map((group) => key(name, group))));
+  for (const listed of [...Object.keys(SKIPPED_GROUPS), ...Object.keys(REFUSED_GROUPS)]) expect(all.has(listed), listed).toBe(true);
+});
+
+for (const { name, groups } of files) {
+  describe(name, () => {
+    for (const group of groups) {
+      const id = key(name, group);
+      if (SKIPPED_GROUPS[id] !== undefined) {
+        test.skip(`${group.description} (skipped: ${SKIPPED_GROUPS[id]})`, () => {});
+        continue;
+      }
+      const refusedWith = REFUSED_GROUPS[id];
+      if (refusedWith !== undefined) {
+        test(`${group.description}: refused with ${refusedWith}`, () => {
+          expect((byOwner.get(id) ?? []).map((d) => d.code)).toEqual([refusedWith]);
+        });
+        continue;
+      }
+      test(group.description, async () => {
+        expect(byOwner.get(id) ?? []).toEqual([]);
+        const validator = await validatorFor(group.schema);
+        for (const t of group.tests) expect(validator.validate(t.data).ok, `${t.description}: ${JSON.stringify(t.data)}`).toBe(t.valid);
+      });
+    }
+  });
+}
