@@ -111,7 +111,11 @@ export function checkArtifactOptions(options: Record<string, unknown>, prefix = 
 function checkResult(result: unknown): Violation[] {
   if (result === undefined || !known(result)) return [];
   if (typeof result === "string" && (RESULT_POLICIES as readonly string[]).includes(result)) return [];
-  if (typeof result === "object" && result !== null && ARTIFACT_BRAND in result) return [];
+  // Re-check a branded value: the brand is a registered symbol anyone can forge.
+  if (typeof result === "object" && result !== null && ARTIFACT_BRAND in result) {
+    const { [ARTIFACT_BRAND]: _brand, ...options } = result as Record<PropertyKey, unknown>;
+    return checkArtifactOptions(options as Record<string, unknown>, "result.");
+  }
   return [{ code: "CAVE1006", field: "result", message: `result ${describe(result)} is not a result policy`, hint: `Use one of ${RESULT_POLICIES.join(", ")}, or artifact({...}).` }];
 }
 
@@ -122,6 +126,9 @@ function checkSandbox(options: Record<string, unknown>): Violation[] {
     out.push({ code: "CAVE1017", field: "sandbox", message: `sandbox ${describe(sandbox)} is not "required" or "none"`, hint: "Leave it out for the default, \"required\"." });
   }
   if (sandboxProfile === undefined || !known(sandboxProfile)) return out;
+  if (sandbox === "none" && isPlainObject(sandboxProfile) && Array.isArray(sandboxProfile.env) && sandboxProfile.env.length > 0) {
+    out.push({ code: "CAVE1018", field: "sandboxProfile.env", message: 'an env allow-list has no effect with sandbox: "none": an in-process tool sees the whole environment', hint: 'Drop sandbox: "none" so the allow-list is enforced, or drop the env list.' });
+  }
   if (!isPlainObject(sandboxProfile)) {
     out.push({ code: "CAVE1018", field: "sandboxProfile", message: `sandboxProfile is ${describe(sandboxProfile)}, not an object`, hint: "Pass { env: [\"NAME\"] } or leave it out." });
     return out;
@@ -204,6 +211,9 @@ function checkSchemas(options: Record<string, unknown>): Violation[] {
     }
     if (isStandardSchema(value)) {
       opaque = true;
+      if (hasStandardJsonSchema(value) && json !== undefined) {
+        out.push({ code: "CAVE1012", field: jsonKey, message: `${jsonKey} is given for a ${side} that emits its own JSON Schema`, hint: `Drop ${jsonKey}: two sources of the ${side} shape could disagree.` });
+      }
       if (!hasStandardJsonSchema(value) && json === undefined) {
         out.push({ code: "CAVE1012", field: jsonKey, message: `${side} is a validation-only Standard Schema with no JSON Schema`, hint: `Pass ${jsonKey} (draft-07) so providers can be told the shape.` });
       }

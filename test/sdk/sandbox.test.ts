@@ -144,6 +144,11 @@ describe("tool(): denied environment names (CAVE1009), by family", () => {
   });
 
   test('sandbox: "none" does not make a denied name acceptable', () => {
-    expectRule(withField({ sandbox: "none", sandboxProfile: { env: ["GITHUB_TOKEN"] } }), { code: "CAVE1009", subject, field: "sandboxProfile.env[0]" });
+    const error = expectRule(withField({ sandbox: "none", sandboxProfile: { env: ["GITHUB_TOKEN"] } }), { code: "CAVE1018", subject, field: "sandboxProfile.env", count: 2 });
+    expect(error.violations.map((v) => [v.code, v.field])).toContainEqual(["CAVE1009", "sandboxProfile.env[0]"]);
+  });
+
+  test('an env allow-list with sandbox: "none" is refused: in process, the tool would see everything', () => {
+    expectRule(withField({ sandbox: "none", sandboxProfile: { env: ["LOG_LEVEL"] } }), { code: "CAVE1018", subject, field: "sandboxProfile.env", hint: /Drop sandbox: "none"/ });
   });
 });

@@ -145,3 +145,14 @@ describe("tool(): schemaSemanticsSHA256", () => {
     expect(tool(validToolOptions({ input: schema.string(), output: zodInput, schemaSemanticsSHA256: HASH }) as never).schemaSemanticsSHA256).toBe(HASH);
   });
 });
+
+describe("tool(): one source per schema shape", () => {
+  test("a Standard Schema that emits its own JSON Schema refuses a second one in inputJSONSchema", () => {
+    expectRule(withField({ input: z.object({ id: z.string() }), inputJSONSchema: { type: "object" }, schemaSemanticsSHA256: "a".repeat(64) }), {
+      code: "CAVE1012",
+      subject: 'tool "lookup_order"',
+      field: "inputJSONSchema",
+      hint: /Drop inputJSONSchema/,
+    });
+  });
+});

@@ -242,3 +242,10 @@ describe("tool(): the definition", () => {
     expect(isTool("lookup_order")).toBe(false);
   });
 });
+
+describe("tool(): forged artifact values", () => {
+  test("a value carrying the artifact brand is re-checked, since anyone can make the registered symbol", () => {
+    const forged = { [Symbol.for("cave.artifact")]: true, strategy: "shred", maxInlineTokens: 1200, recovery: "exact_ccr" };
+    expectRule(withField({ result: forged }), { code: "CAVE1020", subject, field: "result.strategy", hint: /default, page/ });
+  });
+});
