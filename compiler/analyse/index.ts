@@ -59,7 +59,7 @@ export function analyse(root: string, files: readonly string[]): AnalyseResult {
       const text = sources.text(file);
       if (text === null || !MENTIONS_CAVE.test(text)) continue;
       const module = sources.module(file);
-      if (!module || !importsCave(module)) continue;
+      if (!module || !sources.parses(module) || !importsCave(module)) continue;
       const uses = findCaveUses(module);
       diagnostics.push(...uses.misuses.map((found) => misuse(module, found)));
       for (const { kind, call } of uses.calls) {

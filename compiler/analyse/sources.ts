@@ -35,6 +35,7 @@ export class Sources {
   private readonly modules = new Map<string, Module | null>();
   private readonly resolved = new Map<string, string | null>();
   private readonly inBuild: ReadonlySet<string>;
+  private readonly broken = new Set<Module>();
   readonly diagnostics: Diagnostic[] = [];
 
   constructor(
@@ -98,9 +99,15 @@ export class Sources {
     return existsSync(path) && statSync(path).isFile();
   }
 
+  /** Whether the module parsed without syntax errors: reading definitions from a broken tree would report noise. */
+  parses(module: Module): boolean {
+    return !this.broken.has(module);
+  }
+
   private reportSyntaxErrors(module: Module): void {
     // The parser's own findings; the public API only exposes them through a type-checking Program.
     const parseDiagnostics = (module.sf as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+    if (parseDiagnostics.length > 0) this.broken.add(module);
     for (const found of parseDiagnostics) {
       const { line, character } = module.sf.getLineAndCharacterOfPosition(found.start);
       const message = ts.flattenDiagnosticMessageText(found.messageText, " ");

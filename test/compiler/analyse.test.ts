@@ -160,7 +160,7 @@ describe("analyse: static values", () => {
   it("resolves a const across a relative import (.js means .ts), re-exports and namespace imports", () => {
     const result = run({
       "tools/shared.ts": 'export const REGION_TIMEOUT = 12_000;\nexport const ENV = ["REGION"] as const;\nexport * from "./more.js";\n',
-      "tools/more.ts": 'const MODE = "none";\nexport { MODE as SANDBOX };\n',
+      "tools/more.ts": 'const MODE = "required";\nexport { MODE as SANDBOX };\n',
       "tools/a.ts": [
         'import { tool } from "cave";',
         'import { REGION_TIMEOUT, SANDBOX } from "./shared.js";',
@@ -169,7 +169,7 @@ describe("analyse: static values", () => {
       ].join("\n"),
     });
     expect(result.diagnostics).toEqual([]);
-    expect(result.tools[0]).toMatchObject({ timeoutMs: 12000, sandbox: { mode: "none", network: false, env: ["REGION"] } });
+    expect(result.tools[0]).toMatchObject({ timeoutMs: 12000, sandbox: { mode: "required", network: false, env: ["REGION"] } });
     expect(result.modules).toEqual(["tools/a.ts"]);
   });
 
@@ -245,6 +245,16 @@ describe("analyse: static values", () => {
     expect(d.hint).toBe("Write the timeout as a literal or a const initialised with one: the lock must know it without running your code.");
   });
 
+  it("reads an artifact(...) policy kept in a const of another module, with the defaults artifact() fills", () => {
+    const result = run({
+      "policies.ts": 'import { artifact } from "cave";\nexport const SHORT = artifact({ strategy: "compress" });\n',
+      "a.ts": 'import { tool } from "cave";\nimport { SHORT } from "./policies.js";\nexport const t = tool({ name: "t", description: "d", effect: "read", result: SHORT, execute() {} });\n',
+    });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.tools[0]!.result).toEqual({ policy: "artifact", artifact: { strategy: "compress", maxInlineTokens: 1200, recovery: "exact_ccr" } });
+    expect(result.modules).toEqual(["a.ts"]);
+  });
+
   it("refuses a spread or a computed key in the options object (CAVE3006)", () => {
     const spread = 'import { tool } from "cave";\nconst base = { effect: "read" } as const;\nexport const t = tool({ ...base, name: "t", description: "d", execute() {} });\n';
     const d = only(run({ "a.ts": spread }), "CAVE3006");
@@ -315,7 +325,10 @@ describe("analyse: where definitions live", () => {
   it("reports a syntax error (CAVE3002) and a module it cannot read (CAVE3001)", () => {
     const text = 'import { tool } from "cave";\nexport const t = tool({ name: "t", description: });\n';
     const result = run({ "a.ts": text }, ["a.ts", "missing.ts"]);
+    // Only the syntax error: definitions read from a broken tree would be noise.
+    expect(codes(result)).toEqual(["CAVE3002", "CAVE3001"]);
     expect(only(result, "CAVE3002")).toMatchObject({ file: "a.ts", line: 2 });
+    expect(result.diagnostics.find((d) => d.code === "CAVE3002")!.hint).toContain("Fix the syntax");
     const unreadable = only(result, "CAVE3001");
     expect(unreadable).toMatchObject({ file: "missing.ts", line: null });
     expect(unreadable.message).toContain("missing.ts could not be read");
