@@ -1,4 +1,6 @@
+import type { CaveLock } from "../src/contract/lock.js";
 import type { EvaluateResult, StageResult, ValidatorsResult } from "./types.js";
+import { transformFiles } from "./results/index.js";
 
 /** Every transparent (TypeBox) schema that needs a precompiled validator, with who owns it for messages. */
 export function schemasToPrecompile(evaluated: EvaluateResult): Array<{ jsonSchema: Record<string, unknown>; owner: string }> {
@@ -13,9 +15,9 @@ export function schemasToPrecompile(evaluated: EvaluateResult): Array<{ jsonSche
   return out.sort((a, b) => (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0));
 }
 
-/** The build folder's content: staged bundles and precompiled validators, by path relative to the root. */
-export function buildFolderFiles(staged: StageResult, validated: ValidatorsResult): Map<string, string> {
-  const entries: Array<[string, string]> = [];
+/** The build folder's content: staged bundles, precompiled validators and the transforms the lock pins, by path relative to the root. */
+export function buildFolderFiles(staged: StageResult, validated: ValidatorsResult, lock: CaveLock): Map<string, string> {
+  const entries: Array<[string, string]> = [...transformFiles(lock)];
   for (const module of staged.modules.values()) entries.push([module.bundlePath, module.code]);
   for (const validator of validated.validators.values()) entries.push([validator.path, validator.code]);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -6,6 +6,7 @@ import { stage } from "./stage/index.js";
 import { evaluate } from "./evaluate/index.js";
 import { validators } from "./validators/index.js";
 import { plan } from "./plan/index.js";
+import { checkResults } from "./results/index.js";
 import { emit } from "./emit/index.js";
 import { renderLock } from "./emit/render.js";
 import { buildFolderFiles, schemasToPrecompile } from "./build-parts.js";
@@ -68,9 +69,12 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   diagnostics.push(...validated.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
+  diagnostics.push(...checkResults(evaluated, analysed, config.outDir));
+  if (hasErrors(diagnostics)) return failed(diagnostics, config);
+
   const lock = plan(config, evaluated, staged, validated);
   const lockText = renderLock(lock);
-  const files = buildFolderFiles(staged, validated);
+  const files = buildFolderFiles(staged, validated, lock);
 
   const write = options.write ?? true;
   if (write) diagnostics.push(...emit(root, { config, lockText, files }));

@@ -3,6 +3,7 @@ import { LOCKFILE_VERSION, type CaveLock, type LockedAgent, type LockedTool } fr
 import { hashJson } from "../../src/contract/hash.js";
 import type { CaveConfig, EvaluateResult, StageResult, ValidatorsResult } from "../types.js";
 import { lockSchema } from "./schema-lock.js";
+import { lockResult } from "../results/index.js";
 
 /** Turns the evaluated, staged and validated facts into the lock: every decision the runtime will follow, made here. */
 export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: StageResult, validated: ValidatorsResult): CaveLock {
@@ -24,7 +25,7 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
       source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files },
       input: lockSchema(tool.input, tool.schemaSemanticsSHA256, validated.validators),
       output: lockSchema(tool.output, tool.schemaSemanticsSHA256, validated.validators),
-      result: { requested: tool.result },
+      result: lockResult(tool, config.outDir),
     };
   }
   const agents: Record<string, LockedAgent> = {};

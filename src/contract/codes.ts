@@ -5,6 +5,7 @@ import { EMIT_CODES } from "./codes/emit.js";
 import { ANALYSE_CODES } from "./codes/analyse.js";
 import { RUNTIME_CODES } from "./codes/runtime.js";
 import { VALIDATORS_CODES } from "./codes/validators.js";
+import { RESULTS_CODES } from "./codes/results.js";
 
 export type { CodeEntry } from "./codes/types.js";
 
@@ -19,6 +20,7 @@ export const CODES = {
   ...ANALYSE_CODES,
   ...RUNTIME_CODES,
   ...VALIDATORS_CODES,
+  ...RESULTS_CODES,
 } as const satisfies Record<string, CodeEntry>;
 
 export type CaveCode = keyof typeof CODES;

@@ -97,4 +97,47 @@ export type RequestedResult =
 
 export interface LockedResult {
   readonly requested: RequestedResult;
+  /** What the runtime does with every result of this tool, decided at build time (docs/result-plans.md). */
+  readonly plan: ResultPlan;
+}
+
+/** How big a result can get, in tokens of the pinned tokenizer, as derived from the output schema. */
+export type SizeBound =
+  | { readonly kind: "bounded"; readonly tokens: number }
+  /** `path` is the JSON Pointer (into the output schema) of the part that makes it unbounded; `why` says how. */
+  | { readonly kind: "unbounded"; readonly path: string; readonly why: string };
+
+export type ResultStrategy = "inline" | "page" | "compress" | "exact_ccr";
+
+/** A compression transform staged into the build folder and pinned by the hash of its bytes. */
+export interface LockedTransform {
+  readonly id: string;
+  readonly version: number;
+  readonly lossless: boolean;
+  /** Self-contained ESM, relative to the project root. */
+  readonly module: string;
+  readonly sha256: string;
+}
+
+/** The tokenizer every count of this plan uses; the runtime refuses to count with another. */
+export interface LockedTokenizer {
+  readonly id: string;
+  readonly version: string;
+}
+
+export interface ResultPlan {
+  readonly strategy: ResultStrategy;
+  /** One line for a reviewer: why this strategy, from which policy and bound. */
+  readonly reason: string;
+  readonly bound: SizeBound;
+  /** A result of at most this many tokens enters context as is; null: the strategy always applies. */
+  readonly inlineUpToTokens: number | null;
+  /** Page size in tokens, for `page` and for paging recovered bytes; null for inline plans. */
+  readonly pageTokens: number | null;
+  /** The transform of a `compress` plan, else null. */
+  readonly transform: LockedTransform | null;
+  /** "exact_ccr": the exact serialised result is stored and verified before anything replaces it. */
+  readonly recovery: "exact_ccr" | "none";
+  /** null for inline plans, which never count. */
+  readonly tokenizer: LockedTokenizer | null;
 }
