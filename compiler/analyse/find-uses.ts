@@ -22,7 +22,7 @@ export interface CaveUses {
 function isReference(id: ts.Identifier): boolean {
   const p = id.parent;
   if (ts.isPropertyAccessExpression(p)) return p.name !== id;
-  if (ts.isBindingElement(p)) return false;
+  if (ts.isBindingElement(p)) return p.initializer === id;
   if (ts.isTypeOfExpression(p)) return false;
   if (
     ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isMethodDeclaration(p) || ts.isGetAccessor(p) || ts.isSetAccessor(p) ||

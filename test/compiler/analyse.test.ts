@@ -126,6 +126,18 @@ describe("analyse: finding definitions", () => {
     expect(result.agents[0]!.exportName).toBe("supportDesk");
   });
 
+  it("resolves tools listed through a namespace import and a const array imported from another module", () => {
+    const result = run({
+      "tools/orders.ts": 'import { tool } from "cave";\nexport const lookup = tool({ name: "lookup", description: "d", effect: "read", execute() {} }) as unknown as { name: string };\n',
+      "tools/all.ts": 'import * as orders from "./orders.js";\nexport const ALL = [orders.lookup] as const;\n',
+      "agent.ts": 'import { agent, tool } from "cave";\nimport { ALL } from "./tools/all.js";\nimport * as orders from "./tools/orders.js";\nexport const desk = agent({ name: "desk", tools: ALL });\nexport const wrap = tool({ name: "wrap", description: "d", effect: "read", nestedTools: [orders.lookup], execute() {} });\n',
+    });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.agents.map((a) => a.tools)).toEqual([["lookup"]]);
+    expect(result.tools.map((t) => [t.name, t.exportName, t.nestedTools])).toEqual([["lookup", "lookup", []], ["wrap", "wrap", ["lookup"]]]);
+    expect(result.modules).toEqual(["agent.ts", "tools/orders.ts"]);
+  });
+
   it("sorts tools, agents, modules, nested tools, env names and agent tools", () => {
     const result = run({
       "b.ts": 'import { tool } from "cave";\nexport const zeta = tool({ name: "zeta", description: "d", effect: "read", sandboxProfile: { env: ["REGION", "LOCALE"] }, execute() {} });\n',
@@ -302,9 +314,9 @@ describe("analyse: where definitions live", () => {
   });
 
   it("refuses tool/agent/artifact used other than in a direct call (CAVE3010)", () => {
-    const text = 'import { tool } from "cave";\nimport * as cave from "cave";\nconst make = tool;\nconst { agent } = cave;\nexport { artifact } from "cave";\n';
+    const text = 'import { tool } from "cave";\nimport * as cave from "cave";\nconst make = tool;\nconst { agent } = cave;\nexport { artifact } from "cave";\nconst { x = tool } = {} as { x?: unknown };\nexport const ok = typeof tool === "function" && cave.schema !== undefined;\n';
     const result = run({ "a.ts": text });
-    expect(codes(result)).toEqual(["CAVE3010", "CAVE3010", "CAVE3010"]);
+    expect(codes(result)).toEqual(["CAVE3010", "CAVE3010", "CAVE3010", "CAVE3010"]);
     expect(result.diagnostics[0]).toMatchObject(at(text, "tool;"));
     expect(result.diagnostics[0]!.hint).toContain("Call tool(...), agent(...) and artifact(...) directly");
   });
