@@ -35,7 +35,13 @@ const SKIPPED_GROUPS: Readonly<Record<string, string>> = {};
  * Groups whose schema the validators pass refuses on purpose, with the code it answers. These are not skipped:
  * the test checks that the refusal happens.
  */
-const REFUSED_GROUPS: Readonly<Record<string, string>> = {};
+const REFUSED_GROUPS: Readonly<Record<string, string>> = {
+  // Formats ajv-formats does not implement (and the schema wrapper does not accept): refused, never silently ignored.
+  "format.json > validation of IDN e-mail addresses": "CAVE6006",
+  "format.json > validation of IDN hostnames": "CAVE6006",
+  "format.json > validation of IRIs": "CAVE6006",
+  "format.json > validation of IRI references": "CAVE6006",
+};
 
 function suiteFiles(dir: string): string[] {
   const out: string[] = [];
