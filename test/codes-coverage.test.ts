@@ -9,8 +9,25 @@ import { REPO_ROOT } from "./support/golden.js";
  * each with the test file that does produce it. Everything else must appear in some fixture's expected diagnostics.
  */
 const PRODUCED_BY_TESTS: Record<string, string> = {
+  CAVE3001: "test/compiler/analyse.test.ts",
   CAVE2007: "test/compiler/build.test.ts",
   CAVE8001: "test/compiler/build.test.ts",
+  // Lock checks: they need a built project that is then tampered with, or a command line.
+  CAVE9001: "test/cli/verify.test.ts",
+  CAVE9002: "test/cli/verify.test.ts",
+  CAVE9003: "test/cli/verify.test.ts",
+  CAVE9004: "test/cli/verify.test.ts",
+  CAVE9005: "test/cli/verify.test.ts",
+  CAVE9006: "test/cli/verify.test.ts",
+  CAVE9007: "test/cli/verify.test.ts",
+  CAVE9008: "test/cli/verify.test.ts",
+  CAVE9009: "test/cli/verify.test.ts",
+  CAVE9010: "test/cli/verify.test.ts",
+  CAVE9011: "test/cli/verify.test.ts",
+  CAVE9020: "test/cli/build-modes.test.ts",
+  CAVE9030: "test/cli/diff-git.test.ts",
+  CAVE9031: "test/cli/diff-git.test.ts",
+  CAVE9040: "test/cli/explain.test.ts",
 };
 
 describe("code registry coverage", () => {
