@@ -6,7 +6,8 @@ import { expectGolden, REPO_ROOT } from "./support/golden.js";
 import { renderAll } from "./support/render.js";
 
 const FIXTURES = join(REPO_ROOT, "fixtures");
-const cases = readdirSync(FIXTURES).filter((name) => statSync(join(FIXTURES, name)).isDirectory()).sort();
+// fixtures/diff holds cave diff golden cases (test/cli/diff-golden.test.ts), not a project.
+const cases = readdirSync(FIXTURES).filter((name) => name !== "diff" && statSync(join(FIXTURES, name)).isDirectory()).sort();
 
 /**
  * Golden fixtures: each fixtures/<case>/ is a project. Its expected outputs sit beside the inputs:

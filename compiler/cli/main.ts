@@ -1,11 +1,17 @@
 import { processIO, type CliIO } from "./io.js";
 import { buildCommand, BUILD_USAGE } from "./commands/build.js";
+import { diffCommand, DIFF_USAGE } from "./commands/diff.js";
+import { verifyCommand, VERIFY_USAGE } from "./commands/verify.js";
+import { explainCommand, EXPLAIN_USAGE } from "./commands/explain.js";
 
 type Command = { run: (args: readonly string[], io: CliIO) => Promise<number>; usage: string; summary: string };
 
 /** The command table: one entry a command, each implemented in its own file under commands/. */
 export const COMMANDS: Record<string, Command> = {
   build: { run: buildCommand, usage: BUILD_USAGE, summary: "analyse, stage and lock the project's tools (cave.lock + .cave/)" },
+  diff: { run: diffCommand, usage: DIFF_USAGE, summary: "explain what changed between two locks (files or git revisions), for review" },
+  verify: { run: verifyCommand, usage: VERIFY_USAGE, summary: "check a lock and its build folder as a deploy would" },
+  explain: { run: explainCommand, usage: EXPLAIN_USAGE, summary: "everything the lock says about one tool, in plain words" },
 };
 
 export function helpText(): string {

@@ -1,6 +1,5 @@
 import { isRetryable, isSpeculable, type Effect } from "../../src/contract/effects.js";
-import { canonicalJson } from "../../src/contract/hash.js";
-import type { LockedTool, RequestedResult } from "../../src/contract/lock.js";
+import type { LockedTool, LockedTransform, RequestedResult, ResultPlan, SizeBound } from "../../src/contract/lock.js";
 
 /** Plain words for the locked facts, shared by cave diff and cave explain so both say the same thing. */
 
@@ -52,27 +51,27 @@ export function requestedLabel(requested: RequestedResult): string {
   return `artifact(${a.strategy}, ${a.maxInlineTokens} tokens, recovery ${a.recovery})`;
 }
 
-/**
- * A locked result plan in words. Plans are written by the planner; this reads the fields a plan
- * names itself by (kind or strategy, and its reason) and falls back to its canonical JSON.
- */
-export function describePlan(plan: unknown): string {
-  if (typeof plan !== "object" || plan === null || Array.isArray(plan)) return canonicalJson(plan ?? null);
-  const p = plan as Record<string, unknown>;
-  const name = [p.kind, p.strategy, p.policy].find((v): v is string => typeof v === "string");
-  const { reason, ...rest } = p;
-  const head = name ?? canonicalJson(rest);
-  const facts = Object.keys(rest)
-    .filter((k) => !["kind", "strategy", "policy"].includes(k) && (typeof rest[k] === "number" || typeof rest[k] === "string" || typeof rest[k] === "boolean"))
-    .sort()
-    .map((k) => `${k} ${String(rest[k])}`);
-  const body = name !== undefined && facts.length > 0 ? `${head} (${facts.join(", ")})` : head;
-  return typeof reason === "string" ? `${body}: ${reason}` : body;
+/** A plan in a few words: "page past 1200 tokens, pages of 800 tokens, exact recovery". */
+export function planLabel(plan: ResultPlan): string {
+  const parts: string[] = [plan.strategy === "inline" ? "inline" : plan.inlineUpToTokens === null ? `${plan.strategy} always` : `${plan.strategy} past ${plan.inlineUpToTokens} tokens`];
+  if (plan.strategy !== "inline" && plan.pageTokens !== null) parts.push(`pages of ${plan.pageTokens} tokens`);
+  if (plan.transform !== null) parts.push(`transform ${transformLabel(plan.transform)}`);
+  if (plan.recovery === "exact_ccr") parts.push("exact recovery");
+  return parts.join(", ");
 }
 
-/** The planned result of a tool, when the lock carries one. */
-export function lockedPlan(tool: LockedTool): unknown {
-  return (tool.result as unknown as Record<string, unknown>).plan;
+export function transformLabel(t: LockedTransform): string {
+  return `${t.id}@${t.version} (${t.lossless ? "lossless" : "lossy"})`;
+}
+
+/** "at most 120 tokens", or "unbounded at /properties/body (no maxLength)". */
+export function boundLabel(bound: SizeBound): string {
+  return bound.kind === "bounded" ? `at most ${bound.tokens} tokens` : `unbounded at ${bound.path === "" ? "the root" : bound.path} (${bound.why})`;
+}
+
+/** The planned result of a tool, when the lock carries one (a lock of another shape may not). */
+export function lockedPlan(tool: LockedTool): ResultPlan | undefined {
+  return (tool.result as { plan?: ResultPlan }).plan;
 }
 
 export function plural(n: number, word: string, many = `${word}s`): string {

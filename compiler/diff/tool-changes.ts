@@ -1,6 +1,6 @@
 import { canonicalJson } from "../../src/contract/hash.js";
-import type { LockedTool } from "../../src/contract/lock.js";
-import { EFFECT_MEANING, describePlan, describeRequested, describeTimeout, effectConsequences, isEscalation, listWords, lockedPlan, quote, requestedLabel } from "./describe.js";
+import type { LockedTool, ResultPlan } from "../../src/contract/lock.js";
+import { EFFECT_MEANING, boundLabel, describeRequested, describeTimeout, effectConsequences, isEscalation, listWords, lockedPlan, planLabel, quote, requestedLabel, transformLabel } from "./describe.js";
 import { schemaSideChanges } from "./schema-changes.js";
 import type { ChangeKind, Impact, LockChange } from "./types.js";
 
@@ -102,15 +102,31 @@ function resultChanges(name: string, before: LockedTool, after: LockedTool): Loc
       details: [], before: before.result.requested, after: after.result.requested,
     });
   }
-  const planB = lockedPlan(before);
-  const planA = lockedPlan(after);
-  if (!sameJson(planB, planA)) {
-    const message = planB === undefined ? `result plan added: ${describePlan(planA)}` : planA === undefined ? "result plan removed" : `result plan ${describePlan(planB)} → ${describePlan(planA)}`;
-    out.push({ kind: "result-plan", impact: "info", subject, path: null, message, details: [], before: planB ?? null, after: planA ?? null });
-  }
+  out.push(...planChanges(name, lockedPlan(before), lockedPlan(after)));
   const rest = (t: LockedTool) => Object.fromEntries(Object.entries(t.result).filter(([k]) => k !== "requested" && k !== "plan"));
   if (!sameJson(rest(before), rest(after))) out.push({ kind: "unclassified", impact: "unclassified", subject, path: null, message: "result settings changed: changed (unclassified), review them in the lock", details: [], before: before.result, after: after.result });
   return out;
+}
+
+/** What the model sees of results: the plan's strategy and limits first, then what moved under the same plan. */
+function planChanges(name: string, before: ResultPlan | undefined, after: ResultPlan | undefined): LockChange[] {
+  if (sameJson(before, after)) return [];
+  const change = (message: string, details: string[] = []): LockChange => ({ kind: "result-plan", impact: "info", subject: { type: "tool", name }, path: null, message, details, before: before ?? null, after: after ?? null });
+  if (before === undefined || after === undefined) return [change(after ? `result plan added: ${planLabel(after)}` : "result plan removed", after ? [after.reason] : [])];
+  if (planLabel(before) !== planLabel(after)) {
+    return [change(`result plan ${planLabel(before)} → ${planLabel(after)}`, [`before: ${before.reason}`, `after:  ${after.reason}`])];
+  }
+  const moved: string[] = [];
+  if (!sameJson(before.bound, after.bound)) moved.push(`size bound ${boundLabel(before.bound)} → ${boundLabel(after.bound)}`);
+  if (before.transform && after.transform && before.transform.sha256 !== after.transform.sha256) moved.push(`transform ${transformLabel(after.transform)} code changed (${after.transform.module})`);
+  if (!sameJson(before.tokenizer, after.tokenizer)) moved.push(`tokenizer ${tokenizerLabel(before.tokenizer)} → ${tokenizerLabel(after.tokenizer)}`);
+  if (before.reason !== after.reason) moved.push(`reason: ${after.reason}`);
+  if (moved.length === 0) moved.push("plan fields changed");
+  return [change(`result plan still ${planLabel(after)}, but ${moved[0]}`, moved.slice(1))];
+}
+
+function tokenizerLabel(t: ResultPlan["tokenizer"]): string {
+  return t === null ? "none" : `${t.id}@${t.version}`;
 }
 
 /** Source hashes moved: list the changed files of the staged graph. */

@@ -3,6 +3,7 @@ import { SDK_CODES } from "./codes/sdk.js";
 import { DISCOVER_CODES } from "./codes/discover.js";
 import { EMIT_CODES } from "./codes/emit.js";
 import { ANALYSE_CODES } from "./codes/analyse.js";
+import { LOCK_CODES } from "./codes/lock.js";
 import { RUNTIME_CODES } from "./codes/runtime.js";
 import { VALIDATORS_CODES } from "./codes/validators.js";
 import { RESULTS_CODES } from "./codes/results.js";
@@ -18,6 +19,7 @@ export const CODES = {
   ...DISCOVER_CODES,
   ...EMIT_CODES,
   ...ANALYSE_CODES,
+  ...LOCK_CODES,
   ...RUNTIME_CODES,
   ...VALIDATORS_CODES,
   ...RESULTS_CODES,

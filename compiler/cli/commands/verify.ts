@@ -1,0 +1,48 @@
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { checkDeployment } from "../../../runtime/deploy-check.js";
+import { stableJson } from "../../diff/stable-json.js";
+import { projectLockPath, shownPath } from "../../diff/load.js";
+import { renderDiagnostic } from "../render-diagnostics.js";
+import { styler, type CliIO } from "../io.js";
+import { usageError } from "../usage.js";
+
+export const VERIFY_USAGE = "cave verify [--root DIR] [--lock FILE] [--json]";
+
+/**
+ * `cave verify`: checks the lock and its build folder as a deploy does (runtime/deploy-check.ts, the
+ * same code the runtime can run at start-up). Exit 0 when deployable, 1 with one line per problem.
+ */
+export async function verifyCommand(args: readonly string[], io: CliIO): Promise<number> {
+  let values: { root?: string; lock?: string; json?: boolean };
+  try {
+    ({ values } = parseArgs({ args: [...args], options: { root: { type: "string" }, lock: { type: "string" }, json: { type: "boolean" } }, strict: true, allowPositionals: false }));
+  } catch (thrown) {
+    return usageError(io, thrown, VERIFY_USAGE);
+  }
+  const root = resolve(io.cwd, values.root ?? ".");
+  let lockPath: string;
+  if (values.lock !== undefined) lockPath = shownPath(root, resolve(io.cwd, values.lock));
+  else {
+    const configured = projectLockPath(root);
+    if (configured.lockPath === null) {
+      if (values.json) io.stdout(stableJson({ ok: false, lock: null, problems: configured.diagnostics.map((d) => ({ code: d.code, message: d.message })) }));
+      else for (const d of configured.diagnostics) io.stderr(renderDiagnostic(d, root, io));
+      return 1;
+    }
+    lockPath = configured.lockPath;
+  }
+  const problems = await checkDeployment(root, lockPath);
+  if (values.json) {
+    io.stdout(stableJson({ ok: problems.length === 0, lock: lockPath, problems }));
+    return problems.length === 0 ? 0 : 1;
+  }
+  if (problems.length === 0) {
+    io.stdout(`cave verify: ${lockPath} and its build folder match: integrity, every pinned file and every tool reference check out\n`);
+    return 0;
+  }
+  const style = styler(io);
+  for (const p of problems) io.stderr(`${style("red", "error")} ${p.code}: ${p.message}\n`);
+  io.stderr(`cave verify: ${problems.length} problem${problems.length === 1 ? "" : "s"}; this build is not deployable.\n`);
+  return 1;
+}

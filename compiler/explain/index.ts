@@ -1,0 +1,60 @@
+import type { CaveLock, LockedSchema, LockedTool } from "../../src/contract/lock.js";
+import { EFFECT_MEANING, boundLabel, describeRequested, describeTimeout, effectConsequences, listWords, lockedPlan, planLabel, quote, transformLabel } from "../diff/describe.js";
+
+/**
+ * Everything the lock says about one tool, in plain words, in the order a reviewer asks: what it
+ * may do, what the model sees of its results and why, how it is validated, where it comes from.
+ * The tool must be in the lock.
+ */
+export function explainTool(lock: CaveLock, name: string): string {
+  const tool = lock.tools[name];
+  if (!tool) throw new Error(`internal: explainTool called with a tool that is not locked: ${JSON.stringify(name)}`);
+  const lines: string[] = [`tool ${quote(name)}: export ${tool.export} of ${tool.module}`, `  ${tool.description.replace(/\s*[\r\n]+\s*/g, " ")}`];
+
+  const e = effectConsequences(tool.effect);
+  const agents = Object.keys(lock.agents).filter((a) => lock.agents[a]!.tools.includes(name)).sort();
+  const composites = Object.keys(lock.tools).filter((t) => lock.tools[t]!.nestedTools.includes(name)).sort();
+  lines.push(
+    "",
+    "What it may do",
+    `  effect: ${tool.effect}: ${EFFECT_MEANING[tool.effect]}. It is ${e.speculable.replace(/^may be/, "allowed to be")}, ${e.retryable}, and ${e.fixture}.`,
+    `  timeout: ${describeTimeout(tool.timeoutMs)}; at the deadline the call fails with TIMEOUT and the tool's signal is aborted${tool.effect === "read" ? "" : " (its effect may or may not have happened)"}.`,
+    tool.allowRepeat
+      ? "  repeats: allowed (allowRepeat: true); the same call with the same arguments may run again in one run."
+      : "  repeats: stopped; a second identical call (same arguments, in any key order) in one run gets REPEAT_STOPPED.",
+    `  sandbox: ${describeSandbox(tool)}`,
+    tool.nestedTools.length === 0 ? "  nested tools: none; context.call refuses every tool." : `  nested tools: may call ${listWords(tool.nestedTools.map(quote))} through context.call, each through the same checks as a top-level call.`,
+    `  used by: ${[...agents.map((a) => `agent ${quote(a)}`), ...composites.map((t) => `tool ${quote(t)} (nested)`)].join(", ") || "no agent or composite tool in this lock"}.`,
+  );
+
+  lines.push("", "What the model sees of its results", `  requested: ${describeRequested(tool.result.requested)}.`);
+  const plan = lockedPlan(tool);
+  if (plan !== undefined) {
+    lines.push(`  planned: ${planLabel(plan)}.`, `  why: ${plan.reason}.`, `  size: ${boundLabel(plan.bound)}.`);
+    if (plan.transform !== null) lines.push(`  transform: ${transformLabel(plan.transform)}, ${plan.transform.module} (${plan.transform.sha256}).`);
+    if (plan.tokenizer !== null) lines.push(`  tokens counted with ${plan.tokenizer.id}@${plan.tokenizer.version}.`);
+  }
+  if (tool.output === null) lines.push("  The result has no output schema: it is serialised as native JSON, unvalidated.");
+  else lines.push("  The result is validated before the model or a journal sees it; an invalid result becomes OUTPUT_INVALID and its value is withheld.");
+
+  lines.push("", "How it is validated", `  input: ${describeSide(tool.input, "input")}`, `  output: ${describeSide(tool.output, "output")}`);
+
+  const files = Object.keys(tool.source.files).sort();
+  lines.push("", "Source", `  staged bundle: ${tool.source.bundle} (${tool.source.sha256})`, `  source graph (${files.length} file${files.length === 1 ? "" : "s"}):`);
+  for (const file of files) lines.push(`    ${file} ${tool.source.files[file]}`);
+  return `${lines.join("\n")}\n`;
+}
+
+function describeSandbox(tool: LockedTool): string {
+  const env = tool.sandbox.env.length === 0 ? "no environment variables" : `only the environment variable${tool.sandbox.env.length === 1 ? "" : "s"} ${listWords(tool.sandbox.env)}`;
+  if (tool.sandbox.mode === "none") return `none: it runs in the host process, with the host's environment, files and network (the sandbox profile does not apply).`;
+  return `required: it runs in a restricted child process with ${env}; network access is off.`;
+}
+
+function describeSide(side: LockedSchema | null, which: "input" | "output"): string {
+  if (side === null) return which === "input" ? "no schema: the arguments reach the tool unvalidated." : "no schema: native JSON serialisation, unvalidated.";
+  const schema = side.sha256 === null ? "no JSON Schema is sent to providers" : `JSON Schema ${side.sha256}`;
+  const v = side.validation;
+  if (v.kind === "precompiled") return `precompiled validator ${v.module} (${v.sha256}); ${schema}.`;
+  return `opaque ${v.vendor} validator, run from the staged bundle; semantics hash ${v.semanticsSHA256} (change it whenever the validator's behaviour changes); ${schema}.`;
+}

@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyProject, removeCopies } from "../support/projects.js";
+import { cave, expectRelativeOnly } from "./helpers.js";
+
+afterAll(removeCopies);
+
+let root: string;
+beforeAll(async () => {
+  root = copyProject("fixtures/basic");
+  expect((await cave(["build"], root)).code).toBe(0);
+});
+
+describe("cave explain", () => {
+  it("explains a read tool in plain words: effect and consequences, limits, sandbox, results, validation, source", async () => {
+    const run = await cave(["explain", "lookup_policy"], root);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expectRelativeOnly(run, root);
+    const out = run.stdout;
+    expect(out).toContain('tool "lookup_policy": export lookupPolicy of tools/policy.ts');
+    expect(out).toContain("effect: read: no durable side effect. It is allowed to be run speculatively, retried on a transient failure with the same arguments, and runs in fixture mode.");
+    expect(out).toContain("timeout: 30000 ms (30 s)");
+    expect(out).toContain("repeats: stopped");
+    expect(out).toContain("sandbox: required: it runs in a restricted child process with no environment variables; network access is off.");
+    expect(out).toContain('used by: agent "policy_desk".');
+    expect(out).toContain("requested: auto (the locked plan decides");
+    expect(out).toMatch(/input: precompiled validator \.cave\/\S+ \(sha256-[0-9a-f]{64}\); JSON Schema sha256-[0-9a-f]{64}\./);
+    expect(out).toMatch(/staged bundle: \.cave\/\S+ \(sha256-[0-9a-f]{64}\)/);
+    expect(out).toMatch(/ {4}tools\/policy\.ts sha256-[0-9a-f]{64}/);
+  });
+
+  it("explains a write tool: never speculated, never retried, blocked in fixture mode; no output schema", async () => {
+    const out = (await cave(["explain", "set_policy"], root)).stdout;
+    expect(out).toContain("effect: write: mutates something. It is never run speculatively, never retried, and blocked in fixture mode.");
+    expect(out).toContain("timeout: 5000 ms (5 s); at the deadline the call fails with TIMEOUT and the tool's signal is aborted (its effect may or may not have happened).");
+    expect(out).toContain("output: no schema: native JSON serialisation, unvalidated.");
+  });
+
+  it("--json prints exactly the locked object", async () => {
+    const run = await cave(["explain", "set_policy", "--json"], root);
+    expect(run.code).toBe(0);
+    const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8"));
+    expect(JSON.parse(run.stdout)).toEqual(lock.tools.set_policy);
+  });
+
+  it("refuses an unknown tool with CAVE9040 and the closest name", async () => {
+    const run = await cave(["explain", "lookup_polcy"], root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('error CAVE9040: cave.lock has no tool "lookup_polcy"; did you mean "lookup_policy"?\n');
+    const json = await cave(["explain", "nothing_like_it", "--json"], root);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).problems[0].code).toBe("CAVE9040");
+  });
+
+  it("needs a lock (CAVE9001) and exactly one tool name", async () => {
+    const empty = copyProject("fixtures/basic");
+    const run = await cave(["explain", "lookup_policy"], empty);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("error CAVE9001: cave.lock does not exist; run cave build first");
+    expect((await cave(["explain"], root)).code).toBe(1);
+    expect((await cave(["explain", "a", "b"], root)).code).toBe(1);
+  });
+});

@@ -1,0 +1,4 @@
+/** Order ids are shown upper-case. */
+export function formatOrderId(id: string): string {
+  return id.toUpperCase();
+}
