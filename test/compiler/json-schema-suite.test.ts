@@ -43,6 +43,15 @@ const REFUSED_GROUPS: Readonly<Record<string, string>> = {
   "format.json > validation of IRI references": "CAVE6006",
 };
 
+/**
+ * Single cases of the optional format tests where ajv-formats (full mode) answers differently from the suite. They
+ * are not skipped: each is asserted to give the opposite answer, so a change in ajv-formats shows up here.
+ */
+const FORMAT_GAPS: Readonly<Record<string, string>> = {
+  "optional/format/email.json > validation of e-mail addresses > a valid email address with a quoted local part": "ajv-formats' email is a practical pattern, not full RFC 5321: quoted local parts are refused",
+  "optional/format/email.json > validation of e-mail addresses > a valid e-mail address with a bracketed IP address as the destination": "ajv-formats' email does not accept address literals in brackets",
+};
+
 function suiteFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
@@ -94,6 +103,8 @@ test("the vendored suite is there and every skip or refusal names a real group",
   expect(files.length).toBeGreaterThanOrEqual(1);
   const all = new Set(files.flatMap(({ name, groups }) => groups.map((group) => key(name, group))));
   for (const listed of [...Object.keys(SKIPPED_GROUPS), ...Object.keys(REFUSED_GROUPS)]) expect(all.has(listed), listed).toBe(true);
+  const cases = new Set(files.flatMap(({ name, groups }) => groups.flatMap((group) => group.tests.map((t) => `${key(name, group)} > ${t.description}`))));
+  for (const listed of Object.keys(FORMAT_GAPS)) expect(cases.has(listed), listed).toBe(true);
 });
 
 for (const { name, groups } of files) {
@@ -114,7 +125,10 @@ for (const { name, groups } of files) {
       test(group.description, async () => {
         expect(byOwner.get(id) ?? []).toEqual([]);
         const validator = await validatorFor(group.schema);
-        for (const t of group.tests) expect(validator.validate(t.data).ok, `${t.description}: ${JSON.stringify(t.data)}`).toBe(t.valid);
+        for (const t of group.tests) {
+          const gap = FORMAT_GAPS[`${id} > ${t.description}`];
+          expect(validator.validate(t.data).ok, `${t.description}: ${JSON.stringify(t.data)}${gap ? ` (known gap: ${gap})` : ""}`).toBe(gap ? !t.valid : t.valid);
+        }
       });
     }
   });
