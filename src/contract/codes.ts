@@ -6,6 +6,8 @@ import { ANALYSE_CODES } from "./codes/analyse.js";
 import { LOCK_CODES } from "./codes/lock.js";
 import { RUNTIME_CODES } from "./codes/runtime.js";
 import { VALIDATORS_CODES } from "./codes/validators.js";
+import { STAGE_CODES } from "./codes/stage.js";
+import { EVALUATE_CODES } from "./codes/evaluate.js";
 import { RESULTS_CODES } from "./codes/results.js";
 
 export type { CodeEntry } from "./codes/types.js";
@@ -22,6 +24,8 @@ export const CODES = {
   ...LOCK_CODES,
   ...RUNTIME_CODES,
   ...VALIDATORS_CODES,
+  ...STAGE_CODES,
+  ...EVALUATE_CODES,
   ...RESULTS_CODES,
 } as const satisfies Record<string, CodeEntry>;
 

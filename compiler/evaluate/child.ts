@@ -1,0 +1,194 @@
+/**
+ * The build-time evaluator's child process. It runs from `--eval` under Node's permission model with an
+ * empty environment, imports each staged bundle from a data: URL (nothing is read from or written to
+ * disk), and reports the tool and agent definitions it exports as plain data. `execute` is never called.
+ * It must stay self-contained: only node builtins and type-only imports.
+ */
+import type { ChildMessage, ExportReport, ImportRequest, RawAgent, RawSchema, RawTool } from "./protocol.js";
+
+const TOOL_BRAND = Symbol.for("cave.tool");
+const AGENT_BRAND = Symbol.for("cave.agent");
+const ARTIFACT_BRAND = Symbol.for("cave.artifact");
+const TYPEBOX_KIND = Symbol.for("TypeBox.Kind");
+const MAX_MESSAGE = 2000;
+
+// Captured before any module runs, so a module that patches globals cannot change how it is reported.
+const send: (message: ChildMessage) => void = process.send ? process.send.bind(process) : () => undefined;
+const objectKeys = Object.keys;
+const getPrototypeOf = Object.getPrototypeOf;
+const defineProperty = Object.defineProperty;
+const isArray = Array.isArray;
+const isFinite = Number.isFinite;
+const toBase64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+
+class ExitCalled extends Error {
+  constructor(readonly exitCode: number) {
+    super(`process.exit(${exitCode}) was called`);
+  }
+}
+
+class Unreadable extends Error {}
+
+// A module that exits at import would take every later module with it; report it instead.
+process.exit = ((code?: number | string | null) => {
+  throw new ExitCalled(typeof code === "number" ? code : Number(code ?? 0) || 0);
+}) as typeof process.exit;
+// Failures in timers or promises a module leaves behind do not change what it exported.
+process.on("uncaughtException", () => undefined);
+process.on("unhandledRejection", () => undefined);
+
+function describe(thrown: unknown): string {
+  let text: string;
+  try {
+    if (thrown instanceof Error || (typeof thrown === "object" && thrown !== null && "message" in thrown)) {
+      const { name, message } = thrown as { name?: unknown; message?: unknown };
+      text = `${typeof name === "string" ? name : "Error"}: ${typeof message === "string" ? message : String(message)}`;
+    } else text = String(thrown);
+  } catch {
+    text = "a value that cannot be turned into text";
+  }
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}...` : text;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (isArray(value)) return "an array";
+  if (typeof value === "object") {
+    const proto = getPrototypeOf(value) as { constructor?: { name?: unknown } } | null;
+    const name = proto?.constructor?.name;
+    return typeof name === "string" && name !== "" ? `a ${name}` : "an object";
+  }
+  return typeof value === "bigint" ? "a BigInt" : `a ${typeof value}`;
+}
+
+/** A deep copy that is plain JSON, or Unreadable naming the first path that is not. */
+function toJson(value: unknown, path: string, seen: Set<object>): unknown {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (!isFinite(value)) throw new Unreadable(`${path} is ${String(value)}, which JSON cannot hold`);
+    return value;
+  }
+  if (typeof value !== "object") throw new Unreadable(`${path} is ${kindOf(value)}, which JSON cannot hold`);
+  if (seen.has(value)) throw new Unreadable(`${path} refers back to itself (a cycle)`);
+  seen.add(value);
+  let out: unknown;
+  if (isArray(value)) {
+    out = value.map((item, i) => {
+      if (item === undefined) throw new Unreadable(`${path}[${i}] is undefined, which JSON cannot hold`);
+      return toJson(item, `${path}[${i}]`, seen);
+    });
+  } else {
+    const proto = getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) throw new Unreadable(`${path} is ${kindOf(value)}, not a plain object`);
+    const copy: Record<string, unknown> = {};
+    for (const key of objectKeys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item === undefined) continue; // as JSON.stringify does
+      defineProperty(copy, key, { value: toJson(item, `${path}.${key}`, seen), enumerable: true, writable: true, configurable: true });
+    }
+    out = copy;
+  }
+  seen.delete(value);
+  return out;
+}
+
+function readSchema(schema: unknown, jsonSchemaOption: unknown, side: "input" | "output"): RawSchema | null {
+  if (schema === undefined) return null;
+  if ((typeof schema === "object" || typeof schema === "function") && schema !== null) {
+    if (TYPEBOX_KIND in schema) return { kind: "typebox", jsonSchema: toJson(schema, side, new Set()) };
+    const standard = (schema as { "~standard"?: unknown })["~standard"];
+    if (typeof standard === "object" && standard !== null) {
+      const { vendor, jsonSchema } = standard as { vendor?: unknown; jsonSchema?: Record<string, unknown> };
+      const convert = jsonSchema?.[side];
+      let converted: unknown;
+      if (typeof convert === "function") {
+        try {
+          converted = (convert as (options: { target: string }) => unknown).call(jsonSchema, { target: "draft-07" });
+        } catch (thrown) {
+          throw new Unreadable(`${side}: ${String(vendor)} could not convert it to draft-07 JSON Schema (${describe(thrown)})`);
+        }
+      } else converted = jsonSchemaOption ?? null;
+      return { kind: "standard", vendor, jsonSchema: toJson(converted, `${side} JSON Schema`, new Set()) };
+    }
+  }
+  throw new Unreadable(`${side} is ${kindOf(schema)}, not a schema`);
+}
+
+function readResult(result: unknown): unknown {
+  if (typeof result === "object" && result !== null && ARTIFACT_BRAND in result) {
+    const { strategy, maxInlineTokens, recovery } = result as Record<string, unknown>;
+    return { policy: "artifact", artifact: { strategy, maxInlineTokens, recovery } };
+  }
+  return { policy: result };
+}
+
+function names(list: unknown, field: string): unknown {
+  if (!isArray(list)) return list;
+  return list.map((item, i) => {
+    const name = (item as { name?: unknown } | null)?.name;
+    if (typeof name !== "string") throw new Unreadable(`${field}[${i}] is not a tool() definition`);
+    return name;
+  });
+}
+
+function readTool(value: Record<PropertyKey, unknown>): RawTool {
+  const profile = (value.sandboxProfile ?? {}) as Record<string, unknown>;
+  return {
+    name: value.name,
+    description: value.description,
+    effect: value.effect,
+    timeout: value.timeout,
+    allowRepeat: value.allowRepeat,
+    sandbox: value.sandbox,
+    network: profile.network ?? false,
+    env: toJson(profile.env ?? [], "sandboxProfile.env", new Set()),
+    nestedTools: names(value.nestedTools, "nestedTools"),
+    result: toJson(readResult(value.result), "result", new Set()),
+    input: readSchema(value.input, value.inputJSONSchema, "input"),
+    output: readSchema(value.output, value.outputJSONSchema, "output"),
+    schemaSemanticsSHA256: value.schemaSemanticsSHA256 ?? null,
+  };
+}
+
+function readAgent(value: Record<PropertyKey, unknown>): RawAgent {
+  return { name: value.name, description: value.description ?? null, tools: names(value.tools, "tools") };
+}
+
+function readExports(namespace: Record<string, unknown>): ExportReport[] {
+  const reports: ExportReport[] = [];
+  // A module namespace lists its exports sorted already.
+  for (const exportName of objectKeys(namespace)) {
+    let value: unknown;
+    try {
+      value = namespace[exportName];
+    } catch {
+      continue; // an export that was never initialised is not a definition
+    }
+    if ((typeof value !== "object" && typeof value !== "function") || value === null) continue;
+    const what = TOOL_BRAND in value ? "tool" : AGENT_BRAND in value ? "agent" : undefined;
+    if (!what) continue;
+    try {
+      const record = value as Record<PropertyKey, unknown>;
+      reports.push(what === "tool" ? { exportName, kind: "tool", tool: readTool(record) } : { exportName, kind: "agent", agent: readAgent(record) });
+    } catch (thrown) {
+      reports.push({ exportName, kind: "unreadable", what, message: thrown instanceof Unreadable ? thrown.message : describe(thrown) });
+    }
+  }
+  return reports;
+}
+
+async function importModule(request: ImportRequest): Promise<ChildMessage> {
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = (await import(`data:text/javascript;base64,${toBase64(request.code)}`)) as Record<string, unknown>;
+  } catch (thrown) {
+    return { type: "threw", module: request.module, message: describe(thrown), exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null };
+  }
+  return { type: "imported", module: request.module, exports: readExports(namespace) };
+}
+
+process.on("message", (message: ImportRequest) => {
+  if (message?.type !== "import") return;
+  void importModule(message).then(send);
+});
+send({ type: "ready" });

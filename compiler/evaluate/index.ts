@@ -1,0 +1,109 @@
+import { describeThrown, error, stripRoot, type Diagnostic } from "../diagnostics.js";
+import { packageRoot } from "../package-root.js";
+import type { AnalyseResult, EvaluatedAgent, EvaluatedTool, EvaluateResult, StagedModule, StageResult } from "../types.js";
+import { childScript } from "./child-script.js";
+import { crossCheck, exportKey } from "./cross-check.js";
+import { decodeAgent, decodeTool, Undecodable } from "./decode.js";
+import { checkOpaqueValidators } from "./lock-rules.js";
+import { importAll, type Outcome } from "./pool.js";
+
+export interface EvaluateOptions {
+  /** Hard limit for importing one staged module, in ms (default 10000). */
+  readonly timeoutMs?: number | undefined;
+}
+
+export const DEFAULT_EVALUATE_TIMEOUT_MS = 10_000;
+const OPTION_KEYS = ["timeoutMs"];
+
+const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values) or Standard Schema validators that can be converted to draft-07; keep functions, class instances and transforms out of what the lock records.";
+
+/**
+ * Imports the staged bundles in a child process (empty environment, permission model, hard time limit
+ * per module) to read the tool and agent definitions they export, without calling `execute`. Every
+ * definition is cross-checked against what analysis read from the source, and opaque validators
+ * without a semantics hash are refused. A module that throws, hangs or exits is a diagnostic naming it.
+ */
+export async function evaluate(root: string, staged: StageResult, analysed: AnalyseResult, options: EvaluateOptions = {}): Promise<EvaluateResult> {
+  const timeoutMs = checkOptions(options);
+  const modules = [...staged.modules.values()].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
+  if (modules.length === 0) return { tools: [], agents: [], diagnostics: [] };
+  const diagnostics: Diagnostic[] = [];
+  let outcomes: Map<string, Outcome>;
+  try {
+    outcomes = await importAll(modules.map(({ module, code }) => ({ module, code })), await childScript(), timeoutMs);
+  } catch (thrown) {
+    const message = `build-time evaluation failed unexpectedly: ${describeThrown(thrown, root)}`;
+    return { tools: [], agents: [], diagnostics: [error("CAVE5003", message, "This is a bug in cave build; report it with the message.")] };
+  }
+
+  const tools: EvaluatedTool[] = [];
+  const agents: EvaluatedAgent[] = [];
+  const imported = new Set<string>();
+  const unreadable = new Set<string>();
+  for (const staged of modules) {
+    const outcome = outcomes.get(staged.module) ?? { type: "ended", detail: "it never answered" };
+    if (outcome.type !== "imported") {
+      diagnostics.push(moduleFailure(root, staged, outcome, timeoutMs));
+      continue;
+    }
+    imported.add(staged.module);
+    for (const report of outcome.exports) {
+      const subject = `${staged.module} export ${report.exportName}`;
+      try {
+        if (report.kind === "unreadable") throw new Undecodable(report.message);
+        if (report.kind === "tool") tools.push(decodeTool(staged.module, report.exportName, report.tool));
+        else agents.push(decodeAgent(staged.module, report.exportName, report.agent));
+      } catch (thrown) {
+        unreadable.add(exportKey(staged.module, report.exportName));
+        const what = report.kind === "unreadable" ? report.what : report.kind;
+        const why = thrown instanceof Undecodable ? thrown.message : describeThrown(thrown, root);
+        diagnostics.push(error("CAVE5004", `${what} ${subject} cannot be read as data: ${clean(why, root, staged)}`, UNREADABLE_HINT, at(analysed, staged.module, report.exportName)));
+      }
+    }
+  }
+
+  const checked = crossCheck(tools, agents, analysed, { imported, unreadable });
+  diagnostics.push(...checked.diagnostics, ...checkOpaqueValidators(checked.tools, analysed));
+  const byExport = <T extends { module: string; exportName: string }>(a: T, b: T) => {
+    const x = exportKey(a.module, a.exportName);
+    const y = exportKey(b.module, b.exportName);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  return { tools: [...checked.tools].sort(byExport), agents: [...checked.agents].sort(byExport), diagnostics };
+}
+
+function checkOptions(options: EvaluateOptions): number {
+  if (typeof options !== "object" || options === null) throw new TypeError("evaluate() options must be an object");
+  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
+  if (unknown.length > 0) throw new TypeError(`evaluate() does not know the option(s) ${unknown.join(", ")}`);
+  const { timeoutMs } = options;
+  if (timeoutMs === undefined) return DEFAULT_EVALUATE_TIMEOUT_MS;
+  if (!(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) throw new TypeError("evaluate() option timeoutMs must be a positive integer of milliseconds");
+  return timeoutMs;
+}
+
+function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outcome, { type: "imported" }>, timeoutMs: number): Diagnostic {
+  const at = { file: staged.module };
+  switch (outcome.type) {
+    case "threw":
+      if (outcome.exitCode !== null) {
+        return error("CAVE5003", `${staged.module} called process.exit(${outcome.exitCode}) while being imported at build time`, "Tool modules must not exit the process at import time; throw an error instead, or move the check into execute.", at);
+      }
+      return error("CAVE5001", `${staged.module} threw while being imported at build time: ${clean(outcome.message, root, staged)}`, "Build-time evaluation imports the module with an empty environment and no file system access, and never calls execute; move work that needs those into execute.", at);
+    case "timeout":
+      return error("CAVE5002", `importing ${staged.module} did not finish within ${timeoutMs} ms, so the evaluation process was killed`, "Remove the loop or never-settling await from module scope (start long work inside execute), or raise the build's evaluateTimeoutMs if the module is just slow.", at);
+    case "ended":
+      return error("CAVE5003", `the build-time evaluation process ended while importing ${staged.module}: ${clean(outcome.detail, root, staged)}`, "Tool modules must not end or crash the process at import time (process.exit, process.kill, process.abort, native crashes); move that code into execute.", at);
+  }
+}
+
+/** Messages from user code: without this machine's paths and without the bundle's data: URL. */
+function clean(text: string, root: string, staged: StagedModule): string {
+  const withoutUrl = text.replace(/data:text\/javascript;base64,[A-Za-z0-9+/=]+/g, staged.bundlePath);
+  return stripRoot(stripRoot(withoutUrl, root), packageRoot());
+}
+
+function at(analysed: AnalyseResult, module: string, exportName: string): { file: string; line: number | null; column: number | null } {
+  const found = [...analysed.tools, ...analysed.agents].find((d) => d.module === module && d.exportName === exportName);
+  return { file: module, line: found?.line ?? null, column: found?.column ?? null };
+}

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { isChildMessage } from "./decode.js";
+import type { ChildMessage, ImportRequest } from "./protocol.js";
+import { permissionFlag } from "./child-script.js";
+
+/** What happened to one import request. */
+export type Reply =
+  | Extract<ChildMessage, { type: "imported" | "threw" }>
+  | { readonly type: "timeout" }
+  | { readonly type: "ended"; readonly detail: string };
+
+const STDERR_TAIL = 2000;
+
+/** One evaluation child process: an empty environment, the permission model, one import at a time. */
+export class Session {
+  /** True until the first import is sent: a failure of the first module cannot be blamed on another. */
+  fresh = true;
+  readonly #child: ChildProcess;
+  #stderr = "";
+  #ended: string | undefined;
+  #waiting: ((message: ChildMessage | { type: "ended"; detail: string }) => void) | undefined;
+
+  private constructor(child: ChildProcess) {
+    this.#child = child;
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL);
+    });
+    child.on("message", (message: unknown) => {
+      const waiting = this.#waiting;
+      this.#waiting = undefined;
+      waiting?.(isChildMessage(message) ? message : { type: "ended", detail: "the evaluation process sent a malformed message" });
+    });
+    // "close" rather than "exit": by then the last of stderr has been read.
+    child.on("close", (code, signal) => this.#end(signal ? `it was ended by ${signal}` : `it exited with code ${code}`));
+    child.on("error", (cause) => this.#end(`it failed: ${cause.message}`));
+  }
+
+  /** Starts a child and waits for it to be ready (within `timeoutMs`). */
+  static async start(script: string, timeoutMs: number): Promise<Session> {
+    const child = spawn(process.execPath, [permissionFlag(), "--no-warnings", "--input-type=module", "--eval", script], {
+      env: {},
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      serialization: "json",
+    });
+    const session = new Session(child);
+    const first = await session.#next(timeoutMs);
+    if (first.type !== "ready") {
+      session.kill();
+      throw new Error(`the evaluation process did not start: ${first.type === "ended" ? first.detail : "it timed out"}`);
+    }
+    return session;
+  }
+
+  /** Sends one bundle to import and waits for its definitions, its error, the deadline or the end of the process. */
+  async run(request: ImportRequest, timeoutMs: number): Promise<Reply> {
+    this.fresh = false;
+    if (this.#ended === undefined) {
+      try {
+        this.#child.send(request);
+      } catch {
+        // The channel closed under us; the "close" event reports why.
+      }
+    }
+    const reply = await this.#next(timeoutMs);
+    if (reply.type === "ready") return { type: "ended", detail: "the evaluation process restarted unexpectedly" };
+    return reply;
+  }
+
+  kill(): void {
+    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill("SIGKILL");
+  }
+
+  #next(timeoutMs: number): Promise<ChildMessage | { type: "timeout" } | { type: "ended"; detail: string }> {
+    if (this.#ended !== undefined) return Promise.resolve({ type: "ended", detail: this.#ended });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#waiting = undefined;
+        resolve({ type: "timeout" });
+      }, timeoutMs);
+      this.#waiting = (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      };
+    });
+  }
+
+  #end(detail: string): void {
+    if (this.#ended !== undefined) return;
+    const tail = this.#stderr.trim();
+    this.#ended = tail === "" ? detail : `${detail}; its last output: ${tail}`;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.({ type: "ended", detail: this.#ended });
+  }
+}

@@ -1,0 +1,176 @@
+import { realpathSync } from "node:fs";
+import { join, posix } from "node:path";
+import * as esbuild from "esbuild";
+import { sha256 } from "../../src/contract/hash.js";
+import { describeThrown, error, type Diagnostic } from "../diagnostics.js";
+import { packageRoot, sdkEntry } from "../package-root.js";
+import type { CaveConfig, StagedModule, StageResult } from "../types.js";
+import { bundlePathFor, finishBundle, REQUIRE_BANNER, withoutExtension } from "./bundle-file.js";
+import { assignCanonicalIds } from "./canonical-ids.js";
+import { FileHasher } from "./file-hasher.js";
+import { graphInputs } from "./graph.js";
+import { toDiagnostics } from "./messages.js";
+import { place, type Roots } from "./placement.js";
+import { fromPrettyPath, OUTSIDE_IMPORT, SDK_NAMESPACE, stagePlugin } from "./plugin.js";
+import { leftoverPaths, rewritePathLines } from "./rewrite.js";
+import { bundleSdk, type SdkBundle } from "./sdk-bundle.js";
+
+interface Entry {
+  readonly module: string;
+  readonly bundlePath: string;
+  /** esbuild's output name (the module without its extension), relative to the bundles folder. */
+  readonly out: string;
+}
+
+type Built = esbuild.BuildResult<{ write: false; metafile: true }>;
+
+/**
+ * Stages every tool module as one self-contained ESM bundle (its staged source graph), with one esbuild
+ * call for all of them. Files are named by canonical id (never by this machine's paths), every input
+ * file of each graph is hashed, and a graph that leads out of the project is refused.
+ */
+export async function stage(root: string, modules: readonly string[], config: CaveConfig): Promise<StageResult> {
+  const diagnostics: Diagnostic[] = [];
+  const staged = new Map<string, StagedModule>();
+  try {
+    const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
+    const entries = selectEntries(roots, modules, config, diagnostics);
+    if (entries.length === 0) return { modules: staged, diagnostics };
+    const { sdk, diagnostics: sdkDiagnostics } = await bundleSdk(roots, sdkEntry());
+    diagnostics.push(...sdkDiagnostics);
+    if (!sdk) return { modules: staged, diagnostics };
+    const { built, entries: builtEntries } = await buildEntries(roots, config, entries, sdk, diagnostics);
+    if (built) await assemble(roots, config, builtEntries, built, sdk, staged, diagnostics);
+  } catch (thrown) {
+    diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
+  }
+  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), diagnostics: dedupe(diagnostics) };
+}
+
+function selectEntries(roots: Roots, modules: readonly string[], config: CaveConfig, diagnostics: Diagnostic[]): Entry[] {
+  const candidates: Entry[] = [];
+  for (const module of [...new Set(modules)].sort()) {
+    let real: string | undefined;
+    try {
+      real = realpathSync(join(roots.project, module));
+    } catch {
+      real = undefined; // a missing module is reported by esbuild, with its own wording
+    }
+    if (real !== undefined && place(real, roots).kind === "outside") {
+      diagnostics.push(error("CAVE4002", `tool module ${module} is a symlink to a file outside the project root`, "Staged bundles may only hold project files, the cave SDK and installed packages. Replace the symlink with the file itself.", { file: module }));
+      continue;
+    }
+    candidates.push({ module, bundlePath: bundlePathFor(config.outDir, module), out: withoutExtension(module) });
+  }
+  const byOut = new Map<string, Entry[]>();
+  for (const entry of candidates) byOut.set(entry.out, [...(byOut.get(entry.out) ?? []), entry]);
+  const entries: Entry[] = [];
+  for (const group of byOut.values()) {
+    if (group.length === 1) {
+      entries.push(group[0] as Entry);
+      continue;
+    }
+    for (const entry of group) {
+      const others = group.filter((other) => other !== entry).map((other) => other.module);
+      diagnostics.push(error("CAVE4003", `tool modules ${[entry.module, ...others].join(" and ")} would both be staged as ${entry.bundlePath}`, "Rename one of them: modules may not differ only by their extension.", { file: entry.module }));
+    }
+  }
+  return entries;
+}
+
+/**
+ * One esbuild call for all entries. esbuild produces nothing when any file fails, so after a failure the
+ * modules whose own file has an error are set aside and the rest is built again (at most a few times):
+ * one broken module does not hide the diagnostics of the others.
+ */
+async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], sdk: SdkBundle, diagnostics: Diagnostic[]): Promise<{ built: Built | undefined; entries: Entry[] }> {
+  let remaining = entries;
+  for (let attempt = 0; attempt < 3 && remaining.length > 0; attempt++) {
+    try {
+      const built = await esbuild.build({
+        entryPoints: remaining.map((entry) => ({ in: `./${entry.module}`, out: entry.out })),
+        absWorkingDir: roots.project,
+        outdir: join(roots.project, config.outDir, "bundles"),
+        outExtension: { ".js": ".mjs" },
+        bundle: true,
+        splitting: false,
+        format: "esm",
+        platform: "node",
+        target: "node20",
+        write: false,
+        metafile: true,
+        logLevel: "silent",
+        banner: { js: REQUIRE_BANNER },
+        plugins: [stagePlugin(roots, sdk.code)],
+      });
+      return { built, entries: remaining };
+    } catch (thrown) {
+      const failure = thrown as esbuild.BuildFailure;
+      if (!Array.isArray(failure.errors)) throw thrown;
+      const found = toDiagnostics(failure.errors, "error", roots.project, roots);
+      diagnostics.push(...found);
+      const broken = new Set(found.map((d) => d.file));
+      const next = remaining.filter((entry) => !broken.has(entry.module));
+      if (next.length === remaining.length) break;
+      remaining = next;
+    }
+  }
+  return { built: undefined, entries: [] };
+}
+
+async function assemble(roots: Roots, config: CaveConfig, entries: Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[]): Promise<void> {
+  const { metafile } = built;
+  const sdkInput = `${SDK_NAMESPACE}:src/index.ts`;
+  const projectInputs = Object.keys(metafile.inputs).filter((key) => key !== sdkInput);
+  const sources = [...projectInputs.map((key) => fromPrettyPath(roots.project, key)), ...sdk.files];
+  const hasher = new FileHasher();
+  const hashes = new Map(await Promise.all(sources.map(async (file) => [file, await hasher.hash(file)] as const)));
+  const { ids } = assignCanonicalIds(sources, roots, (file) => hashes.get(file) as string);
+
+  const refusedInputs = new Set<string>();
+  const warnings = toDiagnostics(built.warnings, "warning", roots.project, roots);
+  diagnostics.push(...warnings);
+  for (const message of built.warnings) {
+    if (message.detail === OUTSIDE_IMPORT && message.location) refusedInputs.add(message.location.file);
+  }
+
+  const renames = new Map<string, string>();
+  for (const key of projectInputs) {
+    const id = ids.get(fromPrettyPath(roots.project, key));
+    if (id !== undefined && id !== key) renames.set(key, id);
+  }
+  const outputs = new Map(built.outputFiles.map((file) => [file.path, file]));
+  const outdir = join(roots.project, config.outDir, "bundles");
+  for (const entry of entries) {
+    const outputPath = join(outdir, `${entry.out}.mjs`);
+    const outputKey = posix.relative(roots.project.split("\\").join("/"), outputPath.split("\\").join("/"));
+    const meta = metafile.outputs[outputKey];
+    const file = outputs.get(outputPath);
+    if (!meta?.entryPoint || !file) throw new Error(`esbuild produced no bundle for ${entry.module}`);
+    const inputs = graphInputs(metafile, meta.entryPoint);
+    if (inputs.some((key) => refusedInputs.has(key))) continue;
+
+    const graph = new Map<string, string>();
+    for (const key of inputs) {
+      for (const source of key === sdkInput ? sdk.files : [fromPrettyPath(roots.project, key)]) graph.set(ids.get(source) as string, hashes.get(source) as string);
+    }
+    const code = finishBundle(entry.module, rewritePathLines(file.text, renames));
+    const left = leftoverPaths(code, renames, [roots.project, roots.sdk]);
+    if (left.length > 0) {
+      diagnostics.push(error("CAVE4001", `the bundle of ${entry.module} still contains a path of this machine`, "Remove absolute paths from the module's source; if there are none, this is a bug in cave build.", { file: entry.module }));
+      continue;
+    }
+    const files = Object.fromEntries([...graph].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    staged.set(entry.module, { module: entry.module, bundlePath: entry.bundlePath, code, sha256: sha256(code), files });
+  }
+}
+
+function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = JSON.stringify([d.code, d.file, d.line, d.column, d.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

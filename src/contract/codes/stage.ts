@@ -1,0 +1,9 @@
+import type { CodeEntry } from "./types.js";
+
+/** CAVE4xxx: staging, the esbuild bundle of each tool module's source graph. */
+export const STAGE_CODES = {
+  CAVE4001: { title: "Bundling failed", doc: "esbuild could not bundle a tool module or a file it imports (a syntax error, an import that does not resolve, a file type it cannot load). The message is esbuild's; fix the file at the location given." },
+  CAVE4002: { title: "File outside the project", doc: "A tool module's source graph reaches a file outside the project root that is neither the cave SDK nor inside a node_modules folder, usually through a symlink. Staged bundles may only hold project files and installed packages: copy the file into the project, or install it as a package." },
+  CAVE4003: { title: "Two modules share a bundle path", doc: "Two tool modules differ only by their extension (tools/a.ts and tools/a.mts), so both would be staged as the same .mjs bundle. Rename one of them." },
+  CAVE4004: { title: "Bundler warning", doc: "esbuild warned about code in a tool module's graph (for example a comparison that can never be true). The bundle is still produced; fix the code at the location given." },
+} as const satisfies Record<string, CodeEntry>;
