@@ -1,0 +1,19 @@
+import type { RESULTS_CODES } from "../../src/contract/codes/results.js";
+
+/** A run-time result code (the UPPER_SNAKE part of the results registry). */
+export type ResultsRuntimeCode = Exclude<keyof typeof RESULTS_CODES, `CAVE${string}`>;
+
+/** Why a result could not be given to the model: data with a stable code, never a throw out of the stage. */
+export interface ResultFailure {
+  readonly ok: false;
+  readonly code: ResultsRuntimeCode;
+  readonly message: string;
+}
+
+export function failure(code: ResultsRuntimeCode, message: string): ResultFailure {
+  return { ok: false, code, message };
+}
+
+export function describe(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}
