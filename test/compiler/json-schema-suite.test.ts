@@ -50,6 +50,7 @@ const REFUSED_GROUPS: Readonly<Record<string, string>> = {
 const FORMAT_GAPS: Readonly<Record<string, string>> = {
   "optional/format/email.json > validation of e-mail addresses > a valid email address with a quoted local part": "ajv-formats' email is a practical pattern, not full RFC 5321: quoted local parts are refused",
   "optional/format/email.json > validation of e-mail addresses > a valid e-mail address with a bracketed IP address as the destination": "ajv-formats' email does not accept address literals in brackets",
+  "optional/format/uri.json > validation of URIs > non-numeric port is invalid": "ajv-formats' uri pattern does not check that the port is numeric",
 };
 
 function suiteFiles(dir: string): string[] {
@@ -100,7 +101,7 @@ function validatorFor(schema: unknown): Promise<CompiledValidator> {
 }
 
 test("the vendored suite is there and every skip or refusal names a real group", () => {
-  expect(files.length).toBeGreaterThanOrEqual(1);
+  expect(files.length).toBeGreaterThanOrEqual(30);
   const all = new Set(files.flatMap(({ name, groups }) => groups.map((group) => key(name, group))));
   for (const listed of [...Object.keys(SKIPPED_GROUPS), ...Object.keys(REFUSED_GROUPS)]) expect(all.has(listed), listed).toBe(true);
   const cases = new Set(files.flatMap(({ name, groups }) => groups.flatMap((group) => group.tests.map((t) => `${key(name, group)} > ${t.description}`))));
@@ -125,10 +126,14 @@ for (const { name, groups } of files) {
       test(group.description, async () => {
         expect(byOwner.get(id) ?? []).toEqual([]);
         const validator = await validatorFor(group.schema);
+        // Every case is run and every disagreement listed, so one failure does not hide the next.
+        const wrong: string[] = [];
         for (const t of group.tests) {
           const gap = FORMAT_GAPS[`${id} > ${t.description}`];
-          expect(validator.validate(t.data).ok, `${t.description}: ${JSON.stringify(t.data)}${gap ? ` (known gap: ${gap})` : ""}`).toBe(gap ? !t.valid : t.valid);
+          const expected = gap ? !t.valid : t.valid;
+          if (validator.validate(t.data).ok !== expected) wrong.push(`${t.description}: ${JSON.stringify(t.data)} should be ${expected ? "valid" : "invalid"}${gap ? ` (listed gap: ${gap})` : ""}`);
         }
+        expect(wrong).toEqual([]);
       });
     }
   });
