@@ -30,9 +30,9 @@ const NEWER_KEYWORDS: Readonly<Record<string, string>> = {
  * refused. Never throws: whatever Ajv throws becomes a refusal that keeps its message.
  */
 export function compileStandalone(schema: unknown, meta: Ajv): Compiled {
-  const early = precheck(schema, meta);
-  if (early) return { ok: false, refusal: early };
   try {
+    const early = precheck(schema, meta);
+    if (early) return { ok: false, refusal: early };
     const ajv = schemaAjv();
     const validate = ajv.compile(schema as object);
     return { ok: true, code: standaloneCode(ajv, validate) };
