@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import canonicalize from "canonicalize";
 
 /** RFC 8785 (JCS) canonical JSON: the one serialisation every hash in Cave is computed over. */
@@ -10,7 +10,8 @@ export function canonicalJson(value: unknown): string {
 
 /** `sha256-<hex>` of raw bytes or text (UTF-8). */
 export function sha256(data: string | Uint8Array): string {
-  return `sha256-${createHash("sha256").update(data).digest("hex")}`;
+  // crypto.hash (Node >= 20.12) is the one-shot form, about 2.5x faster on the small inputs of a call.
+  return `sha256-${typeof hash === "function" ? hash("sha256", data, "hex") : createHash("sha256").update(data).digest("hex")}`;
 }
 
 /** `sha256-<hex>` of a JSON value's canonical form. */
