@@ -23,10 +23,10 @@ export class Breakers {
 
   constructor(private readonly options: Required<BreakerOptions>) {}
 
-  check(name: string, now: number): BreakerVerdict {
+  check(name: string): BreakerVerdict {
     const state = this.byTool.get(name);
     if (state === undefined || state.openedAt === null) return CLOSED;
-    const waited = now - state.openedAt;
+    const waited = performance.now() - state.openedAt;
     if (waited < this.options.cooldownMs) return { pass: false, retryInMs: Math.ceil(this.options.cooldownMs - waited) };
     if (state.trialRunning) return { pass: false, retryInMs: 0 };
     state.trialRunning = true;
@@ -34,7 +34,7 @@ export class Breakers {
   }
 
   /** Records a finished call that passed check(): "success", "failure" (the tool misbehaved) or "neutral". */
-  record(name: string, trial: boolean, verdict: "success" | "failure" | "neutral", now: number): void {
+  record(name: string, trial: boolean, verdict: "success" | "failure" | "neutral"): void {
     let state = this.byTool.get(name);
     if (state === undefined) {
       if (verdict !== "failure") return;
@@ -47,7 +47,7 @@ export class Breakers {
       state.openedAt = null;
     } else if (verdict === "failure") {
       state.failures += 1;
-      if (trial || state.failures >= this.options.failureThreshold) state.openedAt = now;
+      if (trial || state.failures >= this.options.failureThreshold) state.openedAt = performance.now();
     }
   }
 }

@@ -62,7 +62,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     mode: resolved.mode,
     lockIntegrity: lock.integrity,
     toolNames,
-    call: (name: string, args: unknown, callOptions?: CallOptions) => runCall(engine, defaultRun, null, name, args, resolveCallOptions(callOptions)),
+    call: (name: string, args: unknown, callOptions?: CallOptions) => callIn(engine, defaultRun, name, args, callOptions),
     startRun: (runOptions?: RunOptions) => startRun(engine, runOptions),
     toolDeclarations: <F extends DeclarationFormat>(format: F) => toolDeclarations(lock, format),
     verifyAll: () => verifyAll(root, lock),
@@ -73,9 +73,20 @@ function startRun(engine: Engine, options: RunOptions | undefined): Run {
   const run = new RunState(resolveRunOptions(options, engine.options.budget));
   return Object.freeze({
     id: run.id,
-    call: (name: string, args: unknown, callOptions?: CallOptions) => runCall(engine, run, null, name, args, resolveCallOptions(callOptions)),
+    call: (name: string, args: unknown, callOptions?: CallOptions) => callIn(engine, run, name, args, callOptions),
     usage: () => ({ calls: run.calls, elapsedMs: run.elapsedMs() }),
   });
+}
+
+/** A top-level call; bad call options reject the promise (OPTIONS_INVALID) rather than throw synchronously. */
+function callIn(engine: Engine, run: RunState, name: string, args: unknown, options: CallOptions | undefined): Promise<CallOutcome> {
+  let resolved: CallOptions;
+  try {
+    resolved = resolveCallOptions(options);
+  } catch (thrown) {
+    return Promise.reject(thrown);
+  }
+  return runCall(engine, run, null, name, args, resolved);
 }
 
 /** The lock's path as messages show it: relative to the root, POSIX; never this machine's absolute path. */

@@ -28,7 +28,10 @@ const TOO_LARGE = Symbol("too-large");
  * value is refused at the cap without being serialised; the exact check is on the canonical bytes.
  */
 export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
-  const walker = new Walker(maxBytes);
+  // One walker is reused (calls are frequent and it holds no state between walks); a getter that
+  // starts another snapshot while one is running gets its own.
+  const walker = idle.busy ? new Walker() : idle;
+  walker.start(maxBytes);
   let copy: unknown;
   try {
     copy = walker.walk(value, "");
@@ -37,6 +40,8 @@ export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
     if (thrown instanceof NotData) return { ok: false, problem: thrown.problem };
     // A getter or a proxy trap threw while we read the value.
     return { ok: false, problem: { kind: "not-data", path: walker.path(), what: "a property whose read throws" } };
+  } finally {
+    walker.finish();
   }
   const text = canonicalJson(copy);
   const bytes = Buffer.byteLength(text);
@@ -56,13 +61,26 @@ class NotData {
 
 class Walker {
   bytes = 0;
-  private readonly segments: string[] = [];
+  busy = false;
+  private maxBytes = 0;
+  private readonly segments: Array<string | number> = [];
   private readonly ancestors = new Set<object>();
 
-  constructor(private readonly maxBytes: number) {}
+  start(maxBytes: number): void {
+    this.busy = true;
+    this.bytes = 0;
+    this.maxBytes = maxBytes;
+  }
+
+  /** After a walk (thrown or not): nothing of the walked value is kept. A finished walk left both empty. */
+  finish(): void {
+    if (this.segments.length > 0) this.segments.length = 0;
+    if (this.ancestors.size > 0) this.ancestors.clear();
+    this.busy = false;
+  }
 
   path(): string {
-    return this.segments.map((s) => `/${s.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+    return this.segments.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
   }
 
   private fail(what: string): never {
@@ -77,6 +95,8 @@ class Walker {
   walk(value: unknown, key: string): unknown {
     switch (typeof value) {
       case "string":
+        // RFC 8785 (and every JSON parser) needs valid Unicode: a lone surrogate has no canonical form.
+        if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) this.fail("a string with a lone surrogate (not valid Unicode)");
         this.add(value.length + 2);
         return value;
       case "number":
@@ -112,8 +132,8 @@ class Walker {
     this.add(2 + array.length);
     const copy = new Array<unknown>(array.length);
     for (let i = 0; i < array.length; i++) {
-      this.segments.push(String(i));
-      copy[i] = this.walk(array[i], String(i));
+      this.segments.push(i);
+      copy[i] = this.walk(array[i], "");
       this.segments.pop();
     }
     return copy;
@@ -133,6 +153,7 @@ class Walker {
       this.segments.push(k);
       // Refused rather than stripped: a key that would reach Object.prototype through a naive merge.
       if (k === "__proto__" || (k === "prototype" && key === "constructor")) throw new NotData({ kind: "pollution", path: this.path() });
+      if (!(k as string & { isWellFormed(): boolean }).isWellFormed()) this.fail("a key with a lone surrogate (not valid Unicode)");
       this.add(k.length + 3);
       copy[k] = this.walk((object as Record<string, unknown>)[k], k);
       this.segments.pop();
@@ -140,3 +161,5 @@ class Walker {
     return copy;
   }
 }
+
+const idle = new Walker();

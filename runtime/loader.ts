@@ -19,6 +19,8 @@ type Namespace = Readonly<Record<string, unknown>>;
 export class Loader {
   private readonly bundles = new Map<string, Promise<Namespace>>();
   private readonly validators = new Map<string, Promise<CompiledValidator>>();
+  /** Validators already loaded, by the lock's validation entry, for the synchronous fast path. */
+  private readonly loaded = new WeakMap<object, CompiledValidator>();
 
   constructor(private readonly root: string) {}
 
@@ -34,7 +36,18 @@ export class Loader {
     return pending;
   }
 
-  validator(name: string, side: "input" | "output", module: string, expected: string): Promise<CompiledValidator> {
+  /** The validator for a lock entry if it is already loaded (most calls), else undefined. */
+  loadedValidator(validation: object): CompiledValidator | undefined {
+    return this.loaded.get(validation);
+  }
+
+  async validator(name: string, side: "input" | "output", validation: { readonly module: string; readonly sha256: string }): Promise<CompiledValidator> {
+    const validator = await this.validatorFile(name, side, validation.module, validation.sha256);
+    this.loaded.set(validation, validator);
+    return validator;
+  }
+
+  private validatorFile(name: string, side: "input" | "output", module: string, expected: string): Promise<CompiledValidator> {
     const key = `${module}\0${expected}`;
     let pending = this.validators.get(key);
     if (pending === undefined) {

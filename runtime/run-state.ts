@@ -12,7 +12,8 @@ export class RunState {
 
   constructor(readonly budget: Required<BudgetOptions>) {}
 
-  elapsedMs(): number {
-    return performance.now() - this.startedAt;
+  /** Milliseconds since the run started, at `now` (a performance.now() reading). */
+  elapsedMs(now = performance.now()): number {
+    return now - this.startedAt;
   }
 }

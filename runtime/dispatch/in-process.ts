@@ -24,19 +24,19 @@ interface StandardResult {
  */
 export const inProcessDispatcher: Dispatcher = Object.freeze({
   async dispatch(request: DispatchRequest) {
-    const found = await loadDefinition(request);
-    if (!found.ok) return found;
+    const definition = await loadDefinition(request);
+    if (!definition.ok) return definition;
     try {
-      return { ok: true as const, value: await found.tool.execute(request.input, request.context) };
+      return { ok: true as const, value: await definition.tool.execute(request.input, request.context) };
     } catch (thrown) {
       return failure("TOOL_ERROR", `tool "${request.name}" failed: ${thrownMessage(thrown)}`, isTransient(thrown));
     }
   },
 
   async validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult> {
-    const found = await loadDefinition(request);
-    if (!found.ok) return found;
-    const schema = found.tool[request.side] as { "~standard"?: { validate?: (value: unknown) => StandardResult | Promise<StandardResult> } } | undefined;
+    const definition = await loadDefinition(request);
+    if (!definition.ok) return definition;
+    const schema = definition.tool[request.side] as { "~standard"?: { validate?: (value: unknown) => StandardResult | Promise<StandardResult> } } | undefined;
     const validate = schema?.["~standard"]?.validate;
     if (typeof validate !== "function") {
       return { ok: false, code: "LOCK_MISMATCH", message: `tool "${request.name}": the staged bundle ${request.tool.source.bundle} has no Standard Schema ${request.side} although the lock says it is validated by one; rebuild with cave build` };
@@ -52,7 +52,14 @@ export const inProcessDispatcher: Dispatcher = Object.freeze({
   },
 });
 
-async function loadDefinition(request: DispatchRequest | OpaqueValidationRequest): Promise<{ ok: true; tool: LoadedTool } | DispatchFailure> {
+/** Definitions already found and checked, by the lock's entry (one per tool per runtime). */
+const found = new WeakMap<object, { ok: true; tool: LoadedTool }>();
+
+function loadDefinition(request: DispatchRequest | OpaqueValidationRequest): { ok: true; tool: LoadedTool } | Promise<{ ok: true; tool: LoadedTool } | DispatchFailure> {
+  return found.get(request.tool) ?? findDefinition(request);
+}
+
+async function findDefinition(request: DispatchRequest | OpaqueValidationRequest): Promise<{ ok: true; tool: LoadedTool } | DispatchFailure> {
   let namespace: Readonly<Record<string, unknown>>;
   try {
     namespace = await request.loadModule();
@@ -66,7 +73,9 @@ async function loadDefinition(request: DispatchRequest | OpaqueValidationRequest
   if (typeof tool !== "object" || tool === null || tool[TOOL_BRAND] !== true || typeof tool.execute !== "function" || tool.name !== request.name) {
     return failure("LOCK_MISMATCH", `tool "${request.name}": the staged bundle ${request.tool.source.bundle} does not export it as ${JSON.stringify(exported)} (a tool() definition with that name); rebuild with cave build`, false);
   }
-  return { ok: true, tool: tool as LoadedTool };
+  const hit = { ok: true as const, tool: tool as LoadedTool };
+  found.set(request.tool, hit);
+  return hit;
 }
 
 function failure(code: DispatchFailure["code"], message: string, transient: boolean): DispatchFailure {

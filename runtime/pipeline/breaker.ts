@@ -6,7 +6,7 @@ const TOOL_FAILURES: ReadonlySet<RuntimeCode> = new Set(["TOOL_ERROR", "TIMEOUT"
 
 /** Stage 3, breaker: a tool whose breaker is open is refused without running. */
 export function breakerGate(state: CallState): Failure | undefined {
-  const verdict = state.engine.breakers.check(state.name, performance.now());
+  const verdict = state.engine.breakers.check(state.name);
   if (!verdict.pass) {
     const when = verdict.retryInMs > 0 ? `for another ${verdict.retryInMs} ms` : "while its trial call runs";
     return { code: "BREAKER_OPEN", message: `tool "${state.name}" failed ${state.engine.options.breaker.failureThreshold} times in a row; its circuit breaker refuses calls ${when}` };
@@ -19,5 +19,5 @@ export function breakerGate(state: CallState): Failure | undefined {
 export function recordBreaker(state: CallState, code: RuntimeCode | "ok"): void {
   if (state.breakerTrial === undefined) return;
   const verdict = code === "ok" ? "success" : TOOL_FAILURES.has(code) ? "failure" : "neutral";
-  state.engine.breakers.record(state.name, state.breakerTrial, verdict, performance.now());
+  state.engine.breakers.record(state.name, state.breakerTrial, verdict);
 }

@@ -10,7 +10,7 @@ export function budget(state: CallState): Failure | undefined {
   if (run.calls >= run.budget.maxCalls) {
     return { code: "BUDGET_EXCEEDED", message: `run ${run.id} has used its budget of ${run.budget.maxCalls} calls (nested calls included), so "${state.name}" was not run; start a new run or raise budget.maxCalls` };
   }
-  const elapsed = run.elapsedMs();
+  const elapsed = run.elapsedMs(state.startedAt);
   if (elapsed >= run.budget.maxWallMs) {
     return { code: "BUDGET_EXCEEDED", message: `run ${run.id} has used its wall-time budget of ${run.budget.maxWallMs} ms, so "${state.name}" was not run; start a new run or raise budget.maxWallMs` };
   }

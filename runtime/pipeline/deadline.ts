@@ -1,46 +1,47 @@
+import { CallSignal } from "../call-signal.js";
 import type { CallState, Failure, Success } from "./state.js";
 
 /**
  * Stage 7's frame, the deadline: loading, validation, execute and output validation of a call all
  * run against one deadline, the tool's locked timeoutMs (or the end of the run's wall-time budget
  * when that comes first). At the deadline the call resolves whatever the tool is doing, the tool's
- * AbortSignal is aborted (nested calls' signals follow their parent's), and later nested calls are
+ * AbortSignal is aborted (with those of its nested calls in flight), and later nested calls are
  * refused. A tool that is not read-only and was already dispatched gets effectUnknown: it may have
  * done part of its effect. In-process code that never yields (a synchronous endless loop) cannot be
  * interrupted by any deadline; only the child-process sandbox can stop it.
  */
-export async function underDeadline(state: CallState, work: () => Promise<Success | Failure>): Promise<Success | Failure> {
+export function underDeadline(state: CallState, work: (state: CallState) => Promise<Success | Failure>): Promise<Success | Failure> {
   const tool = state.tool!;
-  const remainingWall = state.run.budget.maxWallMs - state.run.elapsedMs();
+  const remainingWall = state.run.budget.maxWallMs - state.run.elapsedMs(state.startedAt);
   const cutByBudget = remainingWall < tool.timeoutMs;
   const ms = Math.max(0, cutByBudget ? remainingWall : tool.timeoutMs);
+  const abort = new CallSignal();
+  state.abort = abort;
+  const unfollow = state.parent === null ? undefined : state.parent.abort!.adopt(abort);
 
-  const controller = new AbortController();
-  state.signal = controller.signal;
-  const parentSignal = state.parent?.signal;
-  const followParent = () => controller.abort(parentSignal!.reason);
-  if (parentSignal !== undefined) {
-    if (parentSignal.aborted) controller.abort(parentSignal.reason);
-    else parentSignal.addEventListener("abort", followParent, { once: true });
-  }
-
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<Failure>((resolve) => {
-    timer = setTimeout(() => {
+  return new Promise<Success | Failure>((resolve, reject) => {
+    const timer = setTimeout(() => {
       state.settled = true;
       if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
       const unknown = state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "";
       const message = cutByBudget
         ? `tool "${state.name}" was stopped when run ${state.run.id} reached its wall-time budget of ${state.run.budget.maxWallMs} ms${unknown}; start a new run or raise budget.maxWallMs`
         : `tool "${state.name}" did not finish within its timeout of ${tool.timeoutMs} ms; its signal was aborted${unknown}. Raise its timeout and rebuild, or make it finish sooner`;
-      controller.abort(new DOMException(message, "TimeoutError"));
+      abort.abort(new DOMException(message, "TimeoutError"));
+      unfollow?.();
       resolve({ code: cutByBudget ? "BUDGET_EXCEEDED" : "TIMEOUT", message });
     }, ms);
+    work(state).then(
+      (end) => {
+        clearTimeout(timer);
+        unfollow?.();
+        resolve(end);
+      },
+      (thrown: unknown) => {
+        clearTimeout(timer);
+        unfollow?.();
+        reject(thrown);
+      },
+    );
   });
-  try {
-    return await Promise.race([work(), deadline]);
-  } finally {
-    clearTimeout(timer);
-    parentSignal?.removeEventListener("abort", followParent);
-  }
 }

@@ -14,7 +14,7 @@ export async function dispatch(state: CallState, input: unknown): Promise<Dispat
   const tool = state.tool!;
   const request = { name, tool, root: engine.root, input, context: state.context!, loadModule: () => engine.loader.bundle(name, tool) };
   const maxAttempts = tool.retryable ? engine.options.retry.maxAttempts : 1;
-  const signal = state.signal!;
+  const abort = state.abort!;
   for (let attempt = 1; ; attempt++) {
     let result: DispatchResult;
     try {
@@ -25,9 +25,9 @@ export async function dispatch(state: CallState, input: unknown): Promise<Dispat
     }
     if (result.ok) return result;
     if (result.effectUnknown && tool.effect !== "read") state.effectUnknown = true;
-    if (!result.transient || attempt >= maxAttempts || signal.aborted) return result;
-    await sleep(retryDelayMs(attempt), signal);
-    if (signal.aborted) return result;
+    if (!result.transient || attempt >= maxAttempts || abort.aborted) return result;
+    await sleep(retryDelayMs(attempt), abort.signal);
+    if (abort.aborted) return result;
   }
 }
 

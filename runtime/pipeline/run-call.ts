@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CallOutcome } from "../../src/contract/outcome.js";
+import type { ToolContext } from "../dispatch/types.js";
 import type { CallOptions } from "../options.js";
 import type { RunState } from "../run-state.js";
 import { budget } from "./budget.js";
@@ -28,11 +29,11 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
     name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
     tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, repeatKey: undefined,
-    dispatched: false, effectUnknown: false, settled: false, signal: undefined, context: undefined,
+    dispatched: false, effectUnknown: false, settled: false, abort: undefined, context: undefined,
   };
   let end: Success | Failure;
   try {
-    end = resolve(state) ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await underDeadline(state, () => execute(state)));
+    end = resolve(state) ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await underDeadline(state, execute));
   } finally {
     state.settled = true;
   }
@@ -42,20 +43,37 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
 }
 
 async function execute(state: CallState): Promise<Success | Failure> {
-  const input = await validateInput(state);
+  const pending = validateInput(state);
+  const input = pending instanceof Promise ? await pending : pending;
   if (input.ok !== true) return input;
   if (state.settled) return TOO_LATE;
-  state.context = Object.freeze({
-    signal: state.signal!,
-    callId: state.callId,
-    call: (name: string, args: unknown) => runCall(state.engine, state.run, state, name, args, state.options),
-  });
+  state.context = new Context(state);
   state.dispatched = true;
   const raw = await dispatch(state, input.value);
   if (!raw.ok) return { code: raw.code, message: raw.message };
-  const output = await validateOutput(state, raw.value);
+  const checking = validateOutput(state, raw.value);
+  const output = checking instanceof Promise ? await checking : checking;
   if (output.ok !== true) return output;
   return result(state.tool!.result, output.data);
+}
+
+/** What execute receives besides its input. The signal is made on first access (see CallSignal). */
+class Context implements ToolContext {
+  readonly callId: string;
+  readonly call: (name: string, args: unknown) => Promise<CallOutcome>;
+  // A true private field: tool code must not reach the runtime's internals through its context.
+  readonly #state: CallState;
+
+  constructor(state: CallState) {
+    this.#state = state;
+    this.callId = state.callId;
+    // An own arrow function, so `const { call } = context` works as tools expect.
+    this.call = (name, args) => runCall(state.engine, state.run, state, name, args, state.options);
+  }
+
+  get signal(): AbortSignal {
+    return this.#state.abort!.signal;
+  }
 }
 
 /** What execute returns when the deadline already decided the outcome (the value is discarded). */

@@ -1,6 +1,7 @@
 import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
 import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
 import type { Breakers } from "../breaker-state.js";
+import type { CallSignal } from "../call-signal.js";
 import type { Dispatcher, ToolContext } from "../dispatch/types.js";
 import type { DataSnapshot } from "../json-data.js";
 import type { Loader } from "../loader.js";
@@ -50,8 +51,8 @@ export interface CallState {
   effectUnknown: boolean;
   /** The outcome is decided (nested calls made after this are refused). */
   settled: boolean;
-  /** Aborted at the deadline; nested calls follow it. */
-  signal: AbortSignal | undefined;
+  /** Aborted at the deadline; nested calls follow it (set by the deadline stage). */
+  abort: CallSignal | undefined;
   context: ToolContext | undefined;
 }
 

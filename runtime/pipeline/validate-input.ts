@@ -1,35 +1,48 @@
 import { RuntimeError } from "../errors.js";
-import { thrownMessage } from "../thrown-message.js";
 import type { OpaqueValidationRequest } from "../dispatch/types.js";
+import { thrownMessage } from "../thrown-message.js";
+import type { CompiledValidator } from "../validator-module.js";
 import { describeIssues } from "./issues.js";
 import type { CallState, Failure } from "./state.js";
+
+type Checked = { readonly ok: true; readonly value: unknown } | Failure;
 
 /**
  * Stage 6, validate input, before any of the tool's own code runs. Precompiled validators check the
  * JSON copy (they never change it); an opaque validator (Standard Schema) runs where the tool runs,
  * through its dispatcher, and its output (transforms applied) is what execute receives. Schema-less
- * tools get the JSON copy as is.
+ * tools get the JSON copy as is. Synchronous once the tool's validator is loaded (most calls).
  */
-export async function validateInput(state: CallState): Promise<{ readonly ok: true; readonly value: unknown } | Failure> {
-  const tool = state.tool!;
+export function validateInput(state: CallState): Checked | Promise<Checked> {
   const value = state.args$!.value;
-  const side = tool.input;
+  const side = state.tool!.input;
   if (side === null) return { ok: true, value };
   const validation = side.validation;
+  if (validation.kind === "opaque") return opaque(state, value);
+  const loaded = state.engine.loader.loadedValidator(validation);
+  return loaded === undefined ? loadThenCheck(state, validation, value) : check(state, loaded, value);
+}
 
-  if (validation.kind === "precompiled") {
-    let result;
-    try {
-      const validator = await state.engine.loader.validator(state.name, "input", validation.module, validation.sha256);
-      result = validator.validate(value);
-    } catch (thrown) {
-      if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
-      return { code: "INPUT_INVALID", message: `the input validator of tool "${state.name}" threw: ${thrownMessage(thrown)}; the input was not accepted` };
-    }
-    if (result.ok) return { ok: true, value };
-    return invalid(state, describeIssues(result.issues));
+async function loadThenCheck(state: CallState, validation: { readonly module: string; readonly sha256: string }, value: unknown): Promise<Checked> {
+  try {
+    return check(state, await state.engine.loader.validator(state.name, "input", validation), value);
+  } catch (thrown) {
+    if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
+    throw thrown;
   }
+}
 
+function check(state: CallState, validator: CompiledValidator, value: unknown): Checked {
+  let result;
+  try {
+    result = validator.validate(value);
+  } catch (thrown) {
+    return { code: "INPUT_INVALID", message: `the input validator of tool "${state.name}" threw: ${thrownMessage(thrown)}; the input was not accepted` };
+  }
+  return result.ok ? { ok: true, value } : invalid(state, describeIssues(result.issues));
+}
+
+async function opaque(state: CallState, value: unknown): Promise<Checked> {
   const result = await state.dispatcher!.validateOpaque(opaqueRequest(state, "input", value));
   if (result.ok) return { ok: true, value: result.value };
   if ("issues" in result) return invalid(state, describeIssues(result.issues));

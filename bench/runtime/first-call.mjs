@@ -1,0 +1,43 @@
+// One cold "ready to first call" measurement in a fresh process (run by run.mjs; Node's own start-up is
+// excluded and the same for both sides). Prints the elapsed milliseconds as JSON on stdout.
+//   node first-call.mjs runtime <root> <repoRoot>   createRuntime() on the lock, then the first call
+//   node first-call.mjs ajv <root> <repoRoot>       what an MCP client does today: compile every locked
+//                                                    schema with Ajv at start-up, then validate, import and
+//                                                    call the same tool and validate its output
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [side, root, repoRoot] = process.argv.slice(2);
+const TOOL = "tool_0";
+const ARGS = { customerId: "cus_abcdefgh", query0: "refund status" };
+const start = performance.now();
+let ok;
+
+if (side === "runtime") {
+  const { createRuntime, inProcessDispatcher } = await import(pathToFileURL(join(repoRoot, "dist/runtime/index.js")).href);
+  // Generated tools keep the default sandbox: "required"; the in-process dispatcher stands in for the sandbox here.
+  const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: inProcessDispatcher } });
+  const outcome = await runtime.call(TOOL, ARGS);
+  ok = outcome.ok;
+} else {
+  const { Ajv } = await import(pathToFileURL(join(repoRoot, "node_modules/ajv/dist/ajv.js")).href);
+  const addFormats = (await import(pathToFileURL(join(repoRoot, "node_modules/ajv-formats/dist/index.js")).href)).default.default;
+  const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8"));
+  const ajv = new Ajv({ strict: false });
+  addFormats(ajv);
+  const validators = {};
+  for (const [name, tool] of Object.entries(lock.tools)) {
+    validators[name] = { input: ajv.compile(tool.input.jsonSchema), output: ajv.compile(tool.output.jsonSchema) };
+  }
+  const tool = lock.tools[TOOL];
+  const module = await import(pathToFileURL(join(root, tool.source.bundle)).href);
+  const definition = module[tool.export];
+  if (validators[TOOL].input(ARGS)) {
+    const result = await definition.execute(ARGS, { signal: new AbortController().signal, callId: "x", call: async () => null });
+    ok = validators[TOOL].output(result);
+  }
+}
+const elapsed = performance.now() - start;
+if (ok !== true) throw new Error(`${side}: the first call did not succeed`);
+process.stdout.write(JSON.stringify({ ms: elapsed }));
