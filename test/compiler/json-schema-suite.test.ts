@@ -28,7 +28,6 @@ interface SuiteGroup {
   readonly tests: readonly SuiteCase[];
 }
 
-
 /**
  * Groups whose schema the validators pass refuses on purpose, with the code it answers. Nothing is skipped: for
  * these the test checks that the refusal happens.

@@ -7,6 +7,7 @@ import { schema } from "../../src/index.js";
 import { hashJson, sha256 } from "../../src/contract/hash.js";
 import { CODES } from "../../src/contract/codes.js";
 import { validators } from "../../compiler/validators/index.js";
+import { bundleValidators } from "../../compiler/validators/bundle.js";
 import type { ValidatorModule } from "../../compiler/types.js";
 import { loadValidator, type CompiledValidator } from "../../runtime/validator-module.js";
 import { RuntimeError } from "../../runtime/errors.js";
@@ -205,6 +206,15 @@ describe("validators()", () => {
     const codes = Object.keys(CODES).filter((code) => code.startsWith("CAVE60"));
     expect(codes).toEqual(["CAVE6001", "CAVE6002", "CAVE6003", "CAVE6004", "CAVE6005", "CAVE6006", "CAVE6007", "CAVE6008", "CAVE6009", "CAVE6010", "CAVE6011"]);
     expect(new Set(refusals.map(([, , code]) => code))).toEqual(new Set(codes.filter((code) => code !== "CAVE6011")));
+  });
+
+  test("a bundling failure is returned, not thrown: built-ins and missing packages cannot be inlined", async () => {
+    for (const source of ['export default require("node:fs");', 'export default require("no-such-package-installed");', 'import x from "fs"; export default x;']) {
+      const result = await bundleValidators(new Map([["x", source]]));
+      expect(result.ok, source).toBe(false);
+    }
+    const fine = await bundleValidators(new Map([["x", 'export default require("ajv/dist/runtime/ucs2length").default;']]));
+    expect(fine.ok).toBe(true);
   });
 
   test("an empty list builds nothing", async () => {
