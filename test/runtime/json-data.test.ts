@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { snapshotJson } from "../../runtime/json-data.js";
+import { canonicalJson, hashJson } from "../../src/contract/hash.js";
+
+describe("snapshotJson", () => {
+  it("copies JSON data and hashes its canonical form", () => {
+    const value = { b: [1, "two", null, true, { c: -0.5 }], a: "é" };
+    const snapshot = snapshotJson(value, 1_000);
+    expect(snapshot.ok).toBe(true);
+    if (!snapshot.ok) return;
+    expect(snapshot.value).toEqual(value);
+    expect(snapshot.value).not.toBe(value);
+    expect(snapshot.sha256).toBe(hashJson(value));
+    expect(snapshot.bytes).toBe(Buffer.byteLength(canonicalJson(value)));
+  });
+
+  it("accepts shared (non-cyclic) references and null-prototype objects", () => {
+    const shared = { x: 1 };
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { y: 2 });
+    expect(snapshotJson({ a: shared, b: shared, bare }, 1_000)).toMatchObject({ ok: true, value: { a: { x: 1 }, b: { x: 1 }, bare: { y: 2 } } });
+  });
+
+  it.each([
+    [[1, , 3], "undefined", "/1"],
+    [{ a: Infinity }, "a non-finite number (Infinity)", "/a"],
+    [{ [Symbol("k")]: 1 }, "an object with Symbol keys", ""],
+    [{ m: new Map() }, "an instance of Map", "/m"],
+    [{ b: Buffer.from("x") }, "an instance of Buffer", "/b"],
+    [{ "a/b": { "c~d": () => 1 } }, "a function", "/a~1b/c~0d"],
+  ])("refuses %j as %s at %s", (value, what, path) => {
+    expect(snapshotJson(value, 1_000)).toEqual({ ok: false, problem: { kind: "not-data", what, path } });
+  });
+
+  it("stops at the cap while walking, before serialising", () => {
+    const result = snapshotJson({ big: "x".repeat(5_000) }, 1_000);
+    expect(result).toMatchObject({ ok: false, problem: { kind: "too-large" } });
+  });
+
+  it("measures the exact cap in UTF-8 bytes of the canonical text", () => {
+    // "é" is 2 bytes: ["éé"] is 2 + 4 + 2 = 8 bytes although it is 6 characters.
+    expect(snapshotJson(["éé"], 8).ok).toBe(true);
+    expect(snapshotJson(["éé"], 7)).toMatchObject({ ok: false, problem: { kind: "too-large", bytes: 8 } });
+  });
+});

@@ -1,0 +1,178 @@
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRuntime, RuntimeError } from "../../runtime/index.js";
+import { hashJson } from "../../src/contract/hash.js";
+import type { CaveLock } from "../../src/contract/lock.js";
+import { removeCopies } from "../support/projects.js";
+import { builtProject } from "./helpers.js";
+
+let built: string;
+const copies: string[] = [];
+beforeAll(async () => {
+  built = await builtProject("pipeline");
+});
+afterAll(() => {
+  removeCopies();
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh copy of the built project (lock and build folder included) to tamper with. */
+function copy(): string {
+  const dir = mkdtempSync(join(tmpdir(), "cave-runtime-lock-"));
+  copies.push(dir);
+  cpSync(built, dir, { recursive: true, filter: (source) => !source.includes("node_modules") });
+  return dir;
+}
+
+function readLock(root: string): CaveLock {
+  return JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as CaveLock;
+}
+
+/** Writes a lock with a correct integrity for its (changed) content. */
+function writeSealed(root: string, lock: Record<string, unknown>): void {
+  const { integrity: _old, ...body } = lock;
+  writeFileSync(join(root, "cave.lock"), `${JSON.stringify({ ...body, integrity: hashJson(body) }, null, 2)}\n`);
+}
+
+async function refusal(options: Parameters<typeof createRuntime>[0]): Promise<RuntimeError> {
+  try {
+    await createRuntime(options);
+  } catch (thrown) {
+    expect(thrown).toBeInstanceOf(RuntimeError);
+    return thrown as RuntimeError;
+  }
+  throw new Error("createRuntime() did not refuse");
+}
+
+function flipByte(file: string, at = 200): void {
+  const bytes = readFileSync(file);
+  bytes[at] = bytes[at] === 0x20 ? 0x09 : 0x20;
+  writeFileSync(file, bytes);
+}
+
+describe("start-up verification", () => {
+  it("refuses a lock edited after the build (stale integrity), naming the file relative to the root", async () => {
+    const root = copy();
+    const lock = readLock(root) as unknown as Record<string, Record<string, Record<string, unknown>>>;
+    lock.tools!.lookup!.timeoutMs = 99_999;
+    writeFileSync(join(root, "cave.lock"), JSON.stringify(lock, null, 2));
+    const error = await refusal({ root, mode: "host" });
+    expect(error.code).toBe("LOCK_MISMATCH");
+    expect(error.message).toMatch(/^cave\.lock does not match its integrity hash/);
+    expect(error.message).toContain("cave build");
+    expect(error.message).not.toContain(root);
+  });
+
+  it("refuses an unknown lockfileVersion, naming both versions", async () => {
+    const root = copy();
+    writeSealed(root, { ...readLock(root), lockfileVersion: 2 });
+    const error = await refusal({ root, mode: "host" });
+    expect(error.code).toBe("LOCK_VERSION_UNSUPPORTED");
+    expect(error.message).toContain("cave.lock has lockfileVersion 2");
+    expect(error.message).toContain("reads lockfileVersion 1");
+  });
+
+  it("refuses a missing lock", async () => {
+    const root = copy();
+    rmSync(join(root, "cave.lock"));
+    const error = await refusal({ root, mode: "host" });
+    expect(error.code).toBe("LOCK_NOT_FOUND");
+    expect(error.message).toMatch(/^cave\.lock does not exist; run cave build/);
+    const elsewhere = await refusal({ root, lock: "deploy/cave.lock", mode: "host" });
+    expect(elsewhere.message).toMatch(/^deploy\/cave\.lock does not exist/);
+  });
+
+  it("refuses a lock that is not JSON, or not the v1 shape even with a matching integrity", async () => {
+    const root = copy();
+    writeFileSync(join(root, "cave.lock"), "{ not json");
+    expect((await refusal({ root, mode: "host" })).code).toBe("LOCK_INVALID");
+
+    const lock = readLock(copy());
+    const broken = { ...lock, tools: { ...lock.tools, lookup: { ...lock.tools.lookup, effect: "delete" } } };
+    writeSealed(root, broken as unknown as Record<string, unknown>);
+    const error = await refusal({ root, mode: "host" });
+    expect(error.code).toBe("LOCK_INVALID");
+    expect(error.message).toContain("tools.lookup.effect must be one of read, write, idempotent, external");
+
+    const dangling = { ...lock, tools: { ...lock.tools, composite: { ...lock.tools.composite, nestedTools: ["ghost"] } } };
+    writeSealed(root, dangling as unknown as Record<string, unknown>);
+    expect((await refusal({ root, mode: "host" })).message).toContain('"ghost" is not in the lock');
+
+    const escaping = { ...lock, tools: { ...lock.tools, lookup: { ...lock.tools.lookup, source: { ...lock.tools.lookup!.source, bundle: "../outside.mjs" } } } };
+    writeSealed(root, escaping as unknown as Record<string, unknown>);
+    expect((await refusal({ root, mode: "host" })).message).toContain("tools.lookup.source.bundle must be a POSIX path relative to the project root");
+  });
+
+  it("refuses unknown and ill-typed options", async () => {
+    const unknown = await refusal({ root: built, mode: "host", timout: 5 } as never);
+    expect(unknown.code).toBe("OPTIONS_INVALID");
+    expect(unknown.message).toContain('unknown option "timout"');
+    const nested = await refusal({ root: built, mode: "host", budget: { maxCall: 3 } } as never);
+    expect(nested.message).toContain('unknown option "budget.maxCall"');
+    const mode = await refusal({ root: built } as never);
+    expect(mode.message).toContain('mode must be "host" or "fixture"');
+    const bad = await refusal({ root: built, mode: "host", limits: { maxInputBytes: -1 } });
+    expect(bad.message).toContain("limits.maxInputBytes must be an integer of at least 1");
+    const runtime = await createRuntime({ root: built, mode: "host" });
+    expect(() => runtime.startRun({ budjet: {} } as never)).toThrow(/unknown option "budjet"/);
+    await expect(runtime.call("lookup", { region: "EU" }, { speculate: true } as never)).rejects.toThrow(/unknown option "speculate"/);
+  });
+
+  it("reads nothing but the lock at start-up: a missing build folder is found on first use", async () => {
+    const root = copy();
+    renameSync(join(root, ".cave"), join(root, ".cave-gone"));
+    const runtime = await createRuntime({ root, mode: "host" });
+    expect(runtime.toolNames).toContain("lookup");
+    const outcome = await runtime.call("echo", {});
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.code).toBe("LOCK_MISMATCH");
+    expect(outcome.error.message).toMatch(/^tool "echo": its staged bundle \.cave\/\S+ is missing/);
+    expect(outcome.error.message).not.toContain(root);
+    // A repaired deploy recovers without a restart.
+    renameSync(join(root, ".cave-gone"), join(root, ".cave"));
+    expect((await runtime.call("echo", { again: true })).ok).toBe(true);
+  });
+});
+
+describe("tampering after the build", () => {
+  it("refuses a call whose bundle has one byte changed, naming the tool and the file; verifyAll says so up front", async () => {
+    const root = copy();
+    const lock = readLock(root);
+    const bundle = lock.tools.lookup!.source.bundle;
+    flipByte(join(root, bundle));
+    const runtime = await createRuntime({ root, mode: "host" });
+    await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining(bundle) });
+    const outcome = await runtime.call("lookup", { region: "EU" });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.code).toBe("LOCK_MISMATCH");
+    expect(outcome.error.message).toContain('tool "lookup"');
+    expect(outcome.error.message).toContain(`${bundle} does not match the lock`);
+    // A tool from another (intact) bundle still runs.
+    expect((await runtime.call("write_tool", { id: "1" })).ok).toBe(true);
+  });
+
+  it("refuses a call whose precompiled validator has one byte changed", async () => {
+    const root = copy();
+    const lock = readLock(root);
+    const validation = lock.tools.lookup!.input!.validation;
+    if (validation.kind !== "precompiled") throw new Error("lookup's input is precompiled");
+    flipByte(join(root, validation.module));
+    const runtime = await createRuntime({ root, mode: "host" });
+    await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining(validation.module) });
+    const outcome = await runtime.call("lookup", { region: "EU" });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.code).toBe("LOCK_MISMATCH");
+    expect(outcome.error.message).toContain('tool "lookup"');
+    expect(outcome.error.message).toContain(validation.module);
+  });
+
+  it("verifyAll passes on an intact build", async () => {
+    const runtime = await createRuntime({ root: built, mode: "host" });
+    await expect(runtime.verifyAll()).resolves.toBeUndefined();
+  });
+});
