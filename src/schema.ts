@@ -11,7 +11,7 @@ const ANNOTATIONS = ["title", "description", "default", "examples", "deprecated"
 const STRING_KEYWORDS = [...ANNOTATIONS, "minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"] as const;
 const NUMBER_KEYWORDS = [...ANNOTATIONS, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const;
 const OBJECT_KEYWORDS = [...ANNOTATIONS, "additionalProperties", "minProperties", "maxProperties"] as const;
-const ARRAY_KEYWORDS = [...ANNOTATIONS, "minItems", "maxItems", "uniqueItems", "minContains", "maxContains"] as const;
+const ARRAY_KEYWORDS = [...ANNOTATIONS, "minItems", "maxItems", "uniqueItems"] as const;
 
 /** Formats the compiled validators understand (ajv-formats, full mode). */
 export const SCHEMA_FORMATS = [

@@ -10,6 +10,7 @@ import { REPO_ROOT } from "./support/golden.js";
  */
 const PRODUCED_BY_TESTS: Record<string, string> = {
   CAVE3001: "test/compiler/analyse.test.ts",
+  CAVE6011: "test/compiler/validators.test.ts",
   CAVE2007: "test/compiler/build.test.ts",
   CAVE8001: "test/compiler/build.test.ts",
   // Lock checks: they need a built project that is then tampered with, or a command line.
