@@ -5,7 +5,7 @@ import { sha256 } from "../../src/contract/hash.js";
 import { describeThrown, error, type Diagnostic } from "../diagnostics.js";
 import { packageRoot, sdkEntry } from "../package-root.js";
 import type { CaveConfig, StagedModule, StageResult } from "../types.js";
-import { bundlePathFor, finishBundle, REQUIRE_BANNER, withoutExtension } from "./bundle-file.js";
+import { bundlePathFor, finishBundle, withoutExtension } from "./bundle-file.js";
 import { assignCanonicalIds } from "./canonical-ids.js";
 import { FileHasher } from "./file-hasher.js";
 import { graphInputs } from "./graph.js";
@@ -100,8 +100,7 @@ async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], 
         write: false,
         metafile: true,
         logLevel: "silent",
-        banner: { js: REQUIRE_BANNER },
-        plugins: [stagePlugin(roots, sdk.code)],
+        plugins: [stagePlugin(roots, sdk.facade)],
       });
       return { built, entries: remaining };
     } catch (thrown) {
@@ -154,7 +153,7 @@ async function assemble(roots: Roots, config: CaveConfig, entries: Entry[], buil
     for (const key of inputs) {
       for (const source of key === sdkInput ? sdk.files : [fromPrettyPath(roots.project, key)]) graph.set(ids.get(source) as string, hashes.get(source) as string);
     }
-    const code = finishBundle(entry.module, rewritePathLines(file.text, renames));
+    const code = finishBundle(entry.module, sdk.prelude, rewritePathLines(file.text, renames));
     const left = leftoverPaths(code, renames, [roots.project, roots.sdk]);
     if (left.length > 0) {
       diagnostics.push(error("CAVE4001", `the bundle of ${entry.module} still contains a path of this machine`, "Remove absolute paths from the module's source; if there are none, this is a bug in cave build.", { file: entry.module }));
