@@ -18,7 +18,10 @@ export function schemasToPrecompile(evaluated: EvaluateResult): Array<{ jsonSche
 /** The build folder's content: staged bundles, precompiled validators and the transforms the lock pins, by path relative to the root. */
 export function buildFolderFiles(staged: StageResult, validated: ValidatorsResult, lock: CaveLock): Map<string, string> {
   const entries: Array<[string, string]> = [...transformFiles(lock)];
-  for (const module of staged.modules.values()) entries.push([module.bundlePath, module.code]);
+  // Only bundles the lock pins: a module that defines agents but no tool is staged for evaluation, but its
+  // bundle would be unreviewed code in the build folder (cave verify refuses files the lock does not pin).
+  const pinned = new Set(Object.values(lock.tools).map((tool) => tool.source.bundle));
+  for (const module of staged.modules.values()) if (pinned.has(module.bundlePath)) entries.push([module.bundlePath, module.code]);
   for (const validator of validated.validators.values()) entries.push([validator.path, validator.code]);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(entries);

@@ -145,7 +145,7 @@ function pinnedFiles(lock: CaveLock): { files: Map<string, PinnedFile>; problems
     for (const key of ["bundle", "module", "path", "file"]) {
       const path = value[key];
       if (typeof path !== "string" || typeof value.sha256 !== "string" || !path.startsWith(prefix)) continue;
-      const what = `${owner} (${[...at, key].join(".")})`;
+      const what = `${describePin([...at, key].join("."))} of ${owner}`;
       const known = files.get(path);
       if (!known) files.set(path, { sha256: value.sha256, owners: [what] });
       else if (known.sha256 !== value.sha256) {
@@ -169,6 +169,17 @@ function pinnedFiles(lock: CaveLock): { files: Map<string, PinnedFile>; problems
   }
   for (const key of Object.keys(lock).sort()) if (key !== "tools" && key !== "agents") visit((lock as unknown as Record<string, unknown>)[key], "the lock", [key]);
   return { files, problems };
+}
+
+/** "staged bundle", "input validator"...: what a pinned file is, from where the lock pins it. */
+function describePin(at: string): string {
+  const known: Record<string, string> = {
+    "source.bundle": "staged bundle",
+    "input.validation.module": "input validator",
+    "output.validation.module": "output validator",
+    "result.plan.transform.module": "result transform",
+  };
+  return known[at] ?? `file pinned at ${at}`;
 }
 
 async function checkBuildFolder(root: string, lock: CaveLock): Promise<DeploymentProblem[]> {

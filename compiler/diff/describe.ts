@@ -94,3 +94,28 @@ export function describeTimeout(ms: number): string {
   if (ms % 1000 === 0) return `${ms} ms (${ms / 1000} s)`;
   return `${ms} ms`;
 }
+
+/**
+ * The package a source-graph file belongs to: `cave` for the SDK (staged under cave/), the package
+ * name for a file under node_modules (the innermost one), or null for the project's own files.
+ */
+export function packageOf(path: string): string | null {
+  if (path.startsWith("cave/")) return "cave";
+  const parts = path.split("/");
+  const at = parts.lastIndexOf("node_modules");
+  if (at === -1 || at + 1 >= parts.length) return null;
+  const name = parts[at + 1]!;
+  return name.startsWith("@") && at + 2 < parts.length ? `${name}/${parts[at + 2]}` : name;
+}
+
+/** A source graph split into the project's files (listed) and dependency packages (counted), both sorted. */
+export function sourceGroups(files: readonly string[]): { own: string[]; packages: Array<[string, number]> } {
+  const own: string[] = [];
+  const packages = new Map<string, number>();
+  for (const file of files) {
+    const pkg = packageOf(file);
+    if (pkg === null) own.push(file);
+    else packages.set(pkg, (packages.get(pkg) ?? 0) + 1);
+  }
+  return { own: own.sort(), packages: [...packages].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
+}

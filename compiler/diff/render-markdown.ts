@@ -1,4 +1,4 @@
-import { SECTION_TITLES, sectionsOf, summaryLine } from "./sections.js";
+import { noNewPowers, SECTION_TITLES, sectionsOf, summaryLine } from "./sections.js";
 import type { LockChange, LockDiff } from "./types.js";
 
 /**
@@ -8,6 +8,8 @@ import type { LockChange, LockDiff } from "./types.js";
 export function renderDiffMarkdown(diff: LockDiff): string {
   const lines = ["### Cave lock review", "", `${code(diff.base.label)} → ${code(diff.head.label)}: ${escape(summaryLine(diff))}.`];
   for (const w of diff.warnings) lines.push("", `> **Warning ${w.code}**: ${escape(w.message)}`);
+  const none = noNewPowers(diff);
+  if (none !== null) lines.push("", `**${none}**`);
   for (const { section, changes } of sectionsOf(diff)) {
     lines.push("", `#### ${SECTION_TITLES[section]}`, "");
     for (const change of changes) {

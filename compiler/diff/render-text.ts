@@ -1,4 +1,4 @@
-import { SECTION_TITLES, sectionsOf, subjectLabel, summaryLine } from "./sections.js";
+import { noNewPowers, SECTION_TITLES, sectionsOf, subjectLabel, summaryLine } from "./sections.js";
 import type { LockDiff, Section } from "./types.js";
 
 export type Style = (style: "red" | "yellow" | "green" | "cyan" | "bold" | "dim", text: string) => string;
@@ -11,6 +11,8 @@ const COLOUR: Readonly<Record<Section, "red" | "yellow" | "cyan">> = { risky: "r
 /** The diff for a terminal: heading, summary, then one line per change by section (colour only when `style` adds it). */
 export function renderDiffText(diff: LockDiff, style: Style = plain): string {
   const lines = [style("bold", `cave diff: ${diff.base.label} → ${diff.head.label}`), summaryLine(diff)];
+  const none = noNewPowers(diff);
+  if (none !== null) lines.push(none);
   for (const { section, changes } of sectionsOf(diff)) {
     lines.push("", style("bold", SECTION_TITLES[section]));
     for (const change of changes) {

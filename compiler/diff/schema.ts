@@ -49,6 +49,14 @@ export function compareSchemas(before: unknown, after: unknown, path = ""): Sche
     if (a && isSchema(before)) return [{ path, direction: "wider", what: "unconstrained now (any value)", before, after }];
     return [{ path, direction: "unclassified", what: "schema replaced", before, after }];
   }
+  // A union narrowed to one of its options (or one schema widened into a union holding it): TypeBox and
+  // zod write a single-option union as that option, so this is how "remove all but one value" looks.
+  if (Array.isArray(before.anyOf) && after.anyOf === undefined && before.anyOf.some((o) => same(o, after))) {
+    return [{ path, direction: "narrower", what: `anyOf: only ${optionLabel(after)} is left (removed ${listOptions(before.anyOf.filter((o) => !same(o, after)))})`, before, after }];
+  }
+  if (Array.isArray(after.anyOf) && before.anyOf === undefined && after.anyOf.some((o) => same(o, before))) {
+    return [{ path, direction: "wider", what: `anyOf: ${listOptions(after.anyOf.filter((o) => !same(o, before)))} added to ${optionLabel(before)}`, before, after }];
+  }
   const type = compareTypes(before.type, after.type);
   if (type === "incompatible") return [{ path, direction: "incompatible", what: `type ${describeType(before.type)} → ${describeType(after.type)}`, before: before.type ?? null, after: after.type ?? null }];
 
@@ -131,14 +139,25 @@ function compareValueSets(key: string, b: unknown, a: unknown, path: string): Sc
 function compareUnion(b: unknown, a: unknown, path: string): SchemaFinding[] {
   const at = (direction: Direction, what: string): SchemaFinding[] => [{ path, direction, what, before: b ?? null, after: a ?? null }];
   if (!Array.isArray(b) || !Array.isArray(a)) return at("unclassified", `anyOf ${b === undefined ? "added" : a === undefined ? "removed" : "changed"}`);
-  const before = new Set(b.map((v) => canonicalJson(v)));
-  const after = new Set(a.map((v) => canonicalJson(v)));
-  const removed = [...before].filter((k) => !after.has(k)).length;
-  const added = [...after].filter((k) => !before.has(k)).length;
-  const plural = (n: number) => `${n} option${n === 1 ? "" : "s"}`;
-  if (removed > 0 && added === 0) return at("narrower", `anyOf: ${plural(removed)} removed`);
-  if (added > 0 && removed === 0) return at("wider", `anyOf: ${plural(added)} added`);
-  return at("unclassified", `anyOf: ${plural(removed)} replaced by ${plural(added)}`);
+  const removed = b.filter((o) => !a.some((n) => same(n, o)));
+  const added = a.filter((n) => !b.some((o) => same(n, o)));
+  if (removed.length > 0 && added.length === 0) return at("narrower", `anyOf: removed ${listOptions(removed)}`);
+  if (added.length > 0 && removed.length === 0) return at("wider", `anyOf: added ${listOptions(added)}`);
+  return at("unclassified", `anyOf: ${listOptions(removed)} replaced by ${listOptions(added)}`);
+}
+
+/** A union option in a few words: its const value, else its type, else "a schema". */
+function optionLabel(option: unknown): string {
+  if (isSchema(option)) {
+    if (option.const !== undefined) return JSON.stringify(option.const);
+    if (option.type !== undefined) return `a ${describeType(option.type)}`;
+  }
+  return "a schema";
+}
+
+function listOptions(options: readonly unknown[]): string {
+  const labels = options.map(optionLabel);
+  return labels.length === 1 ? `option ${labels[0]}` : `options ${labels.join(", ")}`;
 }
 
 /** properties, required and additionalProperties together: a field's fate depends on all three. */

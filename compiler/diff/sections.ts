@@ -9,6 +9,17 @@ export const SECTION_TITLES: Readonly<Record<Section, string>> = {
   other: "Other changes",
 };
 
+/**
+ * Said when there are changes but none gives the agent a new power: the reviewer's first question,
+ * answered. With unclassified changes it cannot be said outright.
+ */
+export function noNewPowers(diff: LockDiff): string | null {
+  if (diff.changes.length === 0 || diff.changes.some((c) => c.impact === "risky")) return null;
+  return diff.changes.some((c) => c.impact === "unclassified")
+    ? "No new powers among the changes cave diff can classify; review the unclassified ones below."
+    : "No new powers: the agent cannot do anything it could not do before.";
+}
+
 /** The changes of each non-empty section, in review order. */
 export function sectionsOf(diff: LockDiff): Array<{ section: Section; changes: LockChange[] }> {
   return SECTIONS.map((section) => ({ section, changes: diff.changes.filter((c) => sectionOf(c.impact) === section) })).filter((s) => s.changes.length > 0);

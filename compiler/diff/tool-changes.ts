@@ -1,6 +1,6 @@
 import { canonicalJson } from "../../src/contract/hash.js";
 import type { LockedTool, ResultPlan } from "../../src/contract/lock.js";
-import { EFFECT_MEANING, boundLabel, describeRequested, describeTimeout, effectConsequences, isEscalation, listWords, lockedPlan, planLabel, quote, requestedLabel, transformLabel } from "./describe.js";
+import { EFFECT_MEANING, boundLabel, describeRequested, describeTimeout, effectConsequences, isEscalation, listWords, lockedPlan, packageOf, planLabel, quote, requestedLabel, transformLabel } from "./describe.js";
 import { schemaSideChanges } from "./schema-changes.js";
 import type { ChangeKind, Impact, LockChange } from "./types.js";
 
@@ -72,7 +72,8 @@ function sandboxChanges(name: string, before: LockedTool, after: LockedTool): Lo
   if (added.length > 0) {
     out.push({ kind: "sandbox-env-added", impact: "risky", subject, path: null, message: `may now receive environment variable${added.length === 1 ? "" : "s"} ${listWords(added)}`, details: [], before: b.env, after: a.env });
   }
-  if (removed.length > 0) {
+  // Out of the sandbox the tool sees the host's whole environment: the emptied list is not a loss.
+  if (removed.length > 0 && a.mode !== "none") {
     out.push({ kind: "sandbox-env-removed", impact: "info", subject, path: null, message: `no longer receives environment variable${removed.length === 1 ? "" : "s"} ${listWords(removed)}`, details: [], before: b.env, after: a.env });
   }
   const { mode: _bm, env: _be, ...restB } = b;
@@ -133,14 +134,27 @@ function tokenizerLabel(t: ResultPlan["tokenizer"]): string {
 function implementationChanges(name: string, before: LockedTool, after: LockedTool, onlyImplementation: boolean): LockChange[] {
   if (before.source.sha256 === after.source.sha256 && sameJson(before.source.files, after.source.files)) return [];
   const files = [...new Set([...Object.keys(before.source.files), ...Object.keys(after.source.files)])].sort();
+  // The project's files one by one; a dependency's files counted per package ("changed: 12 files of zod").
   const details: string[] = [];
+  const byPackage = new Map<string, number>();
+  let count = 0;
   for (const file of files) {
     const b = before.source.files[file];
     const a = after.source.files[file];
     if (b === a) continue;
-    details.push(`${b === undefined ? "added" : a === undefined ? "removed" : "changed"}: ${file}`);
+    count++;
+    const status = b === undefined ? "added" : a === undefined ? "removed" : "changed";
+    const pkg = packageOf(file);
+    if (pkg === null) details.push(`${status}: ${file}`);
+    else byPackage.set(`${status}\0${pkg}`, (byPackage.get(`${status}\0${pkg}`) ?? 0) + 1);
   }
-  const count = details.length;
+  for (const [key, n] of [...byPackage].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+    const [status, pkg] = key.split("\0");
+    details.push(`${status}: ${n} file${n === 1 ? "" : "s"} of package ${pkg}`);
+  }
+  // With other changes listed, the tool's own module changing says nothing new.
+  const ownOnly = files.every((file) => before.source.files[file] === after.source.files[file] || file === before.module || file === after.module);
+  if (!onlyImplementation && count > 0 && ownOnly) return [];
   const what = count === 0 ? "staged bundle changed, no source file did (a bundler or compiler change)" : `${count} file${count === 1 ? "" : "s"} of its staged source graph changed`;
   const message = onlyImplementation ? `implementation changed, contract unchanged: ${what}` : `source changed: ${what}`;
   return [{ kind: "implementation", impact: "info", subject: { type: "tool", name }, path: null, message, details, before: before.source.sha256, after: after.source.sha256 }];

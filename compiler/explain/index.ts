@@ -1,5 +1,5 @@
 import type { CaveLock, LockedSchema, LockedTool } from "../../src/contract/lock.js";
-import { EFFECT_MEANING, boundLabel, describeRequested, describeTimeout, effectConsequences, listWords, lockedPlan, planLabel, quote, transformLabel } from "../diff/describe.js";
+import { EFFECT_MEANING, boundLabel, describeRequested, describeTimeout, effectConsequences, listWords, lockedPlan, planLabel, quote, sourceGroups, transformLabel } from "../diff/describe.js";
 
 /**
  * Everything the lock says about one tool, in plain words, in the order a reviewer asks: what it
@@ -39,9 +39,14 @@ export function explainTool(lock: CaveLock, name: string): string {
 
   lines.push("", "How it is validated", `  input: ${describeSide(tool.input, "input")}`, `  output: ${describeSide(tool.output, "output")}`);
 
-  const files = Object.keys(tool.source.files).sort();
-  lines.push("", "Source", `  staged bundle: ${tool.source.bundle} (${tool.source.sha256})`, `  source graph (${files.length} file${files.length === 1 ? "" : "s"}):`);
-  for (const file of files) lines.push(`    ${file} ${tool.source.files[file]}`);
+  // The project's own files with their hashes; dependencies (hundreds of files) counted per package. --json lists all.
+  const { own, packages } = sourceGroups(Object.keys(tool.source.files));
+  lines.push("", "Source", `  staged bundle: ${tool.source.bundle} (${tool.source.sha256})`, `  project files (${own.length}):`);
+  for (const file of own) lines.push(`    ${file} ${tool.source.files[file]}`);
+  if (packages.length > 0) {
+    const total = packages.reduce((n, [, count]) => n + count, 0);
+    lines.push(`  dependencies (${total} file${total === 1 ? "" : "s"}): ${packages.map(([name, count]) => `${name} (${count})`).join(", ")}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 

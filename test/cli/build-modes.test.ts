@@ -63,7 +63,7 @@ describe("cave build modes", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toContain("cave diff: committed cave.lock → this build");
     expect(run.stdout).toContain('tool "set_policy": timeout 5000 ms (5 s) → 6000 ms (6 s)');
-    expect(run.stderr).toContain("error CAVE9020: cave.lock is out of date: 1 change: 0 new powers, 0 breaking, 0 to review, 1 other; run cave build, review cave diff, and commit the lock.");
+    expect(run.stderr).toContain("error CAVE9020: cave.lock is out of date: 2 changes: 0 new powers, 0 breaking, 0 to review, 2 other; run cave build, review cave diff, and commit the lock.");
     expectRelativeOnly(run, root);
     expect(readFileSync(join(root, "cave.lock"), "utf8")).toBe(lock);
     expect(snapshot(join(root, ".cave"))).toEqual(folder);
@@ -73,12 +73,13 @@ describe("cave build modes", () => {
     expect(json.stderr).toBe("");
     const parsed = JSON.parse(json.stdout);
     expect(parsed).toMatchObject({ ok: false, exitCode: 2, status: "changed", mode: "check", written: false, lock: "cave.lock" });
-    expect(parsed.diff.changes.map((c: { kind: string }) => c.kind)).toEqual(["timeout"]);
+    // lookup_policy shares the edited module: its implementation changed, its contract did not.
+    expect(parsed.diff.changes.map((c: { kind: string; subject: { name: string } }) => `${c.kind} ${c.subject.name}`)).toEqual(["implementation lookup_policy", "timeout set_policy"]);
     expect(Object.keys(parsed)).toEqual([...Object.keys(parsed)].sort());
 
     const github = await cave(["build", "--check", "--format", "github"], root);
     expect(github.code).toBe(2);
-    expect(github.stdout.split("\n")[0]).toBe("::error file=cave.lock,title=CAVE9020::cave.lock is out of date%3A 1 change%3A 0 new powers, 0 breaking, 0 to review, 1 other; run cave build, review cave diff, and commit the lock".replaceAll("%3A", ":"));
+    expect(github.stdout.split("\n")[0]).toBe("::error file=cave.lock,title=CAVE9020::cave.lock is out of date: 2 changes: 0 new powers, 0 breaking, 0 to review, 2 other; run cave build, review cave diff, and commit the lock");
 
     // --frozen refuses the change: neither the lock nor the build folder is touched.
     const frozen = await cave(["build", "--frozen"], root);
@@ -99,7 +100,7 @@ describe("cave build modes", () => {
 
     const write = await cave(["build", "--write"], root, { CI: "true" });
     expect(write.code).toBe(0);
-    expect(write.stdout).toContain("1 change: 0 new powers, 0 breaking, 0 to review, 1 other (review with cave diff)");
+    expect(write.stdout).toContain("2 changes: 0 new powers, 0 breaking, 0 to review, 2 other (review with cave diff)");
     expect(readFileSync(join(root, "cave.lock"), "utf8")).not.toBe(lock);
     expect((await cave(["build", "--check"], root, { CI: "true" })).code).toBe(0);
     expect((await cave(["build"], root, { CI: "true" })).code).toBe(0);

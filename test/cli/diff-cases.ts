@@ -19,6 +19,8 @@ export interface DiffCase {
   readonly name: string;
   /** What the case shows, for the reader of the fixture. */
   readonly about: string;
+  /** Changes the diff must contain, as "kind:impact:subject". */
+  readonly shows: readonly string[];
   readonly edits: readonly Edit[];
 }
 
@@ -26,34 +28,39 @@ const LOOKUP_INPUT = 'input: schema.object({ id: schema.string({ maxLength: 20, 
 const LOOKUP_OUTPUT_STATUS = 'status: schema.union([schema.literal("open"), schema.literal("shipped")]),';
 
 export const DIFF_CASES: readonly DiffCase[] = [
-  { name: "unchanged", about: "the same project built twice: no changes", edits: [] },
+  { name: "unchanged", about: "the same project built twice: no changes", shows: [], edits: [] },
   {
     name: "tool-added",
     about: "a new write tool in an existing module",
+    shows: ["tool-added:risky:reopen_order"],
     edits: [{ file: "tools/orders.ts", from: "export const cancelOrder = tool({", to: 'export const reopenOrder = tool({\n  name: "reopen_order",\n  description: "Reopen a cancelled order.",\n  input: schema.object({ id: schema.string({ maxLength: 20 }) }),\n  effect: "write",\n  execute({ id }) {\n    return { id, reopened: true };\n  },\n});\n\nexport const cancelOrder = tool({' }],
   },
-  { name: "tool-removed", about: "a tool deleted (its module goes with it)", edits: [{ file: "tools/notify.ts", write: "export {};\n" }] },
-  { name: "tool-renamed", about: "lookup_order renamed to get_order, same export", edits: [{ file: "tools/orders.ts", from: 'name: "lookup_order",', to: 'name: "get_order",' }] },
-  { name: "effect-escalated", about: "a read tool becomes write", edits: [{ file: "tools/orders.ts", from: 'effect: "read",', to: 'effect: "write",' }] },
-  { name: "effect-de-escalated", about: "a write tool becomes idempotent", edits: [{ file: "tools/orders.ts", from: 'effect: "write",\n  timeout: 10_000,', to: 'effect: "idempotent",\n  timeout: 10_000,' }] },
+  { name: "tool-removed", about: "a tool deleted (its module goes with it)", shows: ["tool-removed:breaking:send_email"], edits: [{ file: "tools/notify.ts", write: "export {};\n" }] },
+  { name: "tool-renamed", about: "lookup_order renamed to get_order, same export", shows: ["tool-renamed:breaking:get_order"], edits: [{ file: "tools/orders.ts", from: 'name: "lookup_order",', to: 'name: "get_order",' }] },
+  { name: "effect-escalated", about: "a read tool becomes write", shows: ["effect:risky:lookup_order"], edits: [{ file: "tools/orders.ts", from: 'effect: "read",', to: 'effect: "write",' }] },
+  { name: "effect-de-escalated", about: "a write tool becomes idempotent", shows: ["effect:info:cancel_order"], edits: [{ file: "tools/orders.ts", from: 'effect: "write",\n  timeout: 10_000,', to: 'effect: "idempotent",\n  timeout: 10_000,' }] },
   {
     name: "input-breaking",
     about: "a new required input field and a tighter maxLength",
+    shows: ["input-schema:breaking:lookup_order"],
     edits: [{ file: "tools/orders.ts", from: LOOKUP_INPUT, to: 'input: schema.object({ id: schema.string({ maxLength: 12, pattern: "^[A-Z0-9-]+$" }), tenant: schema.string() }),' }],
   },
   {
     name: "input-compatible",
     about: "a new optional input field and a looser maxLength",
+    shows: ["input-schema:compatible:lookup_order"],
     edits: [{ file: "tools/orders.ts", from: LOOKUP_INPUT, to: 'input: schema.object({ id: schema.string({ maxLength: 40, pattern: "^[A-Z0-9-]+$" }), includeItems: schema.optional(schema.boolean()) }),' }],
   },
   {
     name: "input-unclassified",
     about: "a changed regex pattern: cave diff cannot tell whether it accepts less",
+    shows: ["input-schema:unclassified:lookup_order"],
     edits: [{ file: "tools/orders.ts", from: LOOKUP_INPUT, to: 'input: schema.object({ id: schema.string({ maxLength: 20, pattern: "^[A-Z][A-Z0-9-]*$" }) }),' }],
   },
   {
     name: "output-breaking",
     about: "the result may hold a new status, and loses its total",
+    shows: ["output-schema:breaking:lookup_order"],
     edits: [
       { file: "tools/orders.ts", from: LOOKUP_OUTPUT_STATUS, to: 'status: schema.union([schema.literal("open"), schema.literal("shipped"), schema.literal("lost")]),' },
       { file: "tools/orders.ts", from: "    total: schema.number({ minimum: 0 }),\n", to: "" },
@@ -63,43 +70,48 @@ export const DIFF_CASES: readonly DiffCase[] = [
   {
     name: "output-compatible",
     about: "the result gains a required field and loses a status it could hold",
+    shows: ["output-schema:compatible:lookup_order"],
     edits: [
       { file: "tools/orders.ts", from: LOOKUP_OUTPUT_STATUS, to: 'status: schema.union([schema.literal("open")]),\n    currency: schema.string({ maxLength: 3 }),' },
       { file: "tools/orders.ts", from: 'status: "open" as const, total: 10 };', to: 'status: "open" as const, currency: "EUR", total: 10 };' },
     ],
   },
-  { name: "timeout", about: "a longer timeout", edits: [{ file: "tools/orders.ts", from: "timeout: 10_000,", to: "timeout: 60_000," }] },
-  { name: "allow-repeat", about: "identical repeated calls allowed", edits: [{ file: "tools/orders.ts", from: 'effect: "read",', to: 'effect: "read",\n  allowRepeat: true,' }] },
-  { name: "result-policy", about: "a result policy changed from page to inline", edits: [{ file: "tools/search.ts", from: 'result: "page",', to: 'result: "inline",' }] },
-  { name: "sandbox-env", about: "a new environment name in a sandbox profile", edits: [{ file: "tools/notify.ts", from: 'env: ["SMTP_HOST"]', to: 'env: ["SMTP_HOST", "SMTP_USER"]' }] },
+  { name: "timeout", about: "a longer timeout", shows: ["timeout:info:cancel_order"], edits: [{ file: "tools/orders.ts", from: "timeout: 10_000,", to: "timeout: 60_000," }] },
+  { name: "allow-repeat", about: "identical repeated calls allowed", shows: ["allow-repeat:risky:lookup_order"], edits: [{ file: "tools/orders.ts", from: 'effect: "read",', to: 'effect: "read",\n  allowRepeat: true,' }] },
+  { name: "result-policy", about: "a result policy changed from page to inline", shows: ["result-policy:info:search_docs", "result-plan:info:search_docs"], edits: [{ file: "tools/search.ts", from: 'result: "page",', to: 'result: "inline",' }] },
+  { name: "sandbox-env", about: "a new environment name in a sandbox profile", shows: ["sandbox-env-added:risky:send_email"], edits: [{ file: "tools/notify.ts", from: 'env: ["SMTP_HOST"]', to: 'env: ["SMTP_HOST", "SMTP_USER"]' }] },
   {
     name: "sandbox-off",
     about: "a tool leaves the sandbox",
+    shows: ["sandbox-mode:risky:send_email"],
     edits: [{ file: "tools/notify.ts", from: '  sandboxProfile: { env: ["SMTP_HOST"] },\n', to: '  sandbox: "none",\n' }],
   },
   {
     name: "nested-tools",
     about: "a composite may call one more tool",
+    shows: ["nested-tool-added:risky:refund_order"],
     edits: [
       { file: "tools/refund.ts", from: 'import { cancelOrder, lookupOrder } from "./orders.js";', to: 'import { cancelOrder, lookupOrder } from "./orders.js";\nimport { sendEmail } from "./notify.js";' },
       { file: "tools/refund.ts", from: "nestedTools: [lookupOrder, cancelOrder],", to: "nestedTools: [lookupOrder, cancelOrder, sendEmail]," },
     ],
   },
-  { name: "implementation-only", about: "a helper's code changed, no contract did", edits: [{ file: "lib/format.ts", from: "return id.toUpperCase();", to: "return id.trim().toUpperCase();" }] },
+  { name: "implementation-only", about: "a helper's code changed, no contract did", shows: ["implementation:info:lookup_order"], edits: [{ file: "lib/format.ts", from: "return id.toUpperCase();", to: "return id.trim().toUpperCase();" }] },
   {
     name: "opaque-semantics",
     about: "an opaque (zod) validator's semantics hash changed",
+    shows: ["opaque-semantics:unclassified:search_docs"],
     edits: [{ file: "tools/search.ts", from: '"1111111111111111111111111111111111111111111111111111111111111111"', to: '"2222222222222222222222222222222222222222222222222222222222222222"' }],
   },
   {
     name: "agent-tools",
     about: "an agent gets one more tool",
+    shows: ["agent-tool-added:risky:support"],
     edits: [
       { file: "agent.ts", from: 'import { searchDocs } from "./tools/search.js";', to: 'import { searchDocs } from "./tools/search.js";\nimport { sendEmail } from "./tools/notify.js";' },
       { file: "agent.ts", from: "tools: [lookupOrder, cancelOrder, refundOrder, searchDocs]", to: "tools: [lookupOrder, cancelOrder, refundOrder, searchDocs, sendEmail]" },
     ],
   },
-  { name: "description", about: "a tool's description changed", edits: [{ file: "tools/orders.ts", from: '"Read one order by id."', to: '"Read one order by its id, with its status and total."' }] },
+  { name: "description", about: "a tool's description changed", shows: ["description:info:lookup_order"], edits: [{ file: "tools/orders.ts", from: '"Read one order by id."', to: '"Read one order by its id, with its status and total."' }] },
 ];
 
 /** Copies the base project, applies the edits (each must match exactly once), and returns the copy's root. */

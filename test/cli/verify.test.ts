@@ -78,7 +78,7 @@ describe("cave verify", () => {
     const result = await verify(dir);
     expect(result.code).toBe(1);
     expect(result.codes).toEqual(["CAVE9007"]);
-    expect(result.lines[0]).toContain(`${bundle} does not match the lock (bundle of tool "lookup_policy" (source.bundle))`);
+    expect(result.lines[0]).toContain(`${bundle} does not match the lock (staged bundle of tool "lookup_policy")`);
     expect(result.lines[0]).toContain("run cave build and deploy its output unchanged");
   });
 
@@ -130,11 +130,12 @@ describe("cave verify", () => {
   it("finds a missing tool, with a stale integrity and with a forged one (CAVE9009)", async () => {
     const stale = deployCopy();
     editLock(stale, (l) => delete (l.tools as Record<string, unknown>).set_policy, false);
-    expect((await verify(stale)).codes).toEqual(["CAVE9005", "CAVE9009"]);
+    // set_policy's input validator stays behind, pinned by nothing now.
+    expect((await verify(stale)).codes).toEqual(["CAVE9005", "CAVE9009", "CAVE9008"]);
     const forged = deployCopy();
     editLock(forged, (l) => delete (l.tools as Record<string, unknown>).set_policy, true);
     const result = await verify(forged);
-    expect(result.codes).toEqual(["CAVE9009"]);
+    expect(result.codes).toEqual(["CAVE9009", "CAVE9008"]);
     expect(result.lines[0]).toContain('agent "policy_desk" (tools) names tool "set_policy", which is not in the lock');
   });
 
