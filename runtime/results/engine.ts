@@ -42,14 +42,17 @@ export class ResultPlans {
     this.transforms = new TransformLoader(options.root);
   }
 
-  /** Stage "result" of the call pipeline: `value` is the validated result (plain JSON data). */
-  async apply(plan: ResultPlan, value: unknown): Promise<ResultOutcome> {
+  /**
+   * Stage "result" of the call pipeline: `value` is the validated result (plain JSON data);
+   * `serialized`, when the caller already has it, is its canonical JSON (saves serialising twice).
+   */
+  async apply(plan: ResultPlan, value: unknown, serialized?: string): Promise<ResultOutcome> {
     if (plan.strategy === "inline") return { ok: true, content: value, stored: null };
     if (plan.tokenizer !== null && (plan.tokenizer.id !== TOKENIZER.id || plan.tokenizer.version !== TOKENIZER.version)) {
       return failure("TOKENIZER_MISMATCH", `the lock counts with ${plan.tokenizer.id} ${plan.tokenizer.version} but this runtime has ${TOKENIZER.id} ${TOKENIZER.version}; rebuild with this cave version`);
     }
     try {
-      const text = serializeResult(value);
+      const text = serialized ?? serializeResult(value);
       if (plan.inlineUpToTokens !== null && (await fitsTokens(text, plan.inlineUpToTokens))) return { ok: true, content: value, stored: null };
       switch (plan.strategy) {
         case "page":
@@ -122,9 +125,9 @@ export class ResultPlans {
     const stored = await this.store(text);
     if (!stored.ok) return stored;
     const ref = signRef({ sha256: stored.sha256, pageTokens }, stored.key);
-    const cuts = this.cutsOf(stored.sha256, text, pageTokens, tokenizer);
+    // Only the preview is cut here: paging the whole result waits until cave_recover asks for it.
     const preview = pageCuts(text, viewTokens(plan.inlineUpToTokens), tokenizer, 1);
-    const header = exactViewHeader(stored.bytes, cuts.length - 1, ref, summarize(value));
+    const header = exactViewHeader(stored.bytes, ref, summarize(value));
     return { ok: true, content: `${header}\n${text.slice(0, preview[1])}…`, stored: stored.sha256 };
   }
 

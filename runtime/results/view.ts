@@ -10,9 +10,8 @@ export function recoverHeader(page: number, pageCount: number, bytes: number, re
   return `[exact result, page ${page} of ${pageCount} of ${bytes} bytes. The pages concatenate to it exactly; cave_recover ${JSON.stringify({ ref, page: Math.min(page + 1, pageCount) })} returns ${page < pageCount ? "the next" : "the last"}]`;
 }
 
-export function exactViewHeader(bytes: number, pageCount: number, ref: string, summary: string): string {
-  const paging = pageCount > 1 ? `, in ${pageCount} pages (add "page": N)` : "";
-  return `[the exact result (${summary}, ${bytes} bytes) is stored; this is its beginning. cave_recover ${JSON.stringify({ ref })} returns it exactly${paging}]`;
+export function exactViewHeader(bytes: number, ref: string, summary: string): string {
+  return `[the exact result (${summary}, ${bytes} bytes) is stored; this is its beginning. cave_recover ${JSON.stringify({ ref })} returns it exactly, in pages when large]`;
 }
 
 export function compressHeader(transform: { id: string; version: number; lossless: boolean }, ref: string | null): string {

@@ -75,13 +75,48 @@ async function load(): Promise<Tokenizer> {
   return makeTokenizer(encoding.countTokens, params.O200K_TOKEN_SPLIT_REGEX);
 }
 
+/**
+ * Whether `text` may hold a pre-tokenized piece longer than LONG_PIECE_BYTES. Such a piece spans more
+ * than 170 UTF-16 units, and every o200k piece is one class of characters apart from at most four
+ * units (a leading space or symbol, a contraction such as "'ll"): letters and marks, symbols and
+ * punctuation, whitespace, or the newline and slash tail of a symbol run. So a text without a run of
+ * 80 units of one class has none. One pass over char codes (a Unicode-property regex is ~10x slower);
+ * a non-ASCII unit counts towards every class but the tail, which only errs towards the slow path.
+ */
+function mayHoldLongPiece(text: string): boolean {
+  const RUN = 80;
+  let letters = 0;
+  let symbols = 0;
+  let spaces = 0;
+  let tails = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+      const space = c === 32 || (c >= 9 && c <= 13);
+      const symbol = !letter && !space && !(c >= 48 && c <= 57);
+      letters = letter ? letters + 1 : 0;
+      spaces = space ? spaces + 1 : 0;
+      symbols = symbol ? symbols + 1 : 0;
+      tails = c === 10 || c === 13 || c === 47 ? tails + 1 : 0;
+    } else {
+      letters += 1;
+      symbols += 1;
+      spaces += 1;
+      tails = 0;
+    }
+    if (letters >= RUN || symbols >= RUN || spaces >= RUN || tails >= RUN) return true;
+  }
+  return false;
+}
+
 // Special-token strings such as "<|endoftext|>" in a result are plain text, never control tokens.
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 function makeTokenizer(countTokens: (text: string, options: typeof AS_TEXT) => number, split: RegExp): Tokenizer {
   const exact = (text: string) => countTokens(text, AS_TEXT);
   const count = (text: string): number => {
-    if (text.length * 3 <= LONG_PIECE_BYTES) return exact(text);
+    if (text.length * 3 <= LONG_PIECE_BYTES || !mayHoldLongPiece(text)) return exact(text);
     // Runs of short pieces are counted whole (the pre-tokenizer matches each run exactly as it matched
     // inside the text, see docs/result-plans.md); each long piece contributes its bytes.
     let total = 0;
