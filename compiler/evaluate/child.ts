@@ -37,7 +37,7 @@ process.exit = ((code?: number | string | null) => {
 process.on("uncaughtException", () => undefined);
 process.on("unhandledRejection", () => undefined);
 
-function describe(thrown: unknown): string {
+function describe(thrown: unknown, replace?: { readonly from: string; readonly to: string }): string {
   let text: string;
   try {
     if (thrown instanceof Error || (typeof thrown === "object" && thrown !== null && "message" in thrown)) {
@@ -47,6 +47,7 @@ function describe(thrown: unknown): string {
   } catch {
     text = "a value that cannot be turned into text";
   }
+  if (replace) text = text.split(replace.from).join(replace.to);
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}...` : text;
 }
 
@@ -179,10 +180,12 @@ function readExports(namespace: Record<string, unknown>): ExportReport[] {
 
 async function importModule(request: ImportRequest): Promise<ChildMessage> {
   let namespace: Record<string, unknown>;
+  const url = `data:text/javascript;base64,${toBase64(request.code)}`;
   try {
-    namespace = (await import(`data:text/javascript;base64,${toBase64(request.code)}`)) as Record<string, unknown>;
+    namespace = (await import(url)) as Record<string, unknown>;
   } catch (thrown) {
-    return { type: "threw", module: request.module, message: describe(thrown), exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null };
+    const message = describe(thrown, { from: url, to: request.label });
+    return { type: "threw", module: request.module, message, exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null };
   }
   return { type: "imported", module: request.module, exports: readExports(namespace) };
 }

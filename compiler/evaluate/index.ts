@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { describeThrown, error, stripRoot, type Diagnostic } from "../diagnostics.js";
 import { packageRoot } from "../package-root.js";
 import type { AnalyseResult, EvaluatedAgent, EvaluatedTool, EvaluateResult, StagedModule, StageResult } from "../types.js";
@@ -30,7 +31,8 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
   const diagnostics: Diagnostic[] = [];
   let outcomes: Map<string, Outcome>;
   try {
-    outcomes = await importAll(modules.map(({ module, code }) => ({ module, code })), await childScript(), timeoutMs);
+    const jobs = modules.map(({ module, bundlePath, code }) => ({ module, label: bundlePath, code }));
+    outcomes = await importAll(jobs, await childScript(), { timeoutMs, cwd: root });
   } catch (thrown) {
     const message = `build-time evaluation failed unexpectedly: ${describeThrown(thrown, root)}`;
     return { tools: [], agents: [], diagnostics: [error("CAVE5003", message, "This is a bug in cave build; report it with the message.")] };
@@ -97,10 +99,19 @@ function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outc
   }
 }
 
-/** Messages from user code: without this machine's paths and without the bundle's data: URL. */
+/** Messages from user code: without this machine's paths (the root as given and as the child sees it) and without the bundle's data: URL. */
 function clean(text: string, root: string, staged: StagedModule): string {
-  const withoutUrl = text.replace(/data:text\/javascript;base64,[A-Za-z0-9+/=]+/g, staged.bundlePath);
-  return stripRoot(stripRoot(withoutUrl, root), packageRoot());
+  let out = text.replace(/data:text\/javascript;base64,[A-Za-z0-9+/=]+/g, staged.bundlePath);
+  for (const dir of new Set([root, realRoot(root), packageRoot()])) out = stripRoot(out, dir);
+  return out;
+}
+
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
+  }
 }
 
 function at(analysed: AnalyseResult, module: string, exportName: string): { file: string; line: number | null; column: number | null } {

@@ -4,6 +4,8 @@ import { Session } from "./session.js";
 
 export interface Job {
   readonly module: string;
+  /** The bundle's path in the build folder, for messages. */
+  readonly label: string;
   readonly code: string;
 }
 
@@ -24,7 +26,8 @@ const MAX_CHILDREN = 2;
  * first import, so a timer left behind by an earlier module is never blamed on it; the rest carry on in
  * a new child.
  */
-export async function importAll(jobs: readonly Job[], script: string, timeoutMs: number): Promise<Map<string, Outcome>> {
+export async function importAll(jobs: readonly Job[], script: string, options: { readonly timeoutMs: number; readonly cwd: string }): Promise<Map<string, Outcome>> {
+  const { timeoutMs, cwd } = options;
   const outcomes = new Map<string, Outcome>();
   const queue = [...jobs];
   const children = Math.max(1, Math.min(MAX_CHILDREN, availableParallelism(), Math.ceil(jobs.length / MODULES_PER_CHILD)));
@@ -36,14 +39,14 @@ export async function importAll(jobs: readonly Job[], script: string, timeoutMs:
         retry = undefined;
         if (!session) {
           try {
-            session = await Session.start(script, Math.max(timeoutMs, 10_000));
+            session = await Session.start(script, { timeoutMs: Math.max(timeoutMs, 10_000), cwd });
           } catch (thrown) {
             outcomes.set(job.module, { type: "ended", detail: (thrown as Error).message });
             continue;
           }
         }
         const fresh = session.fresh;
-        const reply = await session.run({ type: "import", module: job.module, code: job.code }, timeoutMs);
+        const reply = await session.run({ type: "import", module: job.module, label: job.label, code: job.code }, timeoutMs);
         if (reply.type === "imported" || reply.type === "threw") {
           if (reply.module !== job.module) {
             session.kill();

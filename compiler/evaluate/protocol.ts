@@ -7,6 +7,8 @@
 export interface ImportRequest {
   readonly type: "import";
   readonly module: string;
+  /** What to call the bundle in messages instead of its (huge) data: URL: its path in the build folder. */
+  readonly label: string;
   readonly code: string;
 }
 

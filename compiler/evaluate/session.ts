@@ -35,9 +35,14 @@ export class Session {
     child.on("error", (cause) => this.#end(`it failed: ${cause.message}`));
   }
 
-  /** Starts a child and waits for it to be ready (within `timeoutMs`). */
-  static async start(script: string, timeoutMs: number): Promise<Session> {
+  /**
+   * Starts a child and waits for it to be ready (within `timeoutMs`). Its working directory is the project
+   * root, so that a message quoting process.cwd() holds no other path of this machine.
+   */
+  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string }): Promise<Session> {
+    const { timeoutMs, cwd } = options;
     const child = spawn(process.execPath, [permissionFlag(), "--no-warnings", "--input-type=module", "--eval", script], {
+      cwd,
       env: {},
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "json",
