@@ -45,13 +45,14 @@ export function toolChanges(name: string, before: LockedTool, after: LockedTool,
   out.push(...schemaSideChanges(name, "input", before.input, after.input));
   out.push(...schemaSideChanges(name, "output", before.output, after.output));
   out.push(...resultChanges(name, before, after));
-  out.push(...implementationChanges(name, before, after, out.length === 0 && sameOutside(before, after, ["source", "input", "output"])));
   for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
     if (HANDLED.has(key)) continue;
     const b = (before as unknown as Record<string, unknown>)[key];
     const a = (after as unknown as Record<string, unknown>)[key];
     if (!sameJson(b, a)) add("unclassified", "unclassified", `${key} changed: changed (unclassified), review it in the lock`, b, a);
   }
+  // Every other field was compared above, so nothing found there means the contract is unchanged.
+  out.push(...implementationChanges(name, before, after, out.length === 0));
   return out;
 }
 
@@ -132,7 +133,7 @@ function tokenizerLabel(t: ResultPlan["tokenizer"]): string {
 
 /** Source hashes moved: list the changed files of the staged graph. */
 function implementationChanges(name: string, before: LockedTool, after: LockedTool, onlyImplementation: boolean): LockChange[] {
-  if (before.source.sha256 === after.source.sha256 && sameJson(before.source.files, after.source.files)) return [];
+  if (before.source.sha256 === after.source.sha256 && sameHashes(before.source.files, after.source.files)) return [];
   const files = [...new Set([...Object.keys(before.source.files), ...Object.keys(after.source.files)])].sort();
   // The project's files one by one; a dependency's files counted per package ("changed: 12 files of zod").
   const details: string[] = [];
@@ -160,21 +161,11 @@ function implementationChanges(name: string, before: LockedTool, after: LockedTo
   return [{ kind: "implementation", impact: "info", subject: { type: "tool", name }, path: null, message, details, before: before.source.sha256, after: after.source.sha256 }];
 }
 
-function sameOutside(before: LockedTool, after: LockedTool, ignored: readonly string[]): boolean {
-  const strip = (t: LockedTool) => Object.fromEntries(Object.entries(t).filter(([k]) => !ignored.includes(k)));
-  if (!sameJson(strip(before), strip(after))) return false;
-  // Validator modules may move with the bundle; the schemas and their validation kind must not.
-  for (const side of ["input", "output"] as const) {
-    const b = before[side];
-    const a = after[side];
-    if ((b === null) !== (a === null)) return false;
-    if (b && a && (b.sha256 !== a.sha256 || !sameJson(opaqueFacts(b.validation), opaqueFacts(a.validation)))) return false;
-  }
-  return true;
-}
-
-function opaqueFacts(v: NonNullable<LockedTool["input"]>["validation"]): unknown {
-  return v.kind === "opaque" ? v : { kind: v.kind };
+/** Two path → hash maps with the same entries (cheaper than canonical JSON on graphs of hundreds of files). */
+function sameHashes(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => a[k] === b[k]);
 }
 
 export function sameJson(a: unknown, b: unknown): boolean {

@@ -188,4 +188,18 @@ describe("cave verify", () => {
     expect((await cave(["verify", "--lock", "elsewhere.lock"], dir)).stderr).toContain("error CAVE9001: elsewhere.lock does not exist");
     expect((await cave(["verify", "extra-arg"], dir)).code).toBe(1);
   });
+
+  it("checks result transforms the plans pin (examples/support-desk): intact, then one byte off (CAVE9007)", async () => {
+    const root = copyProject("examples/support-desk");
+    expect((await cave(["build"], root)).code).toBe(0);
+    expect((await cave(["verify"], root)).code).toBe(0);
+    const lockText = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as CaveLock;
+    const withTransform = Object.entries(lockText.tools).find(([, t]) => t.result.plan.transform !== null);
+    if (!withTransform) throw new Error("the example must lock a compress plan");
+    const [name, locked] = withTransform;
+    flipOneByte(join(root, locked.result.plan.transform!.module));
+    const result = await verify(root);
+    expect(result.codes).toEqual(["CAVE9007"]);
+    expect(result.lines[0]).toContain(`(result transform of tool "${name}")`);
+  });
 });
