@@ -10,6 +10,7 @@ import { resolveCallOptions, resolveOptions, resolveRunOptions, type CallOptions
 import { runCall } from "./pipeline/run-call.js";
 import type { Engine } from "./pipeline/state.js";
 import { RunState } from "./run-state.js";
+import { createSandboxDispatcher } from "./sandbox/index.js";
 import { verifyAll } from "./verify-all.js";
 
 /** A run: one conversation or task, with its own call budget, wall-time budget and repeat guard. */
@@ -53,7 +54,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     options: resolved,
     loader: new Loader(root),
     breakers: new Breakers(resolved.breaker),
-    dispatchers: { required: resolved.dispatchers.required, none: resolved.dispatchers.none ?? inProcessDispatcher },
+    dispatchers: { required: resolved.dispatchers.required ?? createSandboxDispatcher({ limits: resolved.limits }), none: resolved.dispatchers.none ?? inProcessDispatcher },
   };
   const toolNames = Object.freeze(Object.keys(lock.tools).sort());
   const defaultRun = new RunState(resolved.budget);

@@ -18,3 +18,7 @@ export { TRANSIENT_ERROR_CODES, isTransient } from "./retry.js";
 export { RUNTIME_CODES, type RuntimeCode } from "../src/contract/codes/runtime.js";
 /** Call outcomes and receipts. */
 export type { CallOutcome, Receipt, CallError } from "../src/contract/outcome.js";
+/** The child-process sandbox that runs `sandbox: "required"` tools (the default dispatcher for them), and the layers it has here. */
+export { createSandboxDispatcher, sandboxLayers, SANDBOX_DEFAULTS, type SandboxDispatcher, type SandboxOptions, type SandboxLayers, type PoolStats } from "./sandbox/index.js";
+/** A durable journal of receipts and outcomes, with replay. */
+export { FileJournal, durableRun, type DurableRun, type DurableRunOptions, type JournalEntry } from "./journal/index.js";

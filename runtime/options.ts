@@ -45,7 +45,7 @@ export interface RuntimeOptions {
   readonly retry?: RetryOptions;
   /** Where every call's receipt goes (default: nowhere). */
   readonly receipts?: ReceiptSink;
-  /** Who runs tool code, by the tool's sandbox mode. `none` defaults to the in-process dispatcher; `required` has no default yet. */
+  /** Who runs tool code, by the tool's sandbox mode. `none` defaults to the in-process dispatcher; `required` to the child-process sandbox (createSandboxDispatcher with these limits). */
   readonly dispatchers?: { readonly required?: Dispatcher; readonly none?: Dispatcher };
 }
 

@@ -24,6 +24,8 @@ export interface DispatchRequest {
   readonly tool: LockedTool;
   /** The project root the lock's paths are relative to (absolute; never put it in a message). */
   readonly root: string;
+  /** The run the call belongs to: the sandbox never shares a child process across runs. */
+  readonly runId: string;
   /** The validated input (after a Standard Schema's transforms). */
   readonly input: unknown;
   readonly context: ToolContext;
@@ -49,6 +51,8 @@ export interface OpaqueValidationRequest {
   readonly name: string;
   readonly tool: LockedTool;
   readonly root: string;
+  /** The run the call belongs to: the sandbox never shares a child process across runs. */
+  readonly runId: string;
   readonly side: "input" | "output";
   readonly value: unknown;
   loadModule(): Promise<Readonly<Record<string, unknown>>>;

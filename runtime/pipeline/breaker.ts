@@ -2,7 +2,7 @@ import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
 import type { CallState, Failure } from "./state.js";
 
 /** Outcomes that say the tool itself misbehaved; only these open a breaker. */
-const TOOL_FAILURES: ReadonlySet<RuntimeCode> = new Set(["TOOL_ERROR", "TIMEOUT", "OUTPUT_INVALID", "OUTPUT_NOT_SERIALISABLE", "OUTPUT_TOO_LARGE"]);
+const TOOL_FAILURES: ReadonlySet<RuntimeCode> = new Set(["TOOL_ERROR", "TIMEOUT", "OUTPUT_INVALID", "OUTPUT_NOT_SERIALISABLE", "OUTPUT_TOO_LARGE", "TOOL_CRASHED", "PROTOCOL_ERROR", "RESOURCE_EXHAUSTED", "SANDBOX_DENIED", "NETWORK_REFUSED"]);
 
 /** Stage 3, breaker: a tool whose breaker is open is refused without running. */
 export function breakerGate(state: CallState): Failure | undefined {

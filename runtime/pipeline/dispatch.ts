@@ -12,7 +12,7 @@ import type { CallState } from "./state.js";
 export async function dispatch(state: CallState, input: unknown): Promise<DispatchResult> {
   const { engine, name } = state;
   const tool = state.tool!;
-  const request = { name, tool, root: engine.root, input, context: state.context!, loadModule: () => engine.loader.bundle(name, tool) };
+  const request = { name, tool, root: engine.root, runId: state.run.id, input, context: state.context!, loadModule: () => engine.loader.bundle(name, tool) };
   const maxAttempts = tool.retryable ? engine.options.retry.maxAttempts : 1;
   const abort = state.abort!;
   for (let attempt = 1; ; attempt++) {

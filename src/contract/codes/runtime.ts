@@ -1,3 +1,4 @@
+import { SANDBOX_CODES } from "./sandbox.js";
 import type { CodeEntry } from "./types.js";
 
 /**
@@ -26,6 +27,8 @@ export const RUNTIME_CODES = {
   LOCK_NOT_FOUND: { title: "Lock not found", doc: "No lock file at the given path (default cave.lock under the root). Run cave build, or pass root/lock to createRuntime()." },
   OPTIONS_INVALID: { title: "Invalid runtime options", doc: "createRuntime(), startRun() or call() received an unknown option key or a value of the wrong kind. The message names the option; fix its spelling or value." },
   SANDBOX_UNAVAILABLE: { title: "Sandbox unavailable", doc: "The tool is locked with sandbox: \"required\" and the runtime has no sandbox dispatcher (dispatchers.required). It is never run in-process instead. Pass a sandbox dispatcher, or declare sandbox: \"none\" for a trusted tool and rebuild." },
+  /** The child-process sandbox's outcomes (codes/sandbox.ts). */
+  ...SANDBOX_CODES,
 } as const satisfies Record<string, CodeEntry>;
 
 /** A runtime outcome or error code. */

@@ -1,0 +1,291 @@
+// @ts-check
+// The sandbox child's entry script, run by Node directly under the permission model (read access to
+// this folder and to one staged bundle only). It talks to the host over fd 3 in length-prefixed JSON
+// frames (protocol: runtime/sandbox/protocol.ts). Order matters: the channel is opened and the
+// built-ins this file relies on are captured first; the bundle is read once and its sha256 checked
+// against the lock; the deny layer goes in; only then are exactly the verified bytes imported, from a
+// data: URL, so a file swapped after the check is never evaluated.
+
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Socket } from "node:net";
+import { classifyThrown, installDenyLayer } from "./deny.mjs";
+import { encodeFrame, FrameReader } from "./frames.mjs";
+import { serialise } from "./plain-data.mjs";
+
+const quote = JSON.stringify;
+const parse = JSON.parse;
+const freeze = Object.freeze;
+const exit = process.exit.bind(process);
+const TOOL_BRAND = Symbol.for("cave.tool");
+/** Frames before init: the init frame is small. */
+const INIT_FRAME_BYTES = 1 << 20;
+/** Exit codes the host reads: the process's state is no longer trusted after a fault; the channel broke. */
+const EXIT_FAULT = 70;
+const EXIT_CHANNEL = 71;
+
+/**
+ * @typedef {{ t: "init", bundle: string, shownBundle: string, sha256: string, exportName: string, name: string, opaqueInput: boolean, maxOutputBytes: number, maxFrameBytes: number }} Init
+ * @typedef {{ id: string, open: boolean, nextSub: number, subs: Map<number, { resolve: (outcome: unknown) => void, reject: (error: Error) => void }> }} Call
+ */
+
+const channel = new Socket({ fd: 3, readable: true, writable: true });
+let reader = new FrameReader(INIT_FRAME_BYTES);
+/** @type {Init | undefined} */
+let init;
+/** @type {any} */
+let tool;
+/** @type {Call | undefined} */
+let current;
+
+/** @param {string} text */
+function send(text) {
+  channel.write(encodeFrame(text));
+}
+
+/** Sends a last frame, then ends the process (its state can no longer be trusted). @param {string} text @param {number} code */
+function sendAndExit(text, code) {
+  channel.write(encodeFrame(text), () => exit(code));
+}
+
+/** @param {unknown} thrown @returns {string} */
+function thrownMessage(thrown) {
+  let text;
+  try {
+    const denied = /** @type {any} */ (thrown);
+    // Node's permission model says only "Access to this API has been restricted"; name what it refused,
+    // but never the resource (a path on this machine).
+    if (denied?.code === "ERR_ACCESS_DENIED") text = `ERR_ACCESS_DENIED: Node's permission model refused ${typeof denied.permission === "string" ? denied.permission : "the operation"}`;
+    else if (denied?.code === "ERR_SANDBOX_DENIED") text = `ERR_SANDBOX_DENIED: ${String(denied.message)}`;
+    else text = thrown instanceof Error ? `${thrown.name !== "Error" && typeof thrown.name === "string" ? `${thrown.name}: ` : ""}${String(thrown.message)}` : String(thrown);
+  } catch {
+    text = "an error whose message could not be read";
+  }
+  return text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
+}
+
+/** The code/transient chain of a thrown error, for the host's retry rule (runtime/retry.ts). @param {unknown} thrown */
+function errorChain(thrown) {
+  const chain = [];
+  try {
+    let error = /** @type {any} */ (thrown);
+    for (let depth = 0; typeof error === "object" && error !== null && depth < 3; depth++, error = error.cause) {
+      chain.push({ code: typeof error.code === "string" ? error.code.slice(0, 100) : null, transient: error.transient === true });
+    }
+  } catch {
+    // A getter that throws tells the host nothing reliable.
+  }
+  return chain;
+}
+
+/** @param {string} id @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
+function failText(id, code, message, extra = {}) {
+  return quote({ t: "fail", id, code, message, ...extra });
+}
+
+/** @param {string} id @param {unknown} thrown */
+function thrownText(id, thrown) {
+  return failText(id, classifyThrown(thrown), thrownMessage(thrown), { chain: errorChain(thrown) });
+}
+
+channel.on("data", (/** @type {Buffer} */ chunk) => {
+  let texts;
+  try {
+    texts = reader.push(chunk);
+  } catch {
+    exit(EXIT_CHANNEL);
+    return;
+  }
+  for (const text of texts) {
+    let frame;
+    try {
+      frame = parse(text);
+    } catch {
+      exit(EXIT_CHANNEL);
+      return;
+    }
+    void onFrame(frame);
+  }
+});
+// The channel ended: the host is gone, or the tool closed fd 3 under the bootstrap.
+channel.on("end", () => exit(EXIT_CHANNEL));
+channel.on("error", () => exit(EXIT_CHANNEL));
+
+process.on("uncaughtException", (thrown) => fault("an uncaught exception", thrown));
+process.on("unhandledRejection", (thrown) => fault("an unhandled promise rejection", thrown));
+
+/** @param {string} what @param {unknown} thrown */
+function fault(what, thrown) {
+  const call = current;
+  if (call === undefined || !call.open) {
+    exit(EXIT_FAULT);
+    return;
+  }
+  call.open = false;
+  current = undefined;
+  // fatal: the host must not reuse this process, which exits right after the frame is written.
+  sendAndExit(failText(call.id, classifyThrown(thrown), `${what}: ${thrownMessage(thrown)}`, { chain: errorChain(thrown), fatal: true }), EXIT_FAULT);
+}
+
+/** @param {any} frame */
+async function onFrame(frame) {
+  if (init === undefined) {
+    if (frame?.t !== "init") exit(EXIT_CHANNEL);
+    else await start(frame);
+    return;
+  }
+  switch (frame?.t) {
+    case "run":
+      return run(frame);
+    case "validate":
+      return validate(frame);
+    case "nested": {
+      const call = current;
+      const waiting = call !== undefined && call.id === frame.id ? call.subs.get(frame.sub) : undefined;
+      if (call === undefined || waiting === undefined) return exit(EXIT_CHANNEL);
+      call.subs.delete(frame.sub);
+      return typeof frame.error === "string" ? waiting.reject(new Error(frame.error)) : waiting.resolve(frame.outcome);
+    }
+    default:
+      exit(EXIT_CHANNEL);
+  }
+}
+
+/** @param {Init} frame */
+async function start(frame) {
+  init = frame;
+  reader = new FrameReader(frame.maxFrameBytes);
+  const what = `tool ${quote(frame.name)}: its staged bundle ${frame.shownBundle}`;
+  let bytes;
+  try {
+    bytes = readFileSync(frame.bundle);
+  } catch (thrown) {
+    const code = /** @type {{ code?: unknown }} */ (thrown)?.code;
+    const why = code === "ENOENT" || code === "ENOTDIR" ? "is missing" : `could not be read (${typeof code === "string" ? code : "read error"})`;
+    return sendAndExit(quote({ t: "load-failed", code: "LOCK_MISMATCH", message: `${what} ${why}; deploy cave.lock together with its build folder` }), 0);
+  }
+  const actual = `sha256-${createHash("sha256").update(bytes).digest("hex")}`;
+  if (actual !== frame.sha256) {
+    return sendAndExit(quote({ t: "load-failed", code: "LOCK_MISMATCH", message: `${what} does not match the lock (the lock says ${frame.sha256}, the file hashes to ${actual}); rebuild with cave build and deploy the lock with its build folder` }), 0);
+  }
+
+  installDenyLayer({ selfPid: process.pid });
+
+  let namespace;
+  try {
+    namespace = await import(`data:text/javascript;base64,${bytes.toString("base64")}`);
+  } catch (thrown) {
+    return sendAndExit(quote({ t: "load-failed", code: classifyThrown(thrown), message: `tool ${quote(frame.name)}: its module failed to load: ${thrownMessage(thrown)}` }), 0);
+  }
+  const value = Object.hasOwn(namespace, frame.exportName) ? namespace[frame.exportName] : undefined;
+  if (typeof value !== "object" || value === null || value[TOOL_BRAND] !== true || typeof value.execute !== "function" || value.name !== frame.name) {
+    return sendAndExit(quote({ t: "load-failed", code: "LOCK_MISMATCH", message: `${what} does not export it as ${quote(frame.exportName)} (a tool() definition with that name); rebuild with cave build` }), 0);
+  }
+  tool = value;
+  send('{"t":"ready"}');
+}
+
+/** @param {{ id: string, callId: string, input: unknown }} frame */
+async function run(frame) {
+  const opts = /** @type {Init} */ (init);
+  /** @type {Call} */
+  const call = { id: frame.id, open: true, nextSub: 0, subs: new Map() };
+  current = call;
+  let text;
+  try {
+    let input = frame.input;
+    if (opts.opaqueInput) {
+      // The host validated the arguments already; an opaque validator's output (transforms applied)
+      // is not necessarily JSON data, so it is produced again here, where execute receives it.
+      const checked = await standardValidate("input", input);
+      if (!checked.ok) {
+        text = failText(call.id, "INPUT_INVALID", `the input validator of tool ${quote(opts.name)} rejected the arguments inside the sandbox although the host accepted them (does the validator keep state?)`, { issues: checked.issues });
+      } else input = checked.value;
+    }
+    if (text === undefined) {
+      const context = freeze({ signal: new AbortController().signal, callId: String(frame.callId), call: (/** @type {unknown} */ name, /** @type {unknown} */ args) => nested(call, name, args) });
+      const value = await tool.execute(input, context);
+      const data = serialise(value === undefined ? null : value, opts.maxOutputBytes);
+      text = data.ok ? `{"t":"result","id":${quote(call.id)},"value":${data.text}}` : failText(call.id, data.problem.kind === "too-large" ? "OUTPUT_TOO_LARGE" : "OUTPUT_NOT_SERIALISABLE", "", { problem: data.problem });
+    }
+  } catch (thrown) {
+    text = thrownText(call.id, thrown);
+  }
+  if (!call.open) return; // an uncaught fault already answered for it
+  call.open = false;
+  current = undefined;
+  send(text);
+}
+
+/** @param {Call} call @param {unknown} name @param {unknown} args */
+function nested(call, name, args) {
+  const opts = /** @type {Init} */ (init);
+  if (!call.open) {
+    const error = new Error(`tool ${quote(opts.name)} called ${quote(String(name))} after its own call had finished; await nested calls inside execute`);
+    return Promise.reject(Object.assign(error, { code: "PARENT_SETTLED" }));
+  }
+  if (typeof name !== "string") return Promise.reject(new TypeError(`context.call() needs a tool name string, got ${typeof name}`));
+  const data = serialise(args, opts.maxFrameBytes);
+  if (!data.ok) {
+    const why = data.problem.kind === "too-large" ? `they are over ${opts.maxFrameBytes} bytes` : `${data.problem.kind === "pollution" ? "a __proto__ or constructor.prototype key" : data.problem.what} at ${data.problem.path || "the top level"}`;
+    return Promise.reject(new TypeError(`context.call(${quote(name)}) arguments must be plain JSON data to leave the sandbox: ${why}`));
+  }
+  const sub = ++call.nextSub;
+  return new Promise((resolve, reject) => {
+    call.subs.set(sub, { resolve, reject });
+    send(`{"t":"call","id":${quote(call.id)},"sub":${sub},"name":${quote(name)},"args":${data.text}}`);
+  });
+}
+
+/** @param {{ id: string, side: "input" | "output", wantValue: boolean, value: unknown }} frame */
+async function validate(frame) {
+  const opts = /** @type {Init} */ (init);
+  /** @type {Call} */
+  const call = { id: frame.id, open: true, nextSub: 0, subs: new Map() };
+  current = call;
+  let text;
+  try {
+    const checked = await standardValidate(frame.side, frame.value);
+    if (!checked.ok) text = quote({ t: "invalid", id: call.id, issues: checked.issues });
+    else if (!frame.wantValue) text = `{"t":"validated","id":${quote(call.id)},"value":null}`;
+    else {
+      const data = serialise(checked.value, opts.maxOutputBytes);
+      text = data.ok ? `{"t":"validated","id":${quote(call.id)},"value":${data.text}}` : failText(call.id, "OUTPUT_NOT_SERIALISABLE", "", { problem: data.problem });
+    }
+  } catch (thrown) {
+    text = thrown instanceof MissingValidator ? failText(call.id, "LOCK_MISMATCH", thrown.message) : thrownText(call.id, thrown);
+  }
+  if (!call.open) return;
+  call.open = false;
+  current = undefined;
+  send(text);
+}
+
+class MissingValidator extends Error {}
+
+/**
+ * Runs the tool's Standard Schema for one side.
+ * @param {"input" | "output"} side @param {unknown} value
+ * @returns {Promise<{ ok: true, value: unknown } | { ok: false, issues: { path: string, message: string }[] }>}
+ */
+async function standardValidate(side, value) {
+  const opts = /** @type {Init} */ (init);
+  const standard = tool[side]?.["~standard"];
+  if (typeof standard?.validate !== "function") {
+    throw new MissingValidator(`tool ${quote(opts.name)}: the staged bundle ${opts.shownBundle} has no Standard Schema ${side} although the lock says it is validated by one; rebuild with cave build`);
+  }
+  const result = await standard.validate(value);
+  if (result.issues !== undefined) return { ok: false, issues: [...result.issues].slice(0, 100).map(toIssue) };
+  return { ok: true, value: result.value };
+}
+
+/** Standard Schema paths are keys or { key } segments; issues use JSON Pointers. @param {any} issue */
+function toIssue(issue) {
+  const path = [...(issue?.path ?? [])]
+    .map((segment) => {
+      const key = typeof segment === "object" && segment !== null ? segment.key : segment;
+      return `/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    })
+    .join("");
+  return { path, message: typeof issue?.message === "string" ? issue.message.slice(0, 1000) : "is invalid" };
+}

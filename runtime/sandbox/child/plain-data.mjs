@@ -1,0 +1,129 @@
+// @ts-check
+// Turns a tool's value into JSON text, or says exactly why it is not plain JSON data, with the same
+// rules as the host's snapshot (runtime/json-data.ts): nothing is dropped or converted. The text is
+// written here rather than by JSON.stringify, which silently drops undefined fields and functions and
+// calls toJSON; each property is read once. Built-ins are captured before any tool code loads.
+
+/**
+ * @typedef {{ kind: "too-large", bytes: number } | { kind: "not-data", path: string, what: string } | { kind: "pollution", path: string }} DataProblem
+ */
+
+const { getPrototypeOf, keys, getOwnPropertySymbols } = Object;
+const { isArray } = Array;
+const ObjectPrototype = Object.prototype;
+const ArrayPrototype = Array.prototype;
+const quote = JSON.stringify;
+const { isFinite } = Number;
+const byteLength = Buffer.byteLength;
+
+class NotData {
+  /** @param {DataProblem} problem */
+  constructor(problem) {
+    this.problem = problem;
+  }
+}
+
+const TOO_LARGE = Symbol("too-large");
+
+/**
+ * @param {unknown} value
+ * @param {number} maxBytes
+ * @returns {{ ok: true, text: string, bytes: number } | { ok: false, problem: DataProblem }}
+ */
+export function serialise(value, maxBytes) {
+  /** @type {string[]} */
+  const segments = [];
+  const ancestors = new Set();
+  let bytes = 0;
+  const path = () => segments.map((s) => `/${s.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+  /** @param {string} what @returns {never} */
+  const fail = (what) => {
+    throw new NotData({ kind: "not-data", path: path(), what });
+  };
+  /** @param {number} n */
+  const add = (n) => {
+    bytes += n;
+    if (bytes > maxBytes) throw TOO_LARGE;
+  };
+
+  /** @param {unknown} v @param {string} key @returns {string} */
+  const walk = (v, key) => {
+    switch (typeof v) {
+      case "string":
+        add(v.length + 2);
+        return quote(v);
+      case "number":
+        if (!isFinite(v)) fail(`a non-finite number (${String(v)})`);
+        add(1);
+        return quote(v);
+      case "boolean":
+        add(5);
+        return v ? "true" : "false";
+      case "undefined":
+        return fail("undefined");
+      case "bigint":
+        return fail("a BigInt");
+      case "symbol":
+        return fail("a Symbol");
+      case "function":
+        return fail("a function");
+    }
+    if (v === null) {
+      add(4);
+      return "null";
+    }
+    const object = /** @type {object} */ (v);
+    if (ancestors.has(object)) fail("a cycle (the value contains itself)");
+    ancestors.add(object);
+    const text = isArray(object) ? array(object) : record(object, key);
+    ancestors.delete(object);
+    return text;
+  };
+
+  /** @param {unknown[]} list */
+  const array = (list) => {
+    if (getPrototypeOf(list) !== ArrayPrototype) fail("an instance of an Array subclass");
+    add(2 + list.length);
+    const parts = new Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      segments.push(String(i));
+      parts[i] = walk(list[i], String(i));
+      segments.pop();
+    }
+    return `[${parts.join(",")}]`;
+  };
+
+  /** @param {object} object @param {string} key */
+  const record = (object, key) => {
+    const proto = getPrototypeOf(object);
+    if (proto !== ObjectPrototype && proto !== null) {
+      const name = typeof proto?.constructor?.name === "string" && proto.constructor.name !== "" ? proto.constructor.name : "an unnamed class";
+      fail(`an instance of ${name}`);
+    }
+    if (getOwnPropertySymbols(object).length > 0) fail("an object with Symbol keys");
+    const names = keys(object);
+    add(2 + names.length);
+    const parts = new Array(names.length);
+    for (let i = 0; i < names.length; i++) {
+      const k = /** @type {string} */ (names[i]);
+      segments.push(k);
+      if (k === "__proto__" || (k === "prototype" && key === "constructor")) throw new NotData({ kind: "pollution", path: path() });
+      add(k.length + 3);
+      parts[i] = `${quote(k)}:${walk(/** @type {Record<string, unknown>} */ (object)[k], k)}`;
+      segments.pop();
+    }
+    return `{${parts.join(",")}}`;
+  };
+
+  let text;
+  try {
+    text = walk(value, "");
+  } catch (thrown) {
+    if (thrown === TOO_LARGE) return { ok: false, problem: { kind: "too-large", bytes } };
+    if (thrown instanceof NotData) return { ok: false, problem: thrown.problem };
+    return { ok: false, problem: { kind: "not-data", path: path(), what: "a property whose read throws" } };
+  }
+  const exact = byteLength(text, "utf8");
+  if (exact > maxBytes) return { ok: false, problem: { kind: "too-large", bytes: exact } };
+  return { ok: true, text, bytes: exact };
+}

@@ -1,0 +1,189 @@
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+import type { LockedTool } from "../../src/contract/lock.js";
+import type { DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult } from "../dispatch/types.js";
+import { sandboxEnv } from "./env.js";
+import { childFailure, dataFailure, deathFailure, failure, startFailure, type Limits } from "./failures.js";
+import { namespacePrefix, permissionFlag, sandboxLayers, type SandboxLayers } from "./layers.js";
+import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from "./options.js";
+import { ChildPool, type PoolStats } from "./pool.js";
+import type { Answer, ChildSpec, SandboxChild } from "./sandbox-child.js";
+import { RssWatchdog } from "./watchdog.js";
+
+/** The child-process sandbox: a Dispatcher, plus what an operator or a test needs to see and stop it. */
+export interface SandboxDispatcher extends Dispatcher {
+  /** The layers a child gets on this machine (docs/sandbox.md). */
+  layers(): Promise<SandboxLayers>;
+  stats(): PoolStats;
+  /** The pids of the children alive now. */
+  pids(): number[];
+  /** Kills every child now (a call in flight reports TOOL_CRASHED); later calls start new children. */
+  close(): void;
+}
+
+/** Envelope bytes a frame may carry beyond the value caps (ids, message types, a nested call's outcome and receipt). */
+const FRAME_SLACK = 64 * 1024;
+
+/**
+ * Creates the sandbox dispatcher: every call of a `sandbox: "required"` tool runs in a restricted
+ * child process (docs/sandbox.md) imported from the tool's staged, hash-pinned bundle. Nothing starts
+ * until the first call. Failures come back as typed outcomes; nothing is thrown.
+ */
+export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispatcher {
+  const resolved = resolveSandboxOptions(options);
+  const pool = new ChildPool(resolved, new RssWatchdog(resolved.maxRssMb * 1_048_576));
+  const limits: Limits = { heapMb: resolved.heapMb, maxRssMb: resolved.maxRssMb, maxOutputBytes: resolved.maxOutputBytes };
+  const maxFrameBytes = Math.max(resolved.maxInputBytes, resolved.maxOutputBytes) + FRAME_SLACK;
+  let prefix: Promise<readonly string[] | null> | undefined;
+
+  /** A warm or new child for this run and tool, started; or why there is none. */
+  async function childFor(request: DispatchRequest | OpaqueValidationRequest): Promise<{ child: SandboxChild; key: string } | DispatchResult & { ok: false }> {
+    const { name, tool } = request;
+    if (tool.sandbox.network !== false) {
+      return failure("NETWORK_REFUSED", `tool ${JSON.stringify(name)} asks for network access (sandboxProfile.network: true), which is unbounded egress and fails closed because scoped egress does not exist yet; it was not run. Remove network: true`);
+    }
+    const flag = permissionFlag();
+    if (flag === null) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} needs Node's permission model, which Node ${process.version} does not have; it was not run (it never falls back to in-process). Run on Node 20 or later`);
+    prefix ??= namespacePrefix(resolved.networkNamespace);
+    const namespace = await prefix;
+    if (namespace === null && resolved.networkNamespace === "required") {
+      const why = (await sandboxLayers(resolved.networkNamespace)).networkNamespace.reason;
+      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: networkNamespace is "required" but ${why}. Allow unshare on this host, or use networkNamespace: "auto"`);
+    }
+    const bundle = join(request.root, tool.source.bundle);
+    const linked = await isSymlink(bundle);
+    if (linked) {
+      return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
+    }
+    const key = `${request.runId}\0${name}\0${tool.source.sha256}`;
+    const child = pool.lease(key, () => spec(request, bundle, flag, namespace));
+    const started = await child.started;
+    if (started.ok) return { child, key };
+    if ("death" in started) return deathFailure(name, tool, started.death, limits);
+    return startFailure(started.code, started.message);
+  }
+
+  function spec(request: DispatchRequest | OpaqueValidationRequest, bundle: string, flag: string, namespace: readonly string[] | null): ChildSpec {
+    const { name, tool } = request;
+    return {
+      name,
+      bundle,
+      shownBundle: tool.source.bundle,
+      sha256: tool.source.sha256,
+      exportName: tool.export,
+      opaqueInput: tool.input?.validation.kind === "opaque",
+      env: sandboxEnv(tool.sandbox.env),
+      cwd: request.root,
+      heapMb: resolved.heapMb,
+      maxOutputBytes: resolved.maxOutputBytes,
+      maxFrameBytes,
+      permissionFlag: flag,
+      namespacePrefix: namespace,
+    };
+  }
+
+  async function dispatch(request: DispatchRequest): Promise<DispatchResult> {
+    const { name, tool, context } = request;
+    const signal = context.signal;
+    if (signal.aborted) return deathFailure(name, tool, { by: "deadline" }, limits);
+    const inputText = jsonText(request.input);
+    if (inputText === undefined || Buffer.byteLength(inputText) > maxFrameBytes - FRAME_SLACK) {
+      return failure("INPUT_INVALID", `the input for tool ${JSON.stringify(name)} could not be sent to its sandbox process as JSON within ${resolved.maxInputBytes} bytes; it was not run`);
+    }
+    let leased: SandboxChild | undefined;
+    let key = "";
+    // At the deadline (or when the parent call ends) the process group is killed at once; the
+    // pending request settles with that death, so the result is never held up by a stuck child.
+    const onAbort = () => leased?.kill({ by: "deadline" });
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      const found = await childFor(request);
+      if (!("child" in found)) return found;
+      leased = found.child;
+      key = found.key;
+      if (signal.aborted) leased.kill({ by: "deadline" });
+      const answer = await leased.run(context.callId, inputText, (nestedName, args) => context.call(nestedName, args));
+      return toDispatchResult(name, tool, answer);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      if (leased !== undefined) pool.release(key, leased);
+    }
+  }
+
+  async function validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult> {
+    const { name, tool, side } = request;
+    const valueText = jsonText(request.value);
+    if (valueText === undefined) return { ok: false, code: "TOOL_ERROR", message: `the ${side} of tool ${JSON.stringify(name)} could not be sent to its sandbox process as JSON` };
+    const found = await childFor(request);
+    if (!("child" in found)) return { ok: false, code: found.code, message: found.message };
+    const { child, key } = found;
+    // Validation has no AbortSignal of its own; it can never legitimately outlast the call's timeout.
+    const timer = setTimeout(() => child.kill({ by: "deadline" }), tool.timeoutMs);
+    let answer: Answer;
+    try {
+      // The input's transformed value stays in the child (execute gets it there); only the verdict comes back.
+      answer = await child.validate(side, valueText, side === "output");
+    } finally {
+      clearTimeout(timer);
+      pool.release(key, child);
+    }
+    switch (answer.t) {
+      case "validated":
+        return { ok: true, value: side === "input" ? request.value : answer.value };
+      case "invalid":
+        return { ok: false, issues: answer.issues };
+      case "fail": {
+        if (answer.code === "LOCK_MISMATCH") return { ok: false, code: "LOCK_MISMATCH", message: answer.message };
+        if (answer.code === "OUTPUT_NOT_SERIALISABLE" || answer.code === "OUTPUT_TOO_LARGE") {
+          const refused = dataFailure(JSON.stringify(name), `'s ${side} validator produced`, answer.problem, resolved.maxOutputBytes);
+          return { ok: false, code: refused.code, message: refused.message };
+        }
+        return { ok: false, code: "TOOL_ERROR", message: `the ${side} validator of tool ${JSON.stringify(name)} threw: ${answer.message}` };
+      }
+      case "result":
+        return { ok: false, code: "PROTOCOL_ERROR", message: `tool ${JSON.stringify(name)}'s sandbox process answered a validation with a result` };
+      case "died": {
+        const dead = deathFailure(name, tool, answer.death, limits);
+        return { ok: false, code: dead.code, message: dead.message };
+      }
+    }
+  }
+
+  function toDispatchResult(name: string, tool: LockedTool, answer: Answer): DispatchResult {
+    switch (answer.t) {
+      case "result":
+        return { ok: true, value: answer.value };
+      case "fail":
+        return childFailure(name, tool, answer, limits);
+      case "died":
+        return deathFailure(name, tool, answer.death, limits);
+      default:
+        return failure("PROTOCOL_ERROR", `tool ${JSON.stringify(name)}'s sandbox process answered a call with ${answer.t}`);
+    }
+  }
+
+  return Object.freeze({
+    dispatch,
+    validateOpaque,
+    layers: () => sandboxLayers(resolved.networkNamespace),
+    stats: () => pool.stats(),
+    pids: () => pool.pids(),
+    close: () => pool.close(),
+  });
+}
+
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value === undefined ? null : value);
+  } catch {
+    return undefined;
+  }
+}
+
+async function isSymlink(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isSymbolicLink();
+  } catch {
+    return false; // missing: the child reports it as the lock mismatch it is
+  }
+}

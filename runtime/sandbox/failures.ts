@@ -1,0 +1,87 @@
+import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
+import type { LockedTool } from "../../src/contract/lock.js";
+import type { DispatchFailure } from "../dispatch/types.js";
+import { describePath } from "../json-data.js";
+import { describeIssues } from "../pipeline/issues.js";
+import { isTransient } from "../retry.js";
+import type { ChildMessage, DataProblem, ErrorLink } from "./protocol.js";
+import type { Death } from "./sandbox-child.js";
+
+type Fail = Extract<ChildMessage, { t: "fail" }>;
+
+/** The limits messages mention. */
+export interface Limits {
+  readonly heapMb: number;
+  readonly maxRssMb: number;
+  readonly maxOutputBytes: number;
+}
+
+/** A failure reported by the child itself (the tool threw, was denied, or returned something that cannot cross). */
+export function childFailure(name: string, tool: LockedTool, fail: Fail, limits: Limits): DispatchFailure {
+  const q = JSON.stringify(name);
+  switch (fail.code) {
+    case "TOOL_ERROR":
+      return failure("TOOL_ERROR", `tool ${q} failed: ${fail.message}`, { transient: isTransient(chainError(fail.chain)) });
+    case "SANDBOX_DENIED":
+      return failure("SANDBOX_DENIED", `tool ${q} was stopped by the sandbox: ${fail.message}. A sandboxed tool reads only its own bundle, writes no file, starts no process and signals no other process; pass it what it needs as arguments`);
+    case "NETWORK_REFUSED":
+      return failure("NETWORK_REFUSED", `tool ${q} tried to reach the network, which sandboxed tools cannot (scoped egress does not exist yet): ${fail.message}`);
+    case "OUTPUT_TOO_LARGE":
+    case "OUTPUT_NOT_SERIALISABLE":
+      return dataFailure(q, "returned", fail.problem, limits.maxOutputBytes);
+    case "INPUT_INVALID":
+      return failure("INPUT_INVALID", `${fail.message}: ${describeIssues(fail.issues)}`);
+    case "LOCK_MISMATCH":
+      return failure("LOCK_MISMATCH", fail.message);
+  }
+  void tool;
+}
+
+/** A value the child refused to send, in the words the pipeline uses for the same problem in-process. */
+export function dataFailure(q: string, verb: string, problem: DataProblem | null, maxOutputBytes: number): DispatchFailure {
+  if (problem?.kind === "too-large") {
+    return failure("OUTPUT_TOO_LARGE", `tool ${q} ${verb} at least ${problem.bytes} bytes of JSON, over the ${maxOutputBytes}-byte limit (limits.maxOutputBytes); nothing was kept. Return less, or raise the limit`);
+  }
+  const what = problem === null ? "a value" : problem.kind === "pollution" ? `a __proto__ or constructor.prototype key at ${describePath(problem.path)}` : `${problem.what} at ${describePath(problem.path)}`;
+  return failure("OUTPUT_NOT_SERIALISABLE", `tool ${q} ${verb} a value that is not plain JSON data: ${what}; nothing was dropped or converted. Return plain objects, arrays, strings, finite numbers, booleans and null`);
+}
+
+/** The child is gone mid-request: why, and whether the tool's effect may have happened. */
+export function deathFailure(name: string, tool: LockedTool, death: Death, limits: Limits): DispatchFailure {
+  const q = JSON.stringify(name);
+  const mayHaveActed = tool.effect !== "read";
+  const unknown = mayHaveActed ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "";
+  switch (death.by) {
+    case "deadline":
+      return failure("TIMEOUT", `tool ${q} did not finish within its timeout of ${tool.timeoutMs} ms; its sandbox process was killed${unknown}`, { effectUnknown: mayHaveActed });
+    case "rss":
+      return failure("RESOURCE_EXHAUSTED", `tool ${q} used ${Math.round(death.rssBytes / 1_048_576)} MiB of memory, over the sandbox's maxRssMb of ${limits.maxRssMb} (off-heap Buffers count too); its process was killed${unknown}. Use less memory, or raise maxRssMb`, { effectUnknown: mayHaveActed });
+    case "protocol":
+      return failure("PROTOCOL_ERROR", `tool ${q}'s sandbox process ${death.why} on its channel to the host; it was killed and nothing it sent was used${unknown}. Tools must not write to fd 3`, { effectUnknown: mayHaveActed });
+    case "exit":
+      if (death.heapExhausted) {
+        return failure("RESOURCE_EXHAUSTED", `tool ${q} ran out of JavaScript heap (the sandbox's heapMb is ${limits.heapMb}); its process ended${unknown}. Use less memory, or raise heapMb`, { effectUnknown: mayHaveActed });
+      }
+      return failure("TOOL_CRASHED", `tool ${q}'s sandbox process ended before it returned a result (${death.signal !== null ? `killed by ${death.signal}` : `exit code ${death.code}`})${unknown}`, { effectUnknown: mayHaveActed });
+    case "retired":
+      return failure("TOOL_CRASHED", `tool ${q}'s sandbox process was stopped while the call ran (the sandbox dispatcher was closed)${unknown}`, { effectUnknown: mayHaveActed });
+    case "spawn":
+      return failure("SANDBOX_UNAVAILABLE", `tool ${q} could not be started in a sandbox process (${death.message}); it was not run`);
+  }
+}
+
+/** The code of a child that could not load its tool. */
+export function startFailure(code: RuntimeCode, message: string): DispatchFailure {
+  return failure(code, message);
+}
+
+export function failure(code: RuntimeCode, message: string, extra: { transient?: boolean; effectUnknown?: boolean } = {}): DispatchFailure {
+  return { ok: false, code, message, transient: extra.transient ?? false, effectUnknown: extra.effectUnknown ?? false };
+}
+
+/** An error-shaped object for isTransient from the child's code/transient chain. */
+function chainError(chain: readonly ErrorLink[]): unknown {
+  let error: unknown;
+  for (const link of [...chain].reverse()) error = { code: link.code ?? undefined, transient: link.transient, cause: error };
+  return error;
+}

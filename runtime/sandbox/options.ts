@@ -1,0 +1,78 @@
+import { RuntimeError } from "../errors.js";
+import { DEFAULTS } from "../options.js";
+import type { NamespaceSetting } from "./layers.js";
+
+/** What createSandboxDispatcher() accepts; every key is optional. */
+export interface SandboxOptions {
+  /** JavaScript heap limit of each child in MiB (--max-old-space-size; default 512). */
+  readonly heapMb?: number;
+  /** Resident memory, off-heap included, past which the host kills a child, in MiB (default 1024; Linux only). */
+  readonly maxRssMb?: number;
+  /** A child is replaced after this many requests (default 100); any timeout, crash or protocol error replaces it at once. */
+  readonly recycleAfterCalls?: number;
+  /** Warm children kept across all tools and runs (default 8); the least recently used go first. */
+  readonly maxIdle?: number;
+  /** A warm child unused this long is stopped (default 30000 ms). */
+  readonly idleTimeoutMs?: number;
+  /** "auto" (default): an empty network namespace where the host allows one; "required": refuse to run without; "off". */
+  readonly networkNamespace?: NamespaceSetting;
+  /** The runtime's byte caps (the runtime passes its own): outputs are checked against them inside the child. */
+  readonly limits?: { readonly maxInputBytes?: number; readonly maxOutputBytes?: number };
+}
+
+export interface ResolvedSandboxOptions {
+  readonly heapMb: number;
+  readonly maxRssMb: number;
+  readonly recycleAfterCalls: number;
+  readonly maxIdle: number;
+  readonly idleTimeoutMs: number;
+  readonly networkNamespace: NamespaceSetting;
+  readonly maxInputBytes: number;
+  readonly maxOutputBytes: number;
+}
+
+const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "idleTimeoutMs", "networkNamespace", "limits"];
+
+export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 100, maxIdle: 8, idleTimeoutMs: 30_000, networkNamespace: "auto" } as const;
+
+/** Checks createSandboxDispatcher() options (unknown keys refused) and fills in the defaults. */
+export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions {
+  const o = record(options ?? {}, "createSandboxDispatcher() options", KEYS);
+  const limits = o.limits === undefined ? {} : record(o.limits, "limits", ["maxInputBytes", "maxOutputBytes"]);
+  const namespace = o.networkNamespace ?? SANDBOX_DEFAULTS.networkNamespace;
+  if (namespace !== "auto" && namespace !== "off" && namespace !== "required") invalid(`networkNamespace must be "auto", "off" or "required" (got ${describe(namespace)})`);
+  return {
+    heapMb: integer(o.heapMb, "heapMb", SANDBOX_DEFAULTS.heapMb, 16),
+    maxRssMb: integer(o.maxRssMb, "maxRssMb", SANDBOX_DEFAULTS.maxRssMb, 32),
+    recycleAfterCalls: integer(o.recycleAfterCalls, "recycleAfterCalls", SANDBOX_DEFAULTS.recycleAfterCalls, 1),
+    maxIdle: integer(o.maxIdle, "maxIdle", SANDBOX_DEFAULTS.maxIdle, 0),
+    idleTimeoutMs: integer(o.idleTimeoutMs, "idleTimeoutMs", SANDBOX_DEFAULTS.idleTimeoutMs, 1),
+    networkNamespace: namespace as NamespaceSetting,
+    maxInputBytes: integer(limits.maxInputBytes, "limits.maxInputBytes", DEFAULTS.limits.maxInputBytes, 1),
+    maxOutputBytes: integer(limits.maxOutputBytes, "limits.maxOutputBytes", DEFAULTS.limits.maxOutputBytes, 1),
+  };
+}
+
+function integer(value: unknown, at: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isSafeInteger(value) && (value as number) >= min)) invalid(`${at} must be an integer of at least ${min} (got ${describe(value)})`);
+  return value as number;
+}
+
+function record(value: unknown, at: string, keys: readonly string[]): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) invalid(`${at} must be an object`);
+  for (const key of Object.keys(value as object)) {
+    if (!keys.includes(key)) invalid(`unknown option "${at === "limits" ? "limits." : ""}${key}" in ${at}; known keys: ${keys.join(", ")}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
+  return `a value of type ${typeof value}`;
+}
+
+function invalid(message: string): never {
+  throw new RuntimeError("OPTIONS_INVALID", message);
+}

@@ -1,0 +1,308 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import type { Socket } from "node:net";
+import type { CallOutcome } from "../../src/contract/outcome.js";
+import { childEntry } from "./child-entry.js";
+import { encodeFrame, FrameReader, FrameTooLarge } from "./frames.js";
+import { decodeChildMessage, type ChildFailCode, type ChildMessage } from "./protocol.js";
+import { forgetChild, rememberChild } from "./reaper.js";
+
+/** Everything one child is started with. */
+export interface ChildSpec {
+  readonly name: string;
+  /** Absolute path of the staged bundle (never shown); `shownBundle` is the lock's relative path. */
+  readonly bundle: string;
+  readonly shownBundle: string;
+  readonly sha256: string;
+  readonly exportName: string;
+  /** The tool's input is validated by a Standard Schema, which the child runs again before execute. */
+  readonly opaqueInput: boolean;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  readonly heapMb: number;
+  readonly maxOutputBytes: number;
+  readonly maxFrameBytes: number;
+  readonly permissionFlag: string;
+  /** The unshare command that puts the child in an empty network namespace, or null. */
+  readonly namespacePrefix: readonly string[] | null;
+}
+
+/** Why a child is gone. The first cause decided wins; the host's own kills are decided before the signal. */
+export type Death =
+  | { readonly by: "deadline" }
+  | { readonly by: "rss"; readonly rssBytes: number }
+  | { readonly by: "protocol"; readonly why: string }
+  | { readonly by: "exit"; readonly code: number | null; readonly signal: string | null; readonly heapExhausted: boolean }
+  | { readonly by: "spawn"; readonly message: string }
+  /** Stopped by the pool (recycled, idle, closed) while nothing was pending. */
+  | { readonly by: "retired" };
+
+export type Answer = Extract<ChildMessage, { t: "result" | "validated" | "invalid" | "fail" }> | { readonly t: "died"; readonly death: Death };
+
+export type Started = { readonly ok: true } | { readonly ok: false; readonly code: ChildFailCode; readonly message: string } | { readonly ok: false; readonly death: Death };
+
+/** Nested calls the child asks for while a run request is pending. */
+export type NestedCall = (name: string, args: unknown) => Promise<CallOutcome>;
+
+interface Pending {
+  readonly id: string;
+  readonly resolve: (answer: Answer) => void;
+  readonly onCall: NestedCall | undefined;
+}
+
+const STDERR_TAIL = 8192;
+/** What V8 prints when the heap limit is reached, just before it aborts. */
+const HEAP_EXHAUSTED = /JavaScript heap out of memory|Reached heap limit/;
+/** The bootstrap's exit code when its channel to the host ended or broke under it (child/bootstrap.mjs). */
+const EXIT_CHANNEL = 71;
+/** How long a child that closed its channel may take to exit before it counts as a protocol error. */
+const CHANNEL_CLOSED_GRACE_MS = 2_000;
+
+/**
+ * One sandboxed child process and its end of the protocol: it answers one request at a time, and
+ * anything but exactly one well-formed answer for the pending request kills it. Every wait resolves
+ * as soon as the outcome is known: a kill settles the pending request at once, without waiting for
+ * the process to be reaped.
+ */
+export class SandboxChild {
+  readonly pid: number | undefined;
+  /** Requests sent so far. */
+  requests = 0;
+  readonly started: Promise<Started>;
+  private state: "starting" | "idle" | "busy" | "dead" = "starting";
+  private readonly secret = randomBytes(9).toString("base64url");
+  private pending: Pending | undefined;
+  private readonly reader: FrameReader;
+  private readonly process: ChildProcess;
+  private readonly channel: Socket | undefined;
+  private stderrTail = "";
+  private death: Death | undefined;
+  private exited = false;
+  private resolveStarted!: (started: Started) => void;
+  private readonly deathListeners: Array<(child: SandboxChild) => void> = [];
+
+  constructor(readonly spec: ChildSpec) {
+    this.started = new Promise((resolve) => {
+      this.resolveStarted = resolve;
+    });
+    this.reader = new FrameReader(spec.maxFrameBytes);
+    const { dir, bootstrap } = childEntry();
+    const nodeArgs = [
+      spec.permissionFlag,
+      `--allow-fs-read=${dir}/`,
+      `--allow-fs-read=${spec.bundle}`,
+      "--no-addons",
+      `--max-old-space-size=${spec.heapMb}`,
+      "--no-warnings",
+      bootstrap,
+    ];
+    const command = spec.namespacePrefix === null ? [process.execPath, ...nodeArgs] : [...spec.namespacePrefix, process.execPath, ...nodeArgs];
+    let child: ChildProcess;
+    try {
+      // detached: a new session and process group, so the whole group is killed at once and the
+      // child cannot signal its parent's group.
+      child = spawn(command[0]!, command.slice(1), { env: { ...spec.env }, cwd: spec.cwd, detached: true, stdio: ["ignore", "ignore", "pipe", "pipe"], windowsHide: true });
+    } catch (thrown) {
+      this.process = undefined as never;
+      this.pid = undefined;
+      this.channel = undefined;
+      this.die({ by: "spawn", message: thrown instanceof Error ? thrown.message : String(thrown) });
+      return;
+    }
+    this.process = child;
+    this.pid = child.pid;
+    this.channel = child.stdio[3] as Socket;
+    if (this.pid !== undefined) rememberChild(this.pid);
+    child.stderr!.setEncoding("utf8").on("data", (text: string) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
+    });
+    this.channel.on("data", (chunk: Buffer) => this.onData(chunk));
+    this.channel.on("error", () => undefined);
+    this.channel.on("end", () => this.onChannelEnd());
+    child.on("error", (error) => this.die({ by: "spawn", message: error.message }));
+    child.on("exit", () => {
+      this.exited = true;
+      if (this.pid !== undefined) forgetChild(this.pid);
+    });
+    // "close": the process is gone and its stderr fully read (the heap message comes last).
+    child.on("close", (code, signal) =>
+      this.die(code === EXIT_CHANNEL ? { by: "protocol", why: "closed or broke its channel" } : { by: "exit", code, signal, heapExhausted: HEAP_EXHAUSTED.test(this.stderrTail) }),
+    );
+    this.write(
+      JSON.stringify({
+        t: "init",
+        bundle: spec.bundle,
+        shownBundle: spec.shownBundle,
+        sha256: spec.sha256,
+        exportName: spec.exportName,
+        name: spec.name,
+        opaqueInput: spec.opaqueInput,
+        maxOutputBytes: spec.maxOutputBytes,
+        maxFrameBytes: spec.maxFrameBytes,
+      }),
+    );
+  }
+
+  get alive(): boolean {
+    return this.state !== "dead";
+  }
+
+  get idle(): boolean {
+    return this.state === "idle";
+  }
+
+  onDeath(listener: (child: SandboxChild) => void): void {
+    this.deathListeners.push(listener);
+  }
+
+  /** Runs execute with `inputText` (JSON) in the child; `onCall` serves its nested calls. */
+  run(callId: string, inputText: string, onCall: NestedCall): Promise<Answer> {
+    return this.request((id) => `{"t":"run","id":${JSON.stringify(id)},"callId":${JSON.stringify(callId)},"input":${inputText}}`, onCall);
+  }
+
+  /** Runs the tool's Standard Schema for one side; with `wantValue` false only the verdict comes back. */
+  validate(side: "input" | "output", valueText: string, wantValue: boolean): Promise<Answer> {
+    return this.request((id) => `{"t":"validate","id":${JSON.stringify(id)},"side":${JSON.stringify(side)},"wantValue":${wantValue},"value":${valueText}}`, undefined);
+  }
+
+  /** Kills the process group now and settles whatever is pending with `death`. */
+  kill(death: Death): void {
+    this.die(death);
+  }
+
+  /** Lets the host exit while this child waits idle (and keeps it alive while the child works). */
+  hold(held: boolean): void {
+    if (this.state === "dead") return;
+    const method = held ? "ref" : "unref";
+    this.process[method]();
+    this.channel?.[method]();
+    (this.process.stderr as Socket | null)?.[method]?.();
+  }
+
+  private request(frame: (id: string) => string, onCall: NestedCall | undefined): Promise<Answer> {
+    if (this.state !== "idle") return Promise.resolve({ t: "died", death: this.death ?? { by: "protocol", why: "was asked twice at once" } });
+    const id = `${this.secret}.${++this.requests}`;
+    this.state = "busy";
+    return new Promise((resolve) => {
+      this.pending = { id, resolve, onCall };
+      this.write(frame(id));
+    });
+  }
+
+  private write(text: string): void {
+    if (this.state === "dead" || this.channel === undefined || this.channel.destroyed) return;
+    this.channel.write(encodeFrame(text));
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.state === "dead") return;
+    let texts: string[];
+    try {
+      texts = this.reader.push(chunk);
+    } catch (thrown) {
+      this.violate(thrown instanceof FrameTooLarge ? `sent a frame of ${thrown.bytes} bytes, over the ${thrown.maxBytes}-byte cap` : "sent a malformed frame");
+      return;
+    }
+    // An answer is delivered only once everything that arrived with it has been read: a second
+    // answer in the same read makes the whole exchange a protocol error.
+    let answer: Answer | undefined;
+    for (const text of texts) {
+      if (answer !== undefined) return this.violate("sent more after its answer");
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return this.violate("sent a frame that is not JSON");
+      }
+      const message = decodeChildMessage(parsed);
+      if (typeof message === "string") return this.violate(`sent ${message}`);
+      const accepted = this.accept(message);
+      if (accepted === false) return;
+      if (accepted !== true) answer = accepted;
+    }
+    if (answer === undefined) return;
+    if (this.reader.pending > 0) return this.violate("sent more after its answer");
+    const pending = this.pending!;
+    this.pending = undefined;
+    this.state = "idle";
+    pending.resolve(answer);
+    if (answer.t === "fail" && answer.fatal) this.die({ by: "retired" });
+  }
+
+  /** True: consumed; false: the child was killed; an Answer: the pending request's answer. */
+  private accept(message: ChildMessage): Answer | boolean {
+    if (this.state === "starting") {
+      if (message.t === "ready") {
+        this.state = "idle";
+        this.resolveStarted({ ok: true });
+        return true;
+      }
+      if (message.t === "load-failed") {
+        // The child ends itself after saying why; it is never used.
+        this.resolveStarted({ ok: false, code: message.code, message: message.message });
+        this.die({ by: "retired" });
+        return false;
+      }
+      this.violate(`sent ${message.t} before it was ready`);
+      return false;
+    }
+    const pending = this.pending;
+    if (this.state !== "busy" || pending === undefined || message.t === "ready" || message.t === "load-failed" || message.id !== pending.id) {
+      this.violate(pending === undefined ? `sent ${message.t} while no request was pending` : `sent ${message.t} for a request that is not the pending one`);
+      return false;
+    }
+    if (message.t === "call") {
+      if (pending.onCall === undefined) {
+        this.violate("asked for a nested call during validation");
+        return false;
+      }
+      this.serveNested(pending, message.sub, message.name, message.args);
+      return true;
+    }
+    return message;
+  }
+
+  private serveNested(pending: Pending, sub: number, name: string, args: unknown): void {
+    const answer = (field: string) => {
+      // A nested call that ends after its parent's answer has no one to go to.
+      if (this.pending === pending && this.state === "busy") this.write(`{"t":"nested","id":${JSON.stringify(pending.id)},"sub":${sub},${field}}`);
+    };
+    pending.onCall!(name, args).then(
+      (outcome) => answer(`"outcome":${JSON.stringify(outcome)}`),
+      (thrown: unknown) => answer(`"error":${JSON.stringify(thrown instanceof Error ? thrown.message : String(thrown))}`),
+    );
+  }
+
+  private violate(why: string): void {
+    this.die({ by: "protocol", why });
+  }
+
+  private onChannelEnd(): void {
+    if (this.state === "dead") return;
+    // The process is probably exiting; if it is not gone soon, it closed its channel on purpose.
+    setTimeout(() => this.violate("closed its channel"), CHANNEL_CLOSED_GRACE_MS).unref();
+  }
+
+  private die(death: Death): void {
+    if (this.state === "dead") return;
+    this.state = "dead";
+    this.death = death;
+    if (!this.exited && this.pid !== undefined) {
+      try {
+        process.kill(process.platform === "win32" ? this.pid : -this.pid, "SIGKILL");
+      } catch {
+        try {
+          this.process.kill("SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+    this.channel?.destroy();
+    this.resolveStarted({ ok: false, death });
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.resolve({ t: "died", death });
+    for (const listener of this.deathListeners.splice(0)) listener(this);
+  }
+}

@@ -1,0 +1,18 @@
+import type { CodeEntry } from "./types.js";
+
+/**
+ * Outcome codes of the child-process sandbox (docs/sandbox.md). Like the other runtime codes they are
+ * keyed by name, travel in call outcomes and receipts, and are part of the runtime's closed set.
+ */
+export const SANDBOX_CODES = {
+  TOOL_CRASHED: { title: "Tool process crashed", doc: "The sandboxed tool's process ended before it returned a result (it exited, or was killed by a signal). It is never reported as a success; a tool that is not read-only gets effectUnknown. The next call starts a fresh process." },
+  PROTOCOL_ERROR: { title: "Sandbox protocol error", doc: "The tool's process sent something other than exactly one well-formed result for the pending call (garbage, a second result, a result for another call, an oversized frame) on its channel to the host. The process was killed and nothing it sent was delivered; the next call starts a fresh one." },
+  RESOURCE_EXHAUSTED: { title: "Resource limit reached", doc: "The sandboxed tool ran out of JavaScript heap (the sandbox's heapMb) or its process used more memory than maxRssMb (off-heap Buffers included) and was killed. Use less memory, or raise the limit in createSandboxDispatcher() options." },
+  SANDBOX_DENIED: { title: "Denied by the sandbox", doc: "The tool failed because the sandbox refused an operation: a file read or write outside its bundle, a child process, a worker, an addon, the inspector, signalling another process (ERR_ACCESS_DENIED, ERR_SANDBOX_DENIED). The message names the operation. A sandboxed tool cannot do these things; pass what it needs as arguments." },
+  NETWORK_REFUSED: { title: "Network refused", doc: "The tool failed because it tried to reach the network, which sandboxed tools cannot (scoped egress does not exist yet, and sandboxProfile.network: true fails closed). The message names the route (fetch, net, http, dns...). Run such a tool with sandbox: \"none\" only if it is trusted code." },
+  EFFECT_UNKNOWN: { title: "Effect unknown after a crash", doc: "A durable journal shows that this call of a tool that is not read-only started but never recorded a result (the host stopped mid-call). It is not run again, because its effect may already have happened: check the system it acts on, then call it with a new run or different arguments." },
+  ENTRY_PATH_REQUIRED: { title: "run() needs entryPath", doc: "Programmatic run() of a tool with sandbox: \"required\" must pass RunOptions.entryPath: the path of the module that exports the definition, so that exactly that module can be staged and imported in the sandbox. The CLI supplies it." },
+  RUN_NOT_STAGED: { title: "run() could not stage the entry", doc: "Programmatic run() staged the module at entryPath with the compiler and the compiler reported errors (listed in the message), or the module does not export the tool that was passed. Fix the module (cave build shows the same diagnostics), or pass the path of the module that exports the definition." },
+} as const satisfies Record<string, CodeEntry>;
+
+export type SandboxCode = keyof typeof SANDBOX_CODES;

@@ -1,0 +1,58 @@
+import { schema, tool } from "cave";
+
+/** Returns a sentinel string where its schema wants a number (row 4). */
+export const badOutput = tool({
+  name: "bad_output",
+  description: "Return something its schema does not allow.",
+  input: schema.object({ sentinel: schema.string() }),
+  output: schema.object({ value: schema.number() }, { additionalProperties: false }),
+  effect: "read",
+  allowRepeat: true,
+  execute({ sentinel }) {
+    return { value: sentinel } as unknown as { value: number };
+  },
+});
+
+class Point {
+  constructor(readonly x: number) {}
+}
+
+/** Returns one kind of value that is not JSON data (row 5). */
+export const notJson = tool({
+  name: "not_json",
+  description: "Return a value that is not JSON data.",
+  input: schema.object({ kind: schema.string() }),
+  effect: "read",
+  allowRepeat: true,
+  execute({ kind }) {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const values: Record<string, () => unknown> = {
+      function: () => ({ f: () => 1 }),
+      symbol: () => ({ s: Symbol("x") }),
+      undefinedField: () => ({ u: undefined }),
+      bigint: () => ({ n: 10n }),
+      cycle: () => cyclic,
+      classInstance: () => ({ p: new Point(1) }),
+      date: () => ({ d: new Date(0) }),
+      nan: () => ({ n: Number.NaN }),
+      throwingGetter: () => ({ get g(): number { throw new Error("getter exploded"); } }),
+      toJSON: () => ({ toJSON: () => "replaced" }),
+      nullPrototype: () => Object.assign(Object.create(null), { fine: "yes" }),
+      fine: () => ({ fine: true }),
+    };
+    return values[kind]!();
+  },
+});
+
+/** Returns a string of the asked size (row 6). */
+export const bigOutput = tool({
+  name: "big_output",
+  description: "Return a long string.",
+  input: schema.object({ bytes: schema.integer({ minimum: 0 }) }),
+  effect: "read",
+  allowRepeat: true,
+  execute({ bytes }) {
+    return "x".repeat(bytes);
+  },
+});

@@ -1,0 +1,41 @@
+import { createRuntime, MemoryReceiptSink, type Runtime } from "../../../runtime/index.js";
+import { createSandboxDispatcher, type SandboxDispatcher, type SandboxOptions } from "../../../runtime/sandbox/index.js";
+
+const open: SandboxDispatcher[] = [];
+
+export interface Sandboxed {
+  readonly runtime: Runtime;
+  readonly sandbox: SandboxDispatcher;
+  readonly receipts: MemoryReceiptSink;
+}
+
+/**
+ * A runtime over a built project whose sandbox dispatcher the test can see (spawn counter, pids). The
+ * breaker is opened only after many failures, since these tests fail tools on purpose.
+ */
+export async function sandboxed(root: string, options: { sandbox?: SandboxOptions; mode?: "host" | "fixture" } = {}): Promise<Sandboxed> {
+  const sandbox = createSandboxDispatcher(options.sandbox);
+  open.push(sandbox);
+  const receipts = new MemoryReceiptSink();
+  const runtime = await createRuntime({ root, mode: options.mode ?? "host", receipts, breaker: { failureThreshold: 1000 }, dispatchers: { required: sandbox } });
+  return { runtime, sandbox, receipts };
+}
+
+/** Kills every child the tests' dispatchers started. */
+export function closeSandboxes(): void {
+  for (const sandbox of open.splice(0)) sandbox.close();
+}
+
+/** Resolves once `pid` is gone (a zombie counts as alive until it is reaped), or after `ms`. */
+export async function gone(pid: number, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
