@@ -1,6 +1,7 @@
 import type { Effect } from "../src/contract/effects.js";
 import type { CaveLock } from "../src/contract/lock.js";
 import { RuntimeError } from "./errors.js";
+import { reservedToolsFor } from "./results/reserved.js";
 
 export type DeclarationFormat = "openai" | "anthropic" | "mcp";
 
@@ -58,6 +59,13 @@ export function toolDeclarations<F extends DeclarationFormat>(lock: CaveLock, fo
     if (format === "openai") out.push({ type: "function", function: { name, description, parameters: schema } });
     else if (format === "anthropic") out.push({ name, description, input_schema: schema });
     else out.push({ name, description, inputSchema: schema, annotations: { ...MCP_HINTS[tool.effect] } });
+  }
+  // cave_page / cave_recover, only when a locked plan refers the model to them (after the locked tools).
+  for (const reserved of reservedToolsFor(lock)) {
+    const schema = JSON.parse(JSON.stringify(reserved.inputSchema)) as Record<string, unknown>;
+    if (format === "openai") out.push({ type: "function", function: { name: reserved.name, description: reserved.description, parameters: schema } });
+    else if (format === "anthropic") out.push({ name: reserved.name, description: reserved.description, input_schema: schema });
+    else out.push({ name: reserved.name, description: reserved.description, inputSchema: schema, annotations: { ...MCP_HINTS[reserved.effect] } });
   }
   return out as DeclarationsOf<F>;
 }

@@ -17,6 +17,8 @@ export async function verifyAll(root: string, lock: CaveLock): Promise<void> {
       const validation = tool[side]?.validation;
       if (validation?.kind === "precompiled" && !files.has(validation.module)) files.set(validation.module, { expected: validation.sha256, what: `tool "${name}": its ${side} validator` });
     }
+    const transform = tool.result.plan.transform;
+    if (transform !== null && !files.has(transform.module)) files.set(transform.module, { expected: transform.sha256, what: `tool "${name}": its result transform ${transform.id}@${transform.version}` });
   }
   const problems: string[] = [];
   for (const [path, { expected, what }] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

@@ -1,5 +1,6 @@
 import { EFFECTS, isRetryable, isSpeculable, type Effect } from "../../src/contract/effects.js";
 import { ENV_NAME_PATTERN, MAX_TIMEOUT_MS, SEMANTICS_HASH_PATTERN, TOOL_NAME_PATTERN } from "../../src/contract/names.js";
+import { planShapeProblems } from "../results/check-plan.js";
 
 /**
  * The structural check of a v1 lock, the runtime's copy of docs/cave.lock.schema.json written as
@@ -73,7 +74,8 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
     if (c.record(s.files, `${at}.source.files`)) for (const [file, hash] of Object.entries(s.files as Record<string, unknown>)) c.hash(hash, `${at}.source.files.${file}`);
   }
   for (const side of ["input", "output"] as const) checkSide(c, t[side], `${at}.${side}`);
-  if (c.keys(t.result, `${at}.result`, ["requested"], false)) {
+  if (c.keys(t.result, `${at}.result`, ["requested", "plan"], true)) {
+    for (const [path, expected] of planShapeProblems((t.result as Record<string, unknown>).plan, `${at}.result.plan`)) c.problem(path, expected);
     const requested = (t.result as Record<string, unknown>).requested;
     if (c.record(requested, `${at}.result.requested`)) {
       const r = requested as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { describePath, snapshotJson } from "../json-data.js";
+import { reservedDispatcherFor, reservedToolFor } from "../results/reserved-call.js";
 import type { CallState, Failure } from "./state.js";
 
 /**
@@ -23,7 +24,7 @@ export function resolve(state: CallState): Failure | undefined {
   }
 
   const tools = state.engine.lock.tools;
-  const tool = Object.hasOwn(tools, state.name) ? tools[state.name] : undefined;
+  const tool = Object.hasOwn(tools, state.name) ? tools[state.name] : reservedToolFor(state.engine.lock, state.name);
   if (tool === undefined) {
     return { code: "UNKNOWN_TOOL", message: `${JSON.stringify(state.name)} is not a locked tool (the lock has ${Object.keys(tools).length}; runtime.toolDeclarations() lists them); call a locked tool, or add it and run cave build` };
   }
@@ -41,7 +42,7 @@ export function resolve(state: CallState): Failure | undefined {
   }
 
   const mode = tool.sandbox.mode;
-  const dispatcher = mode === "none" ? state.engine.dispatchers.none : state.engine.dispatchers.required;
+  const dispatcher = reservedDispatcherFor(tool) ?? (mode === "none" ? state.engine.dispatchers.none : state.engine.dispatchers.required);
   if (dispatcher === undefined) {
     return { code: "SANDBOX_UNAVAILABLE", message: `tool "${state.name}" is locked with sandbox: "required" and this runtime has no sandbox dispatcher, so it was not run (it never falls back to in-process); pass dispatchers.required to createRuntime(), or declare sandbox: "none" for a trusted tool and rebuild` };
   }

@@ -1,12 +1,17 @@
-import type { LockedResult } from "../../src/contract/lock.js";
 import type { DataSnapshot } from "../json-data.js";
-import type { Success } from "./state.js";
+import { resultPlansOf } from "../results/attach.js";
+import type { CallState, Failure, Success } from "./state.js";
 
 /**
- * Stage 9, result: what of the validated result enters context. The locked result plan decides; until
- * result plans are executed (paging, compression, exact recovery), every plan puts the validated
- * result in context as is, which is what `inline` means.
+ * Stage 9, result: what of the validated result enters context, as the locked result plan says
+ * (inline, page, compress, exact_ccr: runtime/results). A plan that cannot be carried out safely
+ * (the exact result could not be stored, a transform does not match the lock) fails the call with
+ * its code; nothing is replaced by a reference that could not be honoured.
  */
-export function result(_plan: LockedResult, data: DataSnapshot): Success {
-  return { ok: true, content: data.value, resultSha256: data.sha256 };
+export async function result(state: CallState, data: DataSnapshot): Promise<Success | Failure> {
+  const plan = state.tool!.result.plan;
+  if (plan.strategy === "inline") return { ok: true, content: data.value, resultSha256: data.sha256 };
+  const outcome = await resultPlansOf(state.engine.root).apply(plan, data.value);
+  if (!outcome.ok) return { code: outcome.code, message: `tool "${state.name}": ${outcome.message}` };
+  return { ok: true, content: outcome.content, resultSha256: data.sha256 };
 }

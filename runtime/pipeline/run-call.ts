@@ -54,7 +54,7 @@ async function execute(state: CallState): Promise<Success | Failure> {
   const checking = validateOutput(state, raw.value);
   const output = checking instanceof Promise ? await checking : checking;
   if (output.ok !== true) return output;
-  return result(state.tool!.result, output.data);
+  return result(state, output.data);
 }
 
 /** What execute receives besides its input. The signal is made on first access (see CallSignal). */

@@ -166,7 +166,7 @@ export class ResultPlans {
     const bytes = Buffer.from(text, "utf8");
     const hash = sha256(bytes);
     const refuse = (why: string) =>
-      failure("RECOVERY_STORE_FAILED", `the result (${bytes.length} bytes, ${hash}) exceeds what its plan lets into context and could not be stored for recovery (${why}), so it was not replaced and is not shown; fix the recovery store (createRuntime results.stateDir), then call the tool again`);
+      failure("RECOVERY_STORE_FAILED", `the result (${bytes.length} bytes, ${hash}) exceeds what its plan lets into context and could not be stored for recovery (${why}), so it was not replaced and is not shown; fix the recovery store (by default <root>/.cave-state/recovery), then call the tool again`);
     try {
       const key = await this.options.store.key();
       await this.options.store.put(hash, bytes);

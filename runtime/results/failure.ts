@@ -1,7 +1,7 @@
-import type { RESULTS_CODES } from "../../src/contract/codes/results.js";
+import type { RESULTS_RUNTIME_CODES } from "../../src/contract/codes/results.js";
 
-/** A run-time result code (the UPPER_SNAKE part of the results registry). */
-export type ResultsRuntimeCode = Exclude<keyof typeof RESULTS_CODES, `CAVE${string}`>;
+/** A run-time result code. */
+export type ResultsRuntimeCode = keyof typeof RESULTS_RUNTIME_CODES;
 
 /** Why a result could not be given to the model: data with a stable code, never a throw out of the stage. */
 export interface ResultFailure {

@@ -12,7 +12,8 @@ afterAll(removeCopies);
 describe("toolDeclarations", () => {
   it("declares every locked tool for OpenAI, sorted, with the locked input schema", () => {
     const declarations = runtime.toolDeclarations("openai");
-    expect(declarations.map((d) => d.function.name)).toEqual([...runtime.toolNames]);
+    // Then cave_page / cave_recover, declared because this project's plans page and store results (test/results).
+    expect(declarations.map((d) => d.function.name)).toEqual([...runtime.toolNames, "cave_page", "cave_recover"]);
     const lookup = declarations.find((d) => d.function.name === "lookup")!;
     expect(lookup).toEqual({
       type: "function",

@@ -1,5 +1,6 @@
 import { SANDBOX_CODES } from "./sandbox.js";
 import type { CodeEntry } from "./types.js";
+import { RESULTS_RUNTIME_CODES } from "./results.js";
 
 /**
  * The runtime's outcome codes: the closed set a call's `error.code` (and a receipt's `outcome`) can
@@ -29,6 +30,8 @@ export const RUNTIME_CODES = {
   SANDBOX_UNAVAILABLE: { title: "Sandbox unavailable", doc: "The tool is locked with sandbox: \"required\" and the runtime has no sandbox dispatcher (dispatchers.required). It is never run in-process instead. Pass a sandbox dispatcher, or declare sandbox: \"none\" for a trusted tool and rebuild." },
   /** The child-process sandbox's outcomes (codes/sandbox.ts). */
   ...SANDBOX_CODES,
+  /** Executing result plans and the reserved tools cave_page / cave_recover (codes/results.ts). */
+  ...RESULTS_RUNTIME_CODES,
 } as const satisfies Record<string, CodeEntry>;
 
 /** A runtime outcome or error code. */

@@ -1,0 +1,66 @@
+import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
+import type { Dispatcher, DispatchResult } from "../dispatch/types.js";
+import { resultPlansOf } from "./attach.js";
+import { RESERVED_TOOLS, isReservedTool, reservedToolsFor } from "./reserved.js";
+
+/**
+ * cave_page and cave_recover as the call pipeline sees them: a tool that is not in the lock but
+ * exists when a locked plan refers the model to it, so calls to it get the same budget, breaker,
+ * effect gate, timeout and receipt as any other. `read` (it only returns stored bytes), repeatable
+ * (asking for a page again is normal), never sandboxed (it runs no user code), schema-less to the
+ * precompiled-validator stage: its dispatcher checks the arguments against its declared schema.
+ */
+const SYNTHETIC = new WeakMap<object, ReadonlyMap<string, LockedTool>>();
+
+export function reservedToolFor(lock: CaveLock, name: string): LockedTool | undefined {
+  if (!isReservedTool(name)) return undefined;
+  let tools = SYNTHETIC.get(lock);
+  if (tools === undefined) {
+    tools = new Map(reservedToolsFor(lock).map((reserved) => [reserved.name, synthetic(reserved.name)] as const));
+    SYNTHETIC.set(lock, tools);
+  }
+  return tools.get(name);
+}
+
+const DISPATCHERS = new WeakSet<LockedTool>();
+
+function synthetic(name: keyof typeof RESERVED_TOOLS): LockedTool {
+  const reserved = RESERVED_TOOLS[name];
+  const tool: LockedTool = Object.freeze({
+    module: "(cave)",
+    export: name,
+    description: reserved.description,
+    effect: "read",
+    speculable: true,
+    retryable: false,
+    timeoutMs: 30_000,
+    allowRepeat: true,
+    sandbox: Object.freeze({ mode: "none", network: false, env: Object.freeze([]) }),
+    nestedTools: Object.freeze([]),
+    source: Object.freeze({ bundle: "(cave)", sha256: "(cave)", files: Object.freeze({}) }),
+    input: null,
+    output: null,
+    result: Object.freeze({
+      requested: Object.freeze({ policy: "inline" }),
+      plan: Object.freeze({ strategy: "inline", reason: "reserved tool: its text is already paged", bound: Object.freeze({ kind: "unbounded", path: "", why: "stored results" }), inlineUpToTokens: null, pageTokens: null, transform: null, recovery: "none", tokenizer: null }),
+    }),
+  }) as LockedTool;
+  DISPATCHERS.add(tool);
+  return tool;
+}
+
+/** The dispatcher of a reserved tool (undefined for every locked tool). */
+export function reservedDispatcherFor(tool: LockedTool): Dispatcher | undefined {
+  return DISPATCHERS.has(tool) ? RESERVED_DISPATCHER : undefined;
+}
+
+const RESERVED_DISPATCHER: Dispatcher = {
+  async dispatch(request): Promise<DispatchResult> {
+    const outcome = await resultPlansOf(request.root).reserved(request.name, request.input);
+    if (outcome.ok) return { ok: true, value: outcome.content };
+    return { ok: false, code: outcome.code, message: outcome.message, transient: false, effectUnknown: false };
+  },
+  async validateOpaque() {
+    return { ok: false, code: "TOOL_ERROR", message: "reserved tools have no opaque validator" };
+  },
+};
