@@ -22,3 +22,6 @@ export type { CallOutcome, Receipt, CallError } from "../src/contract/outcome.js
 export { createSandboxDispatcher, sandboxLayers, SANDBOX_DEFAULTS, type SandboxDispatcher, type SandboxOptions, type SandboxLayers, type PoolStats } from "./sandbox/index.js";
 /** A durable journal of receipts and outcomes, with replay. */
 export { FileJournal, durableRun, type DurableRun, type DurableRunOptions, type JournalEntry } from "./journal/index.js";
+/** Result plans: where exact results are stored for cave_page / cave_recover (default: files under <root>/.cave-state/recovery), and the reserved tools. */
+export { createFileRecoveryStore, createMemoryRecoveryStore, RESERVED_TOOLS, reservedToolsFor, type RecoveryStore, type ReservedTool } from "./results/index.js";
+export { useRecoveryStore, defaultRecoveryDir } from "./results/attach.js";

@@ -12,8 +12,8 @@ afterAll(removeCopies);
 describe("toolDeclarations", () => {
   it("declares every locked tool for OpenAI, sorted, with the locked input schema", () => {
     const declarations = runtime.toolDeclarations("openai");
-    // Then cave_page / cave_recover, declared because this project's plans page and store results (test/results).
-    expect(declarations.map((d) => d.function.name)).toEqual([...runtime.toolNames, "cave_page", "cave_recover"]);
+    // Then cave_recover, declared because this project's plans store exact results (test/results covers cave_page too).
+    expect(declarations.map((d) => d.function.name)).toEqual([...runtime.toolNames, "cave_recover"]);
     const lookup = declarations.find((d) => d.function.name === "lookup")!;
     expect(lookup).toEqual({
       type: "function",
