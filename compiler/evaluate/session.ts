@@ -13,8 +13,12 @@ const STDERR_TAIL = 2000;
 
 /** One evaluation child process: an empty environment, the permission model, one import at a time. */
 export class Session {
+  /** How many imports were sent to this child. */
+  imports = 0;
   /** True until the first import is sent: a failure of the first module cannot be blamed on another. */
-  fresh = true;
+  get fresh(): boolean {
+    return this.imports === 0;
+  }
   readonly #child: ChildProcess;
   #stderr = "";
   #ended: string | undefined;
@@ -58,7 +62,7 @@ export class Session {
 
   /** Sends one bundle to import and waits for its definitions, its error, the deadline or the end of the process. */
   async run(request: ImportRequest, timeoutMs: number): Promise<Reply> {
-    this.fresh = false;
+    this.imports++;
     if (this.#ended === undefined) {
       try {
         this.#child.send(request);

@@ -42,7 +42,7 @@ export function stagePlugin(roots: Roots, sdkFacade: string): Plugin {
           external: true,
           warnings: [
             {
-              text: `import ${JSON.stringify(args.path)} leads outside the project root${throughSymlink ? " through a symlink" : ""}`,
+              text: `${JSON.stringify(args.path)}, which leads outside the project root${throughSymlink ? " through a symlink" : ""}`,
               detail: OUTSIDE_IMPORT,
             },
           ],

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { analyse } from "../../compiler/analyse/index.js";
 import { discover } from "../../compiler/discover/index.js";
 import { stage } from "../../compiler/stage/index.js";
+import { assignCanonicalIds } from "../../compiler/stage/canonical-ids.js";
 import type { StageResult } from "../../compiler/types.js";
 import { sha256 } from "../../src/contract/hash.js";
 import { REPO_ROOT } from "../support/golden.js";
@@ -141,6 +142,25 @@ describe("stage", () => {
     expect((await importBundle(staged.code)).seen).toEqual(["1.0.0", "2.0.0"]);
   });
 
+  it("gives two different copies of one package version distinct ids by content, and identical copies one id", () => {
+    const root = project(
+      {
+        "node_modules/dep/package.json": '{ "name": "dep", "version": "1.0.0" }',
+        "node_modules/dep/index.js": "export const a = 1;\n",
+        "node_modules/x/node_modules/dep/package.json": '{ "name": "dep", "version": "1.0.0" }',
+        "node_modules/x/node_modules/dep/index.js": "export const a = 2; // patched\n",
+        "node_modules/y/node_modules/dep/package.json": '{ "name": "dep", "version": "1.0.0" }',
+        "node_modules/y/node_modules/dep/index.js": "export const a = 1;\n",
+      },
+      { nodeModules: false },
+    );
+    const files = ["node_modules/dep/index.js", "node_modules/x/node_modules/dep/index.js", "node_modules/y/node_modules/dep/index.js"].map((f) => join(root, f));
+    const hashOf = (file: string) => sha256(readFileSync(file));
+    const { ids } = assignCanonicalIds(files, { project: root, sdk: REPO_ROOT }, hashOf);
+    const original = `node_modules/dep@1.0.0/index.js#${hashOf(files[0]!).slice("sha256-".length, "sha256-".length + 12)}`;
+    expect(files.map((f) => ids.get(f))).toEqual([original, `node_modules/dep@1.0.0/index.js#${hashOf(files[1]!).slice(7, 19)}`, original]);
+  });
+
   it('always stages this package\'s SDK for "cave", even when the project has another copy installed', async () => {
     const root = project(
       {
@@ -181,7 +201,7 @@ describe("stage", () => {
     expect(result.diagnostics).toHaveLength(1);
     const [d] = result.diagnostics;
     expect(d).toMatchObject({ code: "CAVE4002", severity: "error", file: "tools/orders.ts", line: 2, column: 24 });
-    expect(d!.message).toContain('import "../lib/secret.js" leads outside the project root through a symlink');
+    expect(d!.message).toBe('tools/orders.ts imports "../lib/secret.js", which leads outside the project root through a symlink');
     expect(d!.hint).toMatch(/Copy the file into the project or install it as a package/);
     expect(d!.message + d!.hint).not.toContain(outside);
     expect([...result.modules.keys()]).toEqual(["tools/refunds.ts"]);
