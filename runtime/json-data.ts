@@ -12,6 +12,8 @@ export interface DataSnapshot {
   readonly value: unknown;
   readonly bytes: number;
   readonly sha256: string;
+  /** The canonical JSON that `sha256` hashes (result plans page and store exactly this text). */
+  readonly text: string;
 }
 
 export type SnapshotResult = DataSnapshot | { readonly ok: false; readonly problem: DataProblem };
@@ -46,7 +48,7 @@ export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
   const text = canonicalJson(copy);
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) return { ok: false, problem: { kind: "too-large", bytes } };
-  return { ok: true, value: copy, bytes, sha256: sha256(text) };
+  return { ok: true, value: copy, bytes, sha256: sha256(text), text };
 }
 
 /** A path as a JSON Pointer ("" is the whole value), shortened for messages. */

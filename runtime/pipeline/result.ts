@@ -11,7 +11,7 @@ import type { CallState, Failure, Success } from "./state.js";
 export async function result(state: CallState, data: DataSnapshot): Promise<Success | Failure> {
   const plan = state.tool!.result.plan;
   if (plan.strategy === "inline") return { ok: true, content: data.value, resultSha256: data.sha256 };
-  const outcome = await resultPlansOf(state.engine.root).apply(plan, data.value);
+  const outcome = await resultPlansOf(state.engine.root).apply(plan, data.value, data.text);
   if (!outcome.ok) return { code: outcome.code, message: `tool "${state.name}": ${outcome.message}` };
   return { ok: true, content: outcome.content, resultSha256: data.sha256 };
 }

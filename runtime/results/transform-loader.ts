@@ -14,28 +14,16 @@ export interface LoadedTransform {
 }
 
 /**
- * Loads transforms by their pinned hash: the bytes are read once, checked against the lock and
- * imported from those same bytes (a data: URL), so what runs is exactly what was hashed.
+ * Loads transforms by their pinned hash. The file is read and hashed on every use (a few KB), so a
+ * module changed after start-up is refused at once; it is imported only once per hash, from the same
+ * bytes that were hashed (a data: URL), so what runs is exactly what was checked.
  */
 export class TransformLoader {
-  private readonly loaded = new Map<string, Promise<LoadedTransform | ResultFailure>>();
+  private readonly imported = new Map<string, Promise<LoadedTransform | ResultFailure>>();
 
   constructor(private readonly root: string) {}
 
-  load(pinned: LockedTransform): Promise<LoadedTransform | ResultFailure> {
-    let entry = this.loaded.get(pinned.sha256);
-    if (entry === undefined) {
-      entry = this.read(pinned);
-      this.loaded.set(pinned.sha256, entry);
-      // A failure is not cached: a redeployed build folder may fix it.
-      void entry.then((got) => {
-        if ("ok" in got) this.loaded.delete(pinned.sha256);
-      });
-    }
-    return entry;
-  }
-
-  private async read(pinned: LockedTransform): Promise<LoadedTransform | ResultFailure> {
+  async load(pinned: LockedTransform): Promise<LoadedTransform | ResultFailure> {
     const name = `${pinned.id}@${pinned.version}`;
     let bytes: Buffer;
     try {
@@ -47,15 +35,25 @@ export class TransformLoader {
     if (actual !== pinned.sha256) {
       return failure("TRANSFORM_MISMATCH", `transform ${name} at ${pinned.module} has sha256 ${actual}, but the lock pins ${pinned.sha256}; deploy the build folder written with this lock`);
     }
-    let module: Record<string, unknown>;
-    try {
-      module = (await import(`data:text/javascript;base64,${bytes.toString("base64")}`)) as Record<string, unknown>;
-    } catch (thrown) {
-      return failure("TRANSFORM_MISMATCH", `transform ${name} does not load (${describe(thrown)}); rebuild with cave build`);
+    let entry = this.imported.get(actual);
+    if (entry === undefined) {
+      entry = importVerified(pinned, bytes);
+      this.imported.set(actual, entry);
     }
-    if (module.id !== pinned.id || module.version !== pinned.version || module.lossless !== pinned.lossless || typeof module.encode !== "function") {
-      return failure("TRANSFORM_MISMATCH", `transform module ${pinned.module} does not export id ${JSON.stringify(pinned.id)}, version ${pinned.version}, lossless ${pinned.lossless} and encode(); rebuild with cave build`);
-    }
-    return module as unknown as LoadedTransform;
+    return entry;
   }
+}
+
+async function importVerified(pinned: LockedTransform, bytes: Buffer): Promise<LoadedTransform | ResultFailure> {
+  const name = `${pinned.id}@${pinned.version}`;
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(`data:text/javascript;base64,${bytes.toString("base64")}`)) as Record<string, unknown>;
+  } catch (thrown) {
+    return failure("TRANSFORM_MISMATCH", `transform ${name} does not load (${describe(thrown)}); rebuild with cave build`);
+  }
+  if (module.id !== pinned.id || module.version !== pinned.version || module.lossless !== pinned.lossless || typeof module.encode !== "function") {
+    return failure("TRANSFORM_MISMATCH", `transform module ${pinned.module} does not export id ${JSON.stringify(pinned.id)}, version ${pinned.version}, lossless ${pinned.lossless} and encode(); rebuild with cave build`);
+  }
+  return module as unknown as LoadedTransform;
 }

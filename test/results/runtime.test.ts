@@ -3,7 +3,7 @@ import { serializeResult } from "../../src/contract/results/serial.js";
 import { build } from "../../compiler/build.js";
 import { createRuntime } from "../../runtime/create-runtime.js";
 import { copyProject, removeCopies } from "../support/projects.js";
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 let root = "";
@@ -88,5 +88,14 @@ describe("result plans through the runtime's call pipeline", () => {
     expect(JSON.parse(body(table.content)).columns).toEqual(["id", "customer", "total", "paid"]);
     const dump = (await runtime.call("dump", { count: 200 })) as { content: string };
     expect(dump.content.split("\n")[0]).toContain('the exact result (an object with 2 keys: "rows", "note"');
+  });
+
+  it("a transform module changed after the build is refused by verifyAll and by the call, which shows nothing", async () => {
+    const runtime = await createRuntime({ root, mode: "host" });
+    appendFileSync(join(root, ".cave", "transforms", "table@1.mjs"), "\n// edited after the build\n");
+    await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_MISMATCH" });
+    const outcome = await runtime.call("export_orders", { count: 4 });
+    expect(outcome).toMatchObject({ ok: false, error: { code: "TRANSFORM_MISMATCH" } });
+    expect(JSON.stringify(outcome)).not.toContain("Ångström");
   });
 });
