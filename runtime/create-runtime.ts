@@ -35,6 +35,8 @@ export interface Runtime {
   toolDeclarations<F extends DeclarationFormat>(format: F): DeclarationsOf<F>;
   /** Checks every staged bundle and validator the lock names against its sha256 now, instead of on first use. */
   verifyAll(): Promise<void>;
+  /** Stops the sandbox processes this runtime started (a call in flight reports TOOL_CRASHED); later calls start new ones. */
+  close(): void;
 }
 
 /**
@@ -48,13 +50,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const lockPath = resolvePath(root, resolved.lock);
   const lock = await readLock(lockPath, shownPath(root, lockPath));
 
+  // The runtime closes only the sandbox it made; dispatchers passed in belong to the caller.
+  const ownSandbox = resolved.dispatchers.required === undefined ? createSandboxDispatcher({ limits: resolved.limits }) : undefined;
   const engine: Engine = {
     lock,
     root,
     options: resolved,
     loader: new Loader(root),
     breakers: new Breakers(resolved.breaker),
-    dispatchers: { required: resolved.dispatchers.required ?? createSandboxDispatcher({ limits: resolved.limits }), none: resolved.dispatchers.none ?? inProcessDispatcher },
+    dispatchers: { required: resolved.dispatchers.required ?? ownSandbox!, none: resolved.dispatchers.none ?? inProcessDispatcher },
   };
   const toolNames = Object.freeze(Object.keys(lock.tools).sort());
   const defaultRun = new RunState(resolved.budget);
@@ -67,6 +71,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     startRun: (runOptions?: RunOptions) => startRun(engine, runOptions),
     toolDeclarations: <F extends DeclarationFormat>(format: F) => toolDeclarations(lock, format),
     verifyAll: () => verifyAll(root, lock),
+    close: () => ownSandbox?.close(),
   });
 }
 

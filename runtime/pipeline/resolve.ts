@@ -41,11 +41,10 @@ export function resolve(state: CallState): Failure | undefined {
     return { code: "INPUT_INVALID", message: `the arguments for tool "${state.name}" are not JSON data: ${problem.what} at ${describePath(problem.path)}; pass plain objects, arrays, strings, finite numbers, booleans and null` };
   }
 
-  const mode = tool.sandbox.mode;
-  const dispatcher = reservedDispatcherFor(tool) ?? (mode === "none" ? state.engine.dispatchers.none : state.engine.dispatchers.required);
-  if (dispatcher === undefined) {
-    return { code: "SANDBOX_UNAVAILABLE", message: `tool "${state.name}" is locked with sandbox: "required" and this runtime has no sandbox dispatcher, so it was not run (it never falls back to in-process); pass dispatchers.required to createRuntime(), or declare sandbox: "none" for a trusted tool and rebuild` };
-  }
+  // sandbox: "required" tools go to the sandbox dispatcher (the child-process sandbox unless another is
+  // passed), never to the in-process one; a sandbox that cannot run reports SANDBOX_UNAVAILABLE itself.
+  // cave_page / cave_recover run no user code: their own dispatcher (runtime/results/reserved-call.ts).
+  const dispatcher = reservedDispatcherFor(tool) ?? (tool.sandbox.mode === "none" ? state.engine.dispatchers.none : state.engine.dispatchers.required);
   state.dispatcher = dispatcher;
   return undefined;
 }

@@ -16,7 +16,7 @@ export interface Engine {
   readonly options: ResolvedOptions;
   readonly loader: Loader;
   readonly breakers: Breakers;
-  readonly dispatchers: { readonly required: Dispatcher | undefined; readonly none: Dispatcher };
+  readonly dispatchers: { readonly required: Dispatcher; readonly none: Dispatcher };
 }
 
 /** How a call ended when it did not succeed: the outcome's error. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createRuntime, inProcessDispatcher, MemoryReceiptSink, RUNTIME_CODES, type Runtime } from "../../runtime/index.js";
+import { createRuntime, inProcessDispatcher, MemoryReceiptSink, RUNTIME_CODES, type Dispatcher, type Runtime } from "../../runtime/index.js";
 import { NO_JSON_SHA256 } from "../../runtime/pipeline/receipt.js";
 import { hashJson } from "../../src/contract/hash.js";
 import { removeCopies } from "../support/projects.js";
@@ -91,14 +91,36 @@ describe("resolve", () => {
 
   it("runs a sandbox: required tool in the child-process sandbox by default, never in-process", async () => {
     const { runtime } = await host();
-    expect(await runtime.call("sandboxed", {})).toMatchObject({ ok: true, content: { sandboxed: true } });
-    // The tool's probe counted the call in the child process, not here.
+    try {
+      expect(await runtime.call("sandboxed", {})).toMatchObject({ ok: true, content: { sandboxed: true } });
+      // The tool's probe counted the call in the child process, not here.
+      expect(probe().calls.sandboxed).toBeUndefined();
+    } finally {
+      runtime.close();
+    }
+  });
+
+  it("hands sandbox: required tools to dispatchers.required and sandbox: none tools to dispatchers.none", async () => {
+    const seen: string[] = [];
+    const refusing: Dispatcher = {
+      async dispatch(request) {
+        seen.push(request.name);
+        return { ok: false, code: "SANDBOX_UNAVAILABLE", message: `tool "${request.name}" was not run: no sandbox here`, transient: false, effectUnknown: false };
+      },
+      validateOpaque: () => Promise.reject(new Error("not used")),
+    };
+    const { runtime } = await host({ dispatchers: { required: refusing } });
+    const outcome = await runtime.call("sandboxed", {});
+    expect(outcome.ok === false && outcome.error).toEqual({ code: "SANDBOX_UNAVAILABLE", message: 'tool "sandboxed" was not run: no sandbox here' });
+    expect((await runtime.call("echo", { a: 1 })).ok).toBe(true);
+    expect(seen).toEqual(["sandboxed"]);
     expect(probe().calls.sandboxed).toBeUndefined();
   });
 
   it("runs a sandbox: required tool through the dispatcher passed as required", async () => {
     const { runtime } = await host({ dispatchers: { required: inProcessDispatcher } });
     expect(await runtime.call("sandboxed", {})).toMatchObject({ ok: true, content: { sandboxed: true } });
+    expect(probe().calls.sandboxed).toBe(1);
   });
 });
 
