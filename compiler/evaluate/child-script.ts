@@ -1,17 +1,27 @@
-import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 
 let cached: Promise<string> | undefined;
 
 /**
- * The child's program as JavaScript. It sits beside this file: child.ts when the compiler runs from
- * source (vitest), child.js in dist/. It is passed with --eval, so the child reads no file at all.
+ * The child's program as one JavaScript module. It sits beside this file: child.ts when the compiler runs
+ * from source (vitest), child.js in dist/; it is bundled with the runtime's deny layer it imports, and
+ * passed with --eval, so the child reads no file at all.
  */
 export function childScript(): Promise<string> {
   cached ??= (async () => {
     const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
-    const source = await readFile(new URL(`./child.${extension}`, import.meta.url), "utf8");
-    const { code } = await esbuild.transform(source, { loader: "ts", format: "esm", target: "node20" });
+    const result = await esbuild.build({
+      entryPoints: [fileURLToPath(new URL(`./child.${extension}`, import.meta.url))],
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      write: false,
+      logLevel: "silent",
+    });
+    const code = result.outputFiles[0]?.text;
+    if (code === undefined) throw new Error("esbuild returned no output for the evaluation child");
     return code;
   })();
   return cached;

@@ -1,10 +1,16 @@
 /**
  * The build-time evaluator's child process. It runs from `--eval` under Node's permission model with an
- * empty environment, imports each staged bundle from a data: URL (nothing is read from or written to
- * disk), and reports the tool and agent definitions it exports as plain data. `execute` is never called.
- * It must stay self-contained: only node builtins and type-only imports.
+ * empty environment and the runtime sandbox's deny layer (no network, no escape hatches), imports each
+ * staged bundle from a data: URL (nothing is read from or written to disk), and reports the tool and
+ * agent definitions it exports as plain data. `execute` is never called. child-script.ts bundles it
+ * with what it imports, so it must import only node builtins and self-contained modules.
  */
+import { installDenyLayer } from "../../runtime/sandbox/child/deny.mjs";
 import type { ChildMessage, ExportReport, ImportRequest, RawAgent, RawSchema, RawTool } from "./protocol.js";
+
+// Build-time evaluation is hermetic: a module that fetches its schema at import would make the lock
+// depend on the network (and Node 20's permission model does not stop network access).
+installDenyLayer({ selfPid: process.pid });
 
 const TOOL_BRAND = Symbol.for("cave.tool");
 const AGENT_BRAND = Symbol.for("cave.agent");

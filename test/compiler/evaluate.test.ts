@@ -198,7 +198,7 @@ const seen = {
   write: attempt(() => writeFileSync(${JSON.stringify(join(tmpdir(), "cave-evaluate-should-not-exist"))}, "x")),
   spawn: attempt(() => execFileSync("true")),
 };
-if (seen.env.length > 0 || seen.read !== "ERR_ACCESS_DENIED" || seen.write !== "ERR_ACCESS_DENIED" || seen.spawn !== "ERR_ACCESS_DENIED") throw new Error("sandbox: " + JSON.stringify(seen));`,
+if (seen.env.length > 0 || seen.read !== "ERR_ACCESS_DENIED" || seen.write !== "ERR_ACCESS_DENIED" || !["ERR_ACCESS_DENIED", "ERR_SANDBOX_DENIED"].includes(seen.spawn)) throw new Error("sandbox: " + JSON.stringify(seen));`,
         ),
       });
       const { result } = await run(root);
@@ -208,6 +208,18 @@ if (seen.env.length > 0 || seen.read !== "ERR_ACCESS_DENIED" || seen.write !== "
     } finally {
       delete process.env.CAVE_TEST_SECRET;
     }
+  });
+
+  it("denies network access at import (Node 20's permission model does not), so evaluation is hermetic", async () => {
+    const root = project({
+      "tools/a.ts": toolModule("fetchesSchema", 'const schemaText = await (await fetch("http://127.0.0.1:9/schema.json")).text();'),
+      "tools/b.ts": toolModule("connects", 'import { connect } from "node:net";\nconnect(9, "127.0.0.1");'),
+    });
+    const { result } = await run(root);
+    expect(result.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([
+      ["CAVE5001", "tools/a.ts", "tools/a.ts threw while being imported at build time: Error: fetch is denied in the cave sandbox (no network access)"],
+      ["CAVE5001", "tools/b.ts", "tools/b.ts threw while being imported at build time: Error: net.connect is denied in the cave sandbox (no network access)"],
+    ]);
   });
 
   it("reports a module that throws on import (CAVE5001), keeping the message without machine paths, and reads the others", async () => {
