@@ -22,6 +22,11 @@ describe("cave call", () => {
     expect(result).toEqual({ code: 0, stdout: `${JSON.stringify({ region: "EU", days: 14 }, null, 2)}\n`, stderr: "" });
   });
 
+  it("runs a sandbox: required tool in the sandbox and stops it afterwards", async () => {
+    const result = await run(["sandboxed"]);
+    expect(result).toEqual({ code: 0, stdout: `${JSON.stringify({ sandboxed: true }, null, 2)}\n`, stderr: "" });
+  });
+
   it("prints the whole outcome with --json, and finds the project with --root", async () => {
     const result = await run(["echo", "[1,2]", "--json", "--root", root], "/");
     expect(result.code).toBe(0);

@@ -42,7 +42,11 @@ export async function callCommand(args: readonly string[], io: CallIO): Promise<
   let outcome: CallOutcome;
   try {
     const runtime = await createRuntime({ root: resolve(io.cwd, values.root ?? "."), mode: values.fixture ? "fixture" : "host" });
-    outcome = await runtime.call(tool, callArgs);
+    try {
+      outcome = await runtime.call(tool, callArgs);
+    } finally {
+      runtime.close();
+    }
   } catch (thrown) {
     if (!(thrown instanceof RuntimeError)) throw thrown;
     if (values.json) io.stdout(`${JSON.stringify({ ok: false, error: { code: thrown.code, message: thrown.message } }, null, 2)}\n`);
