@@ -40,7 +40,7 @@ export async function stage(root: string, modules: readonly string[], config: Ca
     diagnostics.push(...sdkDiagnostics);
     if (!sdk) return { modules: staged, diagnostics };
     const { built, entries: builtEntries } = await buildEntries(roots, config, entries, sdk, diagnostics);
-    if (built) await assemble(roots, config, builtEntries, built, sdk, staged, diagnostics);
+    if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics);
   } catch (thrown) {
     diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
   }
@@ -117,7 +117,7 @@ async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], 
   return { built: undefined, entries: [] };
 }
 
-async function assemble(roots: Roots, config: CaveConfig, entries: Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[]): Promise<void> {
+async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[]): Promise<void> {
   const { metafile } = built;
   const sdkInput = `${SDK_NAMESPACE}:src/index.ts`;
   const projectInputs = Object.keys(metafile.inputs).filter((key) => key !== sdkInput);
@@ -154,7 +154,7 @@ async function assemble(roots: Roots, config: CaveConfig, entries: Entry[], buil
       for (const source of key === sdkInput ? sdk.files : [fromPrettyPath(roots.project, key)]) graph.set(ids.get(source) as string, hashes.get(source) as string);
     }
     const code = finishBundle(entry.module, sdk.prelude, rewritePathLines(file.text, renames));
-    const left = leftoverPaths(code, renames, [roots.project, roots.sdk]);
+    const left = leftoverPaths(code, renames, [...new Set([roots.project, givenRoot.replace(/[\\/]+$/, ""), roots.sdk])]);
     if (left.length > 0) {
       diagnostics.push(error("CAVE4001", `the bundle of ${entry.module} still contains a path of this machine`, "Remove absolute paths from the module's source; if there are none, this is a bug in cave build.", { file: entry.module }));
       continue;
