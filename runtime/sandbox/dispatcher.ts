@@ -6,8 +6,8 @@ import { sandboxEnv } from "./env.js";
 import { childFailure, dataFailure, deathFailure, failure, startFailure, type Limits } from "./failures.js";
 import { namespacePrefix, permissionFlag, sandboxLayers, type SandboxLayers } from "./layers.js";
 import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from "./options.js";
-import { ChildPool, type PoolStats } from "./pool.js";
-import type { Answer, ChildSpec, SandboxChild } from "./sandbox-child.js";
+import { ChildPool, type PoolKey, type PoolStats } from "./pool.js";
+import type { Answer, ChildSpec, SandboxChild, Started } from "./sandbox-child.js";
 import { RssWatchdog } from "./watchdog.js";
 
 /** The child-process sandbox: a Dispatcher, plus what an operator or a test needs to see and stop it. */
@@ -19,6 +19,12 @@ export interface SandboxDispatcher extends Dispatcher {
   pids(): number[];
   /** Kills every child now (a call in flight reports TOOL_CRASHED); later calls start new children. */
   close(): void;
+}
+
+interface Leased {
+  readonly child: SandboxChild;
+  readonly key: PoolKey;
+  readonly start: () => ChildSpec;
 }
 
 /** Envelope bytes a frame may carry beyond the value caps (ids, message types, a nested call's outcome and receipt). */
@@ -36,8 +42,11 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
   const maxFrameBytes = Math.max(resolved.maxInputBytes, resolved.maxOutputBytes) + FRAME_SLACK;
   let prefix: Promise<readonly string[] | null> | undefined;
 
-  /** A warm or new child for this run and tool, started; or why there is none. */
-  async function childFor(request: DispatchRequest | OpaqueValidationRequest): Promise<{ child: SandboxChild; key: string } | DispatchResult & { ok: false }> {
+  /**
+   * A warm or new child for this run and tool, started; or why there is none. `onLease` learns the
+   * child as soon as it is chosen, before it is ready, so a deadline can kill it during start-up.
+   */
+  async function childFor(request: DispatchRequest | OpaqueValidationRequest, signal: AbortSignal, onLease: (leased: Leased) => void): Promise<Leased | (DispatchResult & { ok: false })> {
     const { name, tool } = request;
     if (tool.sandbox.network !== false) {
       return failure("NETWORK_REFUSED", `tool ${JSON.stringify(name)} asks for network access (sandboxProfile.network: true), which is unbounded egress and fails closed because scoped egress does not exist yet; it was not run. Remove network: true`);
@@ -55,10 +64,15 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     if (linked) {
       return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
     }
-    const key = `${request.runId}\0${name}\0${tool.source.sha256}`;
-    const child = pool.lease(key, () => spec(request, bundle, flag, namespace));
-    const started = await child.started;
-    if (started.ok) return { child, key };
+    // Everything a child is started with is in the tool key, so a spare fits whichever run takes it.
+    const toolKey = JSON.stringify([request.root, name, tool.export, tool.source.sha256, tool.sandbox.env]);
+    const key: PoolKey = { run: JSON.stringify([request.runId, toolKey]), tool: toolKey };
+    const start = () => spec(request, bundle, flag, namespace);
+    const leased: Leased = { child: pool.lease(key, start), key, start };
+    onLease(leased);
+    const started = await untilStarted(leased.child, signal);
+    if (started === "aborted") return deathFailure(name, tool, { by: "deadline" }, limits);
+    if (started.ok) return leased;
     if ("death" in started) return deathFailure(name, tool, started.death, limits);
     return startFailure(started.code, started.message);
   }
@@ -75,6 +89,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       env: sandboxEnv(tool.sandbox.env),
       cwd: request.root,
       heapMb: resolved.heapMb,
+      startTimeoutMs: resolved.startTimeoutMs,
       maxOutputBytes: resolved.maxOutputBytes,
       maxFrameBytes,
       permissionFlag: flag,
@@ -90,23 +105,25 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     if (inputText === undefined || Buffer.byteLength(inputText) > maxFrameBytes - FRAME_SLACK) {
       return failure("INPUT_INVALID", `the input for tool ${JSON.stringify(name)} could not be sent to its sandbox process as JSON within ${resolved.maxInputBytes} bytes; it was not run`);
     }
-    let leased: SandboxChild | undefined;
-    let key = "";
-    // At the deadline (or when the parent call ends) the process group is killed at once; the
-    // pending request settles with that death, so the result is never held up by a stuck child.
-    const onAbort = () => leased?.kill({ by: "deadline" });
+    let leased: Leased | undefined;
+    // At the deadline (or when the parent call ends) a working child's process group is killed at
+    // once and the pending request settles with that death, so the result is never held up by a
+    // stuck child. A child still loading is left to finish: it becomes a spare (pool.release).
+    const onAbort = () => {
+      if (leased?.child.busy === true) leased.child.kill({ by: "deadline" });
+    };
     signal.addEventListener("abort", onAbort, { once: true });
     try {
-      const found = await childFor(request);
+      const found = await childFor(request, signal, (chosen) => {
+        leased = chosen;
+      });
       if (!("child" in found)) return found;
-      leased = found.child;
-      key = found.key;
-      if (signal.aborted) leased.kill({ by: "deadline" });
-      const answer = await leased.run(context.callId, inputText, (nestedName, args) => context.call(nestedName, args));
+      if (signal.aborted) return deathFailure(name, tool, { by: "deadline" }, limits);
+      const answer = await found.child.run(context.callId, inputText, (nestedName, args) => context.call(nestedName, args));
       return toDispatchResult(name, tool, answer);
     } finally {
       signal.removeEventListener("abort", onAbort);
-      if (leased !== undefined) pool.release(key, leased);
+      if (leased !== undefined) pool.release(leased.key, leased.child, leased.start);
     }
   }
 
@@ -114,18 +131,28 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const { name, tool, side } = request;
     const valueText = jsonText(request.value);
     if (valueText === undefined) return { ok: false, code: "TOOL_ERROR", message: `the ${side} of tool ${JSON.stringify(name)} could not be sent to its sandbox process as JSON` };
-    const found = await childFor(request);
-    if (!("child" in found)) return { ok: false, code: found.code, message: found.message };
-    const { child, key } = found;
     // Validation has no AbortSignal of its own; it can never legitimately outlast the call's timeout.
-    const timer = setTimeout(() => child.kill({ by: "deadline" }), tool.timeoutMs);
+    let leased: Leased | undefined;
+    const expiry = new AbortController();
+    const timer = setTimeout(() => {
+      expiry.abort();
+      if (leased?.child.busy === true) leased.child.kill({ by: "deadline" });
+    }, tool.timeoutMs);
     let answer: Answer;
     try {
+      const found = await childFor(request, expiry.signal, (chosen) => {
+        leased = chosen;
+      });
+      if (!("child" in found)) return { ok: false, code: found.code, message: found.message };
+      if (expiry.signal.aborted) {
+        const late = deathFailure(name, tool, { by: "deadline" }, limits);
+        return { ok: false, code: late.code, message: late.message };
+      }
       // The input's transformed value stays in the child (execute gets it there); only the verdict comes back.
-      answer = await child.validate(side, valueText, side === "output");
+      answer = await found.child.validate(side, valueText, side === "output");
     } finally {
       clearTimeout(timer);
-      pool.release(key, child);
+      if (leased !== undefined) pool.release(leased.key, leased.child, leased.start);
     }
     switch (answer.t) {
       case "validated":
@@ -169,6 +196,19 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     stats: () => pool.stats(),
     pids: () => pool.pids(),
     close: () => pool.close(),
+  });
+}
+
+/** The child's start-up, or "aborted" as soon as the signal is: a call never waits past its deadline. */
+function untilStarted(child: SandboxChild, signal: AbortSignal): Promise<Started | "aborted"> {
+  if (signal.aborted) return Promise.resolve("aborted");
+  return new Promise((resolve) => {
+    const onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    void child.started.then((started) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(started);
+    });
   });
 }
 

@@ -65,6 +65,8 @@ export function deathFailure(name: string, tool: LockedTool, death: Death, limit
       return failure("TOOL_CRASHED", `tool ${q}'s sandbox process ended before it returned a result (${death.signal !== null ? `killed by ${death.signal}` : `exit code ${death.code}`})${unknown}`, { effectUnknown: mayHaveActed });
     case "retired":
       return failure("TOOL_CRASHED", `tool ${q}'s sandbox process was stopped while the call ran (the sandbox dispatcher was closed)${unknown}`, { effectUnknown: mayHaveActed });
+    case "start-timeout":
+      return failure("TIMEOUT", `tool ${q}'s sandbox process did not finish loading the tool's module within ${death.ms} ms (its top-level code runs at start-up); it was killed. Make the module's top-level code finish sooner, or raise startTimeoutMs`);
     case "spawn":
       return failure("SANDBOX_UNAVAILABLE", `tool ${q} could not be started in a sandbox process (${death.message}); it was not run`);
   }

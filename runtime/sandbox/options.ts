@@ -14,6 +14,10 @@ export interface SandboxOptions {
   readonly maxIdle?: number;
   /** A warm child unused this long is stopped (default 30000 ms). */
   readonly idleTimeoutMs?: number;
+  /** After a tool's call, keep one child started for it (bundle verified and imported, no request served yet) so the tool's first call in the next run skips the start-up (default true). */
+  readonly spare?: boolean;
+  /** A child must have loaded its tool (module top-level code included) within this many ms of being started (default 10000). */
+  readonly startTimeoutMs?: number;
   /** "auto" (default): an empty network namespace where the host allows one; "required": refuse to run without; "off". */
   readonly networkNamespace?: NamespaceSetting;
   /** The runtime's byte caps (the runtime passes its own): outputs are checked against them inside the child. */
@@ -26,14 +30,16 @@ export interface ResolvedSandboxOptions {
   readonly recycleAfterCalls: number;
   readonly maxIdle: number;
   readonly idleTimeoutMs: number;
+  readonly spare: boolean;
+  readonly startTimeoutMs: number;
   readonly networkNamespace: NamespaceSetting;
   readonly maxInputBytes: number;
   readonly maxOutputBytes: number;
 }
 
-const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "idleTimeoutMs", "networkNamespace", "limits"];
+const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "idleTimeoutMs", "spare", "startTimeoutMs", "networkNamespace", "limits"];
 
-export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 100, maxIdle: 8, idleTimeoutMs: 30_000, networkNamespace: "auto" } as const;
+export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 100, maxIdle: 8, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000, networkNamespace: "auto" } as const;
 
 /** Checks createSandboxDispatcher() options (unknown keys refused) and fills in the defaults. */
 export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions {
@@ -41,12 +47,15 @@ export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions 
   const limits = o.limits === undefined ? {} : record(o.limits, "limits", ["maxInputBytes", "maxOutputBytes"]);
   const namespace = o.networkNamespace ?? SANDBOX_DEFAULTS.networkNamespace;
   if (namespace !== "auto" && namespace !== "off" && namespace !== "required") invalid(`networkNamespace must be "auto", "off" or "required" (got ${describe(namespace)})`);
+  if (o.spare !== undefined && typeof o.spare !== "boolean") invalid(`spare must be a boolean (got ${describe(o.spare)})`);
   return {
     heapMb: integer(o.heapMb, "heapMb", SANDBOX_DEFAULTS.heapMb, 16),
     maxRssMb: integer(o.maxRssMb, "maxRssMb", SANDBOX_DEFAULTS.maxRssMb, 32),
     recycleAfterCalls: integer(o.recycleAfterCalls, "recycleAfterCalls", SANDBOX_DEFAULTS.recycleAfterCalls, 1),
     maxIdle: integer(o.maxIdle, "maxIdle", SANDBOX_DEFAULTS.maxIdle, 0),
     idleTimeoutMs: integer(o.idleTimeoutMs, "idleTimeoutMs", SANDBOX_DEFAULTS.idleTimeoutMs, 1),
+    spare: (o.spare as boolean | undefined) ?? SANDBOX_DEFAULTS.spare,
+    startTimeoutMs: integer(o.startTimeoutMs, "startTimeoutMs", SANDBOX_DEFAULTS.startTimeoutMs, 1),
     networkNamespace: namespace as NamespaceSetting,
     maxInputBytes: integer(limits.maxInputBytes, "limits.maxInputBytes", DEFAULTS.limits.maxInputBytes, 1),
     maxOutputBytes: integer(limits.maxOutputBytes, "limits.maxOutputBytes", DEFAULTS.limits.maxOutputBytes, 1),

@@ -7,21 +7,33 @@ interface IdleEntry {
   readonly timer: NodeJS.Timeout;
 }
 
+/** Which pool a request draws from: one run's children for one tool, and that tool's spare. */
+export interface PoolKey {
+  /** The run and the tool: a child serves one run and one tool only. */
+  readonly run: string;
+  /** The tool (name, bundle hash, root): its spare has served no run yet. */
+  readonly tool: string;
+}
+
 /** Counters for tests, benchmarks and operators. */
 export interface PoolStats {
-  /** Children started since the dispatcher was created. */
+  /** Children started since the dispatcher was created (spares included). */
   readonly spawned: number;
   /** Children alive now (working, idle or starting). */
   readonly live: number;
-  /** Children waiting warm. */
+  /** Children waiting warm, spares included. */
   readonly idle: number;
+  /** Spares that are ready: a tool's first call in a new run will not wait for a start-up. */
+  readonly spares: number;
 }
 
 /**
- * Warm children, kept per key (run, tool and bundle hash: a child is never shared across runs or
- * tools). A child goes back to its key's pool after an answered request and is replaced after
- * recycleAfterCalls requests; a dead one (timeout, crash, protocol error, memory) is simply dropped.
- * At most maxIdle children wait, least recently used stopped first, each for idleTimeoutMs.
+ * Warm children. A child serves one run and one tool: it goes back to its run's pool after an
+ * answered request and is replaced after recycleAfterCalls requests; a dead one (timeout, crash,
+ * protocol error, memory) is dropped. After a tool's call, one spare is started for it (bundle
+ * verified and imported, no request served) so that the tool's first call in the next run skips the
+ * start-up; a spare becomes the run's own when leased. At most maxIdle children wait, spares
+ * included, least recently used stopped first, each for at most idleTimeoutMs.
  */
 export class ChildPool {
   private readonly byKey = new Map<string, SandboxChild[]>();
@@ -33,51 +45,40 @@ export class ChildPool {
 
   constructor(private readonly options: ResolvedSandboxOptions, private readonly watchdog: RssWatchdog) {}
 
-  /** A warm child for `key`, or a new one started from `spec()`. */
-  lease(key: string, spec: () => ChildSpec): SandboxChild {
-    const waiting = this.byKey.get(key);
-    while (waiting !== undefined && waiting.length > 0) {
-      const child = waiting.pop()!;
-      this.unidle(child);
-      if (child.alive) {
-        child.hold(true);
-        return child;
-      }
-    }
-    const child = new SandboxChild(spec());
-    this.spawned += 1;
-    this.all.add(child);
-    child.onDeath(() => {
-      this.all.delete(child);
-      this.unidle(child);
-    });
-    this.watchdog.watch(child);
+  /** A warm child of this run, else the tool's spare, else a new child started from `spec()`. */
+  lease(key: PoolKey, spec: () => ChildSpec): SandboxChild {
+    const child = this.take(key.run) ?? this.take(spareKey(key)) ?? this.start(spec);
+    child.hold(true);
     return child;
   }
 
   /** Gives a child back after its request; it waits warm unless it is dead, used up, or the pool is closed. */
-  release(key: string, child: SandboxChild): void {
+  release(key: PoolKey, child: SandboxChild, spec: () => ChildSpec): void {
     if (!child.alive) return;
-    if (this.closed || !child.idle || child.requests >= this.options.recycleAfterCalls || this.options.maxIdle === 0) {
-      child.kill({ by: "retired" });
+    if (child.starting) {
+      // The call gave up while the child was still loading (its deadline came first). It has served
+      // no run, so once ready it waits as a spare: a tool whose timeout is shorter than the start-up
+      // times out once, not forever.
+      child.hold(false);
+      void child.started.then((started) => {
+        if (!started.ok || !child.alive) return;
+        if (this.closed) child.kill({ by: "retired" });
+        else this.park(spareKey(key), child);
+      });
       return;
     }
-    child.hold(false);
-    const timer = setTimeout(() => child.kill({ by: "retired" }), this.options.idleTimeoutMs);
-    timer.unref();
-    this.idle.set(child, { key, timer });
-    const list = this.byKey.get(key);
-    if (list === undefined) this.byKey.set(key, [child]);
-    else list.push(child);
-    while (this.idle.size > this.options.maxIdle) {
-      const oldest = this.idle.keys().next().value as SandboxChild;
-      oldest.kill({ by: "retired" });
-      this.unidle(oldest);
+    if (this.closed || !child.idle || child.requests >= this.options.recycleAfterCalls || this.options.maxIdle === 0) {
+      child.kill({ by: "retired" });
+    } else {
+      this.park(key.run, child);
     }
+    if (this.options.spare && !this.closed && !this.byKey.has(spareKey(key))) this.park(spareKey(key), this.start(spec));
   }
 
   stats(): PoolStats {
-    return { spawned: this.spawned, live: this.all.size, idle: this.idle.size };
+    let spares = 0;
+    for (const [child, entry] of this.idle) if (entry.key.startsWith(SPARE) && child.idle) spares += 1;
+    return { spawned: this.spawned, live: this.all.size, idle: this.idle.size, spares };
   }
 
   /** The pids of live children, for operators and tests. */
@@ -91,6 +92,43 @@ export class ChildPool {
     for (const child of [...this.all]) child.kill({ by: "retired" });
   }
 
+  private take(key: string): SandboxChild | undefined {
+    const waiting = this.byKey.get(key);
+    while (waiting !== undefined && waiting.length > 0) {
+      const child = waiting[waiting.length - 1]!;
+      this.unidle(child);
+      if (child.alive) return child;
+    }
+    return undefined;
+  }
+
+  private start(spec: () => ChildSpec): SandboxChild {
+    const child = new SandboxChild(spec());
+    this.spawned += 1;
+    this.all.add(child);
+    child.onDeath(() => {
+      this.all.delete(child);
+      this.unidle(child);
+    });
+    this.watchdog.watch(child);
+    return child;
+  }
+
+  private park(key: string, child: SandboxChild): void {
+    child.hold(false);
+    const timer = setTimeout(() => child.kill({ by: "retired" }), this.options.idleTimeoutMs);
+    timer.unref();
+    this.idle.set(child, { key, timer });
+    const list = this.byKey.get(key);
+    if (list === undefined) this.byKey.set(key, [child]);
+    else list.push(child);
+    while (this.idle.size > this.options.maxIdle) {
+      const oldest = this.idle.keys().next().value as SandboxChild;
+      this.unidle(oldest);
+      oldest.kill({ by: "retired" });
+    }
+  }
+
   private unidle(child: SandboxChild): void {
     const entry = this.idle.get(child);
     if (entry === undefined) return;
@@ -102,4 +140,10 @@ export class ChildPool {
     if (at >= 0) list.splice(at, 1);
     if (list.length === 0) this.byKey.delete(entry.key);
   }
+}
+
+const SPARE = "spare\u0000";
+
+function spareKey(key: PoolKey): string {
+  return `${SPARE}${key.tool}`;
 }

@@ -3,8 +3,9 @@ import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 import type { CallOutcome } from "../../src/contract/outcome.js";
 import { childEntry } from "./child-entry.js";
-import { encodeFrame, FrameReader, FrameTooLarge } from "./frames.js";
-import { decodeChildMessage, type ChildFailCode, type ChildMessage } from "./protocol.js";
+import { Exchange, type AnswerMessage } from "./exchange.js";
+import { encodeFrame } from "./frames.js";
+import type { ChildFailCode } from "./protocol.js";
 import { forgetChild, rememberChild } from "./reaper.js";
 
 /** Everything one child is started with. */
@@ -20,6 +21,8 @@ export interface ChildSpec {
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
   readonly heapMb: number;
+  /** A child not ready this long after it was started (its tool module's top-level code still running) is killed. */
+  readonly startTimeoutMs: number;
   readonly maxOutputBytes: number;
   readonly maxFrameBytes: number;
   readonly permissionFlag: string;
@@ -34,10 +37,11 @@ export type Death =
   | { readonly by: "protocol"; readonly why: string }
   | { readonly by: "exit"; readonly code: number | null; readonly signal: string | null; readonly heapExhausted: boolean }
   | { readonly by: "spawn"; readonly message: string }
+  | { readonly by: "start-timeout"; readonly ms: number }
   /** Stopped by the pool (recycled, idle, closed) while nothing was pending. */
   | { readonly by: "retired" };
 
-export type Answer = Extract<ChildMessage, { t: "result" | "validated" | "invalid" | "fail" }> | { readonly t: "died"; readonly death: Death };
+export type Answer = AnswerMessage | { readonly t: "died"; readonly death: Death };
 
 export type Started = { readonly ok: true } | { readonly ok: false; readonly code: ChildFailCode; readonly message: string } | { readonly ok: false; readonly death: Death };
 
@@ -69,10 +73,10 @@ export class SandboxChild {
   /** Requests sent so far. */
   requests = 0;
   readonly started: Promise<Started>;
-  private state: "starting" | "idle" | "busy" | "dead" = "starting";
+  private dead = false;
   private readonly secret = randomBytes(9).toString("base64url");
   private pending: Pending | undefined;
-  private readonly reader: FrameReader;
+  private readonly exchange: Exchange;
   private readonly process: ChildProcess;
   private readonly channel: Socket | undefined;
   private stderrTail = "";
@@ -85,7 +89,7 @@ export class SandboxChild {
     this.started = new Promise((resolve) => {
       this.resolveStarted = resolve;
     });
-    this.reader = new FrameReader(spec.maxFrameBytes);
+    this.exchange = new Exchange(spec.maxFrameBytes);
     const { dir, bootstrap } = childEntry();
     const nodeArgs = [
       spec.permissionFlag,
@@ -111,6 +115,11 @@ export class SandboxChild {
     }
     this.process = child;
     this.pid = child.pid;
+    const startTimer = setTimeout(() => {
+      if (this.starting) this.die({ by: "start-timeout", ms: spec.startTimeoutMs });
+    }, spec.startTimeoutMs);
+    startTimer.unref();
+    void this.started.then(() => clearTimeout(startTimer));
     this.channel = child.stdio[3] as Socket;
     if (this.pid !== undefined) rememberChild(this.pid);
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
@@ -144,11 +153,21 @@ export class SandboxChild {
   }
 
   get alive(): boolean {
-    return this.state !== "dead";
+    return !this.dead;
   }
 
   get idle(): boolean {
-    return this.state === "idle";
+    return !this.dead && this.exchange.phase === "idle";
+  }
+
+  /** Still loading its tool: no request has been sent to it. */
+  get starting(): boolean {
+    return !this.dead && this.exchange.phase === "starting";
+  }
+
+  /** Running a request (a deadline kills it then; during start-up it is left to finish). */
+  get busy(): boolean {
+    return !this.dead && this.exchange.phase === "busy";
   }
 
   onDeath(listener: (child: SandboxChild) => void): void {
@@ -172,7 +191,7 @@ export class SandboxChild {
 
   /** Lets the host exit while this child waits idle (and keeps it alive while the child works). */
   hold(held: boolean): void {
-    if (this.state === "dead") return;
+    if (this.dead) return;
     const method = held ? "ref" : "unref";
     this.process[method]();
     this.channel?.[method]();
@@ -180,9 +199,9 @@ export class SandboxChild {
   }
 
   private request(frame: (id: string) => string, onCall: NestedCall | undefined): Promise<Answer> {
-    if (this.state !== "idle") return Promise.resolve({ t: "died", death: this.death ?? { by: "protocol", why: "was asked twice at once" } });
+    if (!this.idle) return Promise.resolve({ t: "died", death: this.death ?? { by: "protocol", why: "was asked twice at once" } });
     const id = `${this.secret}.${++this.requests}`;
-    this.state = "busy";
+    this.exchange.begin(id, onCall !== undefined);
     return new Promise((resolve) => {
       this.pending = { id, resolve, onCall };
       this.write(frame(id));
@@ -190,82 +209,42 @@ export class SandboxChild {
   }
 
   private write(text: string): void {
-    if (this.state === "dead" || this.channel === undefined || this.channel.destroyed) return;
+    if (this.dead || this.channel === undefined || this.channel.destroyed) return;
     this.channel.write(encodeFrame(text));
   }
 
   private onData(chunk: Buffer): void {
-    if (this.state === "dead") return;
-    let texts: string[];
-    try {
-      texts = this.reader.push(chunk);
-    } catch (thrown) {
-      this.violate(thrown instanceof FrameTooLarge ? `sent a frame of ${thrown.bytes} bytes, over the ${thrown.maxBytes}-byte cap` : "sent a malformed frame");
-      return;
-    }
-    // An answer is delivered only once everything that arrived with it has been read: a second
-    // answer in the same read makes the whole exchange a protocol error.
-    let answer: Answer | undefined;
-    for (const text of texts) {
-      if (answer !== undefined) return this.violate("sent more after its answer");
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return this.violate("sent a frame that is not JSON");
+    for (const event of this.exchange.receive(chunk)) {
+      switch (event.kind) {
+        case "ready":
+          this.resolveStarted({ ok: true });
+          break;
+        case "load-failed":
+          // The child ends itself after saying why; it is never used.
+          this.resolveStarted({ ok: false, code: event.code, message: event.message });
+          this.die({ by: "retired" });
+          break;
+        case "call":
+          this.serveNested(this.pending!, event.sub, event.name, event.args);
+          break;
+        case "answer": {
+          const pending = this.pending!;
+          this.pending = undefined;
+          pending.resolve(event.answer);
+          if (event.answer.t === "fail" && event.answer.fatal) this.die({ by: "retired" });
+          break;
+        }
+        case "violation":
+          this.violate(event.why);
+          break;
       }
-      const message = decodeChildMessage(parsed);
-      if (typeof message === "string") return this.violate(`sent ${message}`);
-      const accepted = this.accept(message);
-      if (accepted === false) return;
-      if (accepted !== true) answer = accepted;
     }
-    if (answer === undefined) return;
-    if (this.reader.pending > 0) return this.violate("sent more after its answer");
-    const pending = this.pending!;
-    this.pending = undefined;
-    this.state = "idle";
-    pending.resolve(answer);
-    if (answer.t === "fail" && answer.fatal) this.die({ by: "retired" });
-  }
-
-  /** True: consumed; false: the child was killed; an Answer: the pending request's answer. */
-  private accept(message: ChildMessage): Answer | boolean {
-    if (this.state === "starting") {
-      if (message.t === "ready") {
-        this.state = "idle";
-        this.resolveStarted({ ok: true });
-        return true;
-      }
-      if (message.t === "load-failed") {
-        // The child ends itself after saying why; it is never used.
-        this.resolveStarted({ ok: false, code: message.code, message: message.message });
-        this.die({ by: "retired" });
-        return false;
-      }
-      this.violate(`sent ${message.t} before it was ready`);
-      return false;
-    }
-    const pending = this.pending;
-    if (this.state !== "busy" || pending === undefined || message.t === "ready" || message.t === "load-failed" || message.id !== pending.id) {
-      this.violate(pending === undefined ? `sent ${message.t} while no request was pending` : `sent ${message.t} for a request that is not the pending one`);
-      return false;
-    }
-    if (message.t === "call") {
-      if (pending.onCall === undefined) {
-        this.violate("asked for a nested call during validation");
-        return false;
-      }
-      this.serveNested(pending, message.sub, message.name, message.args);
-      return true;
-    }
-    return message;
   }
 
   private serveNested(pending: Pending, sub: number, name: string, args: unknown): void {
     const answer = (field: string) => {
       // A nested call that ends after its parent's answer has no one to go to.
-      if (this.pending === pending && this.state === "busy") this.write(`{"t":"nested","id":${JSON.stringify(pending.id)},"sub":${sub},${field}}`);
+      if (this.pending === pending && this.busy) this.write(`{"t":"nested","id":${JSON.stringify(pending.id)},"sub":${sub},${field}}`);
     };
     pending.onCall!(name, args).then(
       (outcome) => answer(`"outcome":${JSON.stringify(outcome)}`),
@@ -278,14 +257,15 @@ export class SandboxChild {
   }
 
   private onChannelEnd(): void {
-    if (this.state === "dead") return;
+    if (this.dead) return;
     // The process is probably exiting; if it is not gone soon, it closed its channel on purpose.
     setTimeout(() => this.violate("closed its channel"), CHANNEL_CLOSED_GRACE_MS).unref();
   }
 
   private die(death: Death): void {
-    if (this.state === "dead") return;
-    this.state = "dead";
+    if (this.dead) return;
+    this.dead = true;
+    this.exchange.close();
     this.death = death;
     if (!this.exited && this.pid !== undefined) {
       try {

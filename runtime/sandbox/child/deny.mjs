@@ -87,7 +87,9 @@ export function installDenyLayer({ selfPid }) {
   replace(globalThis, "fetch", async function fetch() {
     throw denial("fetch", true);
   });
-  for (const name of ["WebSocket", "EventSource"]) if (name in globalThis) replace(globalThis, name, denyClass(name, true));
+  // Defined even where this Node has no such global (WebSocket is behind a flag on 20), so a tool
+  // gets the same refusal on every version instead of a ReferenceError on some.
+  for (const name of ["WebSocket", "EventSource"]) replace(globalThis, name, denyClass(name, true));
 
   // net: the choke points under http, https, tls and every client library.
   const net = m.net;
@@ -147,13 +149,22 @@ export function installDenyLayer({ selfPid }) {
   // process: raw bindings, addons, reports written to disk, signals.
   denyAll(process, "process", ["binding", "_linkedBinding", "dlopen", "abort", "_debugProcess", "_debugEnd", "_startProfilerIdleNotifier", "_stopProfilerIdleNotifier", "setuid", "setgid", "seteuid", "setegid", "setgroups", "initgroups"], false);
   replace(process, "report", Object.freeze({ writeReport: denyFunction("process.report.writeReport", false), getReport: denyFunction("process.report.getReport", false) }));
+  // pid 0 and negative pids name process groups; only this process's own pid may be signalled.
+  // process.kill() calls process._kill() (the raw binding) itself, so both check.
   const kill = process.kill.bind(process);
+  const rawKill = /** @type {any} */ (process)._kill.bind(process);
+  /** @param {string} route @param {unknown} pid */
+  const checkPid = (route, pid) => {
+    if (pid !== selfPid) throw denial(`${route}(${typeof pid === "number" ? pid : typeof pid})`, false);
+  };
   replace(process, "kill", function killSelf(/** @type {unknown} */ pid, /** @type {any} */ signal) {
-    // pid 0 and negative pids name process groups; only this process's own pid is allowed.
-    if (pid !== selfPid) throw denial(`process.kill(${typeof pid === "number" ? pid : typeof pid})`, false);
-    return kill(pid, signal);
+    checkPid("process.kill", pid);
+    return kill(selfPid, signal);
   });
-  replace(process, "_kill", denyFunction("process._kill", false));
+  replace(process, "_kill", function rawKillSelf(/** @type {unknown} */ pid, /** @type {unknown} */ signal) {
+    checkPid("process._kill", pid);
+    return rawKill(pid, signal);
+  });
 
   syncBuiltinESMExports();
 }

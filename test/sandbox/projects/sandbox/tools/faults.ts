@@ -89,3 +89,19 @@ export const signalHost = tool({
     return { sent: how };
   },
 });
+
+/** Row 8's tool: a 200 ms timeout. */
+export const spin = tool({
+  name: "spin",
+  description: "Spin forever, or say which process this is.",
+  input: schema.object({ kind: schema.string() }),
+  effect: "read",
+  allowRepeat: true,
+  timeout: 200,
+  execute({ kind }) {
+    if (kind === "pid") return { pid: process.pid };
+    for (;;) {
+      // only a kill stops this
+    }
+  },
+});
