@@ -8,5 +8,7 @@ export { renderDiagnostic } from "./cli/render-diagnostics.js";
 export { renderLock } from "./emit/render.js";
 /** Runs the CLI in-process (argv without `node cave`); returns the exit code. */
 export { main } from "./cli/main.js";
+/** The one registry of stable codes (authoring rules, compiler passes, runtime outcomes), each with title and doc. */
+export { CODES, type CaveCode } from "../src/contract/codes.js";
 /** The lock's types. */
 export type { CaveLock, LockedTool, LockedAgent, LockedSchema } from "../src/contract/lock.js";

@@ -1,4 +1,4 @@
-import { CODES, type CaveCode } from "./contract/codes.js";
+import type { CaveCode } from "./contract/codes.js";
 
 /** One broken rule: which field, what is wrong, and what to do. */
 export interface Violation {
@@ -33,9 +33,4 @@ export class CaveError extends Error {
     this.hint = first.hint;
     this.violations = violations;
   }
-}
-
-/** The registry title for a code, for messages that need a generic description. */
-export function codeTitle(code: CaveCode): string {
-  return CODES[code].title;
 }

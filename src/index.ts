@@ -8,8 +8,8 @@ export { agent } from "./agent.js";
 export { schema, SCHEMA_FORMATS } from "./schema.js";
 /** The SDK's error class, with a stable code per rule. */
 export { CaveError, type Violation } from "./errors.js";
-/** The registry of stable codes. */
-export { CODES, type CaveCode } from "./contract/codes.js";
+/** The stable code of an authoring rule (the registry itself is exported by cave/compiler). */
+export type { CaveCode } from "./contract/codes.js";
 /** Authoring types. */
 export type * from "./types.js";
 /** TypeBox's static type of a schema.* value. */

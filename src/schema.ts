@@ -1,4 +1,4 @@
-import { Type, type TSchema, type TProperties, type TLiteralValue, type StringOptions, type NumberOptions, type IntegerOptions, type ObjectOptions, type ArrayOptions, type SchemaOptions } from "@sinclair/typebox";
+import { String as TypeString, Number as TypeNumber, Integer as TypeInteger, Boolean as TypeBoolean, Object as TypeObject, Array as TypeArray, Optional as TypeOptional, Union as TypeUnion, Literal as TypeLiteral, Null as TypeNull, Any as TypeAny, type TSchema, type TProperties, type TLiteralValue, type StringOptions, type NumberOptions, type IntegerOptions, type ObjectOptions, type ArrayOptions, type SchemaOptions } from "@sinclair/typebox";
 import { CaveError, type Violation } from "./errors.js";
 import { unknownKeyHint } from "./suggest.js";
 
@@ -62,13 +62,13 @@ function checkSchemaArgument(builder: string, field: string, value: unknown): vo
 
 export const schema = {
   /** A string; options: minLength, maxLength, pattern, format, description... */
-  string: (options?: StringOptions) => (checkOptions("string", options, STRING_KEYWORDS), Type.String(options)),
+  string: (options?: StringOptions) => (checkOptions("string", options, STRING_KEYWORDS), TypeString(options)),
   /** A number; options: minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf... */
-  number: (options?: NumberOptions) => (checkOptions("number", options, NUMBER_KEYWORDS), Type.Number(options)),
+  number: (options?: NumberOptions) => (checkOptions("number", options, NUMBER_KEYWORDS), TypeNumber(options)),
   /** An integer; same options as number. */
-  integer: (options?: IntegerOptions) => (checkOptions("integer", options, NUMBER_KEYWORDS), Type.Integer(options)),
+  integer: (options?: IntegerOptions) => (checkOptions("integer", options, NUMBER_KEYWORDS), TypeInteger(options)),
   /** A boolean. */
-  boolean: (options?: SchemaOptions) => (checkOptions("boolean", options, ANNOTATIONS), Type.Boolean(options)),
+  boolean: (options?: SchemaOptions) => (checkOptions("boolean", options, ANNOTATIONS), TypeBoolean(options)),
   /** An object, closed by default (additionalProperties: false); pass additionalProperties: true to open it. */
   object: <P extends TProperties>(properties: P, options?: ObjectOptions) => {
     checkOptions("object", options, OBJECT_KEYWORDS);
@@ -76,12 +76,12 @@ export const schema = {
       throw new CaveError("schema.object()", [{ code: "CAVE1025", field: "properties", message: "properties must be an object of schemas", hint: "Pass schema.object({ key: schema.string() })." }]);
     }
     for (const [key, value] of Object.entries(properties)) checkSchemaArgument("object", `properties.${key}`, value);
-    return Type.Object(properties, { additionalProperties: false, ...options });
+    return TypeObject(properties, { additionalProperties: false, ...options });
   },
   /** An array of one item schema; options: minItems, maxItems, uniqueItems... */
-  array: <T extends TSchema>(items: T, options?: ArrayOptions) => (checkOptions("array", options, ARRAY_KEYWORDS), checkSchemaArgument("array", "items", items), Type.Array(items, options)),
+  array: <T extends TSchema>(items: T, options?: ArrayOptions) => (checkOptions("array", options, ARRAY_KEYWORDS), checkSchemaArgument("array", "items", items), TypeArray(items, options)),
   /** Marks an object property as optional. */
-  optional: <T extends TSchema>(item: T) => (checkSchemaArgument("optional", "item", item), Type.Optional(item)),
+  optional: <T extends TSchema>(item: T) => (checkSchemaArgument("optional", "item", item), TypeOptional(item)),
   /** One of several schemas (anyOf). */
   union: <T extends TSchema[]>(members: [...T], options?: SchemaOptions) => {
     checkOptions("union", options, ANNOTATIONS);
@@ -89,7 +89,7 @@ export const schema = {
       throw new CaveError("schema.union()", [{ code: "CAVE1025", field: "members", message: "union needs a non-empty array of schemas", hint: "Pass schema.union([schema.string(), schema.number()])." }]);
     }
     members.forEach((member, i) => checkSchemaArgument("union", `members[${i}]`, member));
-    return Type.Union(members, options);
+    return TypeUnion(members, options);
   },
   /** Exactly one string, number or boolean value (const). */
   literal: <T extends TLiteralValue>(value: T, options?: SchemaOptions) => {
@@ -97,12 +97,12 @@ export const schema = {
     if (!["string", "number", "boolean"].includes(typeof value) || (typeof value === "number" && !Number.isFinite(value))) {
       throw new CaveError("schema.literal()", [{ code: "CAVE1025", field: "value", message: `a literal must be a string, finite number or boolean, got ${String(value)}`, hint: "Use schema.null() for null." }]);
     }
-    return Type.Literal(value, options);
+    return TypeLiteral(value, options);
   },
   /** The value null. */
-  null: (options?: SchemaOptions) => (checkOptions("null", options, ANNOTATIONS), Type.Null(options)),
+  null: (options?: SchemaOptions) => (checkOptions("null", options, ANNOTATIONS), TypeNull(options)),
   /** Any JSON value (no constraint). */
-  any: (options?: SchemaOptions) => (checkOptions("any", options, ANNOTATIONS), Type.Any(options)),
+  any: (options?: SchemaOptions) => (checkOptions("any", options, ANNOTATIONS), TypeAny(options)),
 } as const;
 
 export type { Static, TSchema } from "@sinclair/typebox";

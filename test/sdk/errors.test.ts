@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { CODES, CaveError, agent, artifact, schema, tool, type CaveCode } from "../../src/index.js";
+import { CaveError, agent, artifact, schema, tool, type CaveCode } from "../../src/index.js";
+import { CODES } from "../../src/contract/codes.js";
 import { SDK_CODES } from "../../src/contract/codes/sdk.js";
 import { caveError, validToolOptions } from "./helpers.js";
 
