@@ -46,3 +46,18 @@ export const badNested = tool({
     }
   },
 });
+
+/** Returns at once and calls a nested tool afterwards, when its own call is over. */
+export const lateNested = tool({
+  name: "late_nested",
+  description: "Call a nested tool too late.",
+  effect: "read",
+  allowRepeat: true,
+  nestedTools: [add],
+  execute(_input, context) {
+    setTimeout(() => {
+      context.call("add", { a: 1, b: 1 }).catch(() => undefined);
+    }, 20);
+    return { pid: process.pid };
+  },
+});
