@@ -1,10 +1,7 @@
 import { resolve } from "node:path";
 import type { CaveLock } from "../src/contract/lock.js";
+import { sha256 } from "../src/contract/hash.js";
 import { discover } from "./discover/index.js";
-import { analyse } from "./analyse/index.js";
-import { stage } from "./stage/index.js";
-import { evaluate } from "./evaluate/index.js";
-import { validators } from "./validators/index.js";
 import { plan } from "./plan/index.js";
 import { checkResults } from "./results/index.js";
 import { emit } from "./emit/index.js";
@@ -13,6 +10,10 @@ import { buildFolderFiles, schemasToPrecompile } from "./build-parts.js";
 import { error, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { CaveConfig } from "./types.js";
 import { unknownKeyHint } from "../src/suggest.js";
+import { cacheKey, lookup, store } from "./cache/index.js";
+import { compilerIdentity } from "./cache/identity.js";
+import { hashInputs } from "./cache/inputs.js";
+import { packageRoot } from "./package-root.js";
 
 export interface BuildOptions {
   /** The project root (default: the current directory). */
@@ -23,6 +24,8 @@ export interface BuildOptions {
   readonly config?: Partial<CaveConfig>;
   /** Hard limit for importing the staged bundles at build time, in ms (default 10000). */
   readonly evaluateTimeoutMs?: number;
+  /** Reuse a previous identical build (default true; see docs/decisions.md, "The build cache"). */
+  readonly cache?: boolean;
 }
 
 export interface BuildResult {
@@ -38,9 +41,11 @@ export interface BuildResult {
   readonly files: ReadonlyMap<string, string>;
   /** Whether anything was written. */
   readonly written: boolean;
+  /** Whether the output was taken from the build cache (the same bytes a full build would produce). */
+  readonly cached: boolean;
 }
 
-const BUILD_OPTION_KEYS = ["root", "write", "config", "evaluateTimeoutMs"];
+const BUILD_OPTION_KEYS = ["root", "write", "config", "evaluateTimeoutMs", "cache"];
 
 /** `cave build`: discover → analyse → stage → evaluate → validators → plan → emit. Nothing is written when there are errors. */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
@@ -52,7 +57,22 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const diagnostics: Diagnostic[] = [...discovered.diagnostics];
   if (hasErrors(diagnostics)) return failed(diagnostics, discovered.config);
   const { config } = discovered;
+  const write = options.write ?? true;
+  const useCache = options.cache ?? true;
+  const key = cacheKey(compilerIdentity(packageRoot()), { root, config, evaluateTimeoutMs: options.evaluateTimeoutMs ?? null }, discovered.files);
+  const hit = useCache ? lookup(root, key, config.outDir) : undefined;
+  if (hit) {
+    const all = sortDiagnostics([...diagnostics, ...hit.diagnostics]);
+    return { ok: true, diagnostics: all, config, lock: JSON.parse(hit.lockText) as CaveLock, lockText: hit.lockText, files: hit.files, written: false, cached: true };
+  }
 
+  // The passes load only on a cache miss: ts-morph alone takes longer to import than a whole no-change rebuild.
+  const [{ analyse }, { stage }, { evaluate }, { validators }] = await Promise.all([
+    import("./analyse/index.js"),
+    import("./stage/index.js"),
+    import("./evaluate/index.js"),
+    import("./validators/index.js"),
+  ]);
   const analysed = analyse(root, discovered.files);
   diagnostics.push(...analysed.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
@@ -76,14 +96,18 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const lockText = renderLock(lock);
   const files = buildFolderFiles(staged, validated, lock);
 
-  const write = options.write ?? true;
   if (write) diagnostics.push(...emit(root, { config, lockText, files }));
   const ok = !hasErrors(diagnostics);
-  return { ok, diagnostics: sortDiagnostics(diagnostics), config, lock, lockText, files, written: write && ok };
+  if (write && ok && useCache) {
+    const inputs = { ...hashInputs(root, discovered.files, staged.inputFiles.keys()), ...Object.fromEntries(staged.inputFiles) };
+    const outputs = Object.fromEntries([...files].map(([path, text]) => [path, sha256(text)]));
+    store(root, { key, inputs, lockPath: config.lock, lockSha256: sha256(lockText), outputs, diagnostics: diagnostics.filter((d) => d.severity === "warning") });
+  }
+  return { ok, diagnostics: sortDiagnostics(diagnostics), config, lock, lockText, files, written: write && ok, cached: false };
 }
 
 function failed(diagnostics: readonly Diagnostic[], config: CaveConfig | null): BuildResult {
-  return { ok: false, diagnostics: sortDiagnostics(diagnostics), config, lock: null, lockText: null, files: new Map(), written: false };
+  return { ok: false, diagnostics: sortDiagnostics(diagnostics), config, lock: null, lockText: null, files: new Map(), written: false, cached: false };
 }
 
 function checkBuildOptions(options: BuildOptions): Diagnostic[] {
@@ -94,6 +118,7 @@ function checkBuildOptions(options: BuildOptions): Diagnostic[] {
   }
   if (options.root !== undefined && typeof options.root !== "string") out.push(error("CAVE2007", "build option root must be a path string", "Pass the project folder."));
   if (options.write !== undefined && typeof options.write !== "boolean") out.push(error("CAVE2007", "build option write must be a boolean", "Pass true or false."));
+  if (options.cache !== undefined && typeof options.cache !== "boolean") out.push(error("CAVE2007", "build option cache must be a boolean", "Pass true or false."));
   if (options.evaluateTimeoutMs !== undefined && !(Number.isSafeInteger(options.evaluateTimeoutMs) && options.evaluateTimeoutMs > 0)) {
     out.push(error("CAVE2007", "build option evaluateTimeoutMs must be a positive integer", "Pass milliseconds, e.g. 10000."));
   }

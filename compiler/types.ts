@@ -76,6 +76,8 @@ export interface StagedModule {
 
 export interface StageResult extends PassResult {
   readonly modules: ReadonlyMap<string, StagedModule>;
+  /** Absolute path -> sha256 of every file any graph was built from (for the build cache only; never output). */
+  readonly inputFiles: ReadonlyMap<string, string>;
 }
 
 /** A schema as read from the evaluated definition. */

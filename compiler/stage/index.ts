@@ -32,19 +32,20 @@ type Built = esbuild.BuildResult<{ write: false; metafile: true }>;
 export async function stage(root: string, modules: readonly string[], config: CaveConfig): Promise<StageResult> {
   const diagnostics: Diagnostic[] = [];
   const staged = new Map<string, StagedModule>();
+  const inputFiles = new Map<string, string>();
   try {
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
     const entries = selectEntries(roots, modules, config, diagnostics);
-    if (entries.length === 0) return { modules: staged, diagnostics };
+    if (entries.length === 0) return { modules: staged, inputFiles, diagnostics };
     const { sdk, diagnostics: sdkDiagnostics } = await bundleSdk(roots, sdkEntry());
     diagnostics.push(...sdkDiagnostics);
-    if (!sdk) return { modules: staged, diagnostics };
+    if (!sdk) return { modules: staged, inputFiles, diagnostics };
     const { built, entries: builtEntries } = await buildEntries(roots, config, entries, sdk, diagnostics);
-    if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics);
+    if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles);
   } catch (thrown) {
     diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
   }
-  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), diagnostics: dedupe(diagnostics) };
+  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), inputFiles, diagnostics: dedupe(diagnostics) };
 }
 
 function selectEntries(roots: Roots, modules: readonly string[], config: CaveConfig, diagnostics: Diagnostic[]): Entry[] {
@@ -117,13 +118,14 @@ async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], 
   return { built: undefined, entries: [] };
 }
 
-async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[]): Promise<void> {
+async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>): Promise<void> {
   const { metafile } = built;
   const sdkInput = `${SDK_NAMESPACE}:src/index.ts`;
   const projectInputs = Object.keys(metafile.inputs).filter((key) => key !== sdkInput);
   const sources = [...projectInputs.map((key) => fromPrettyPath(roots.project, key)), ...sdk.files];
   const hasher = new FileHasher();
   const hashes = new Map(await Promise.all(sources.map(async (file) => [file, await hasher.hash(file)] as const)));
+  for (const [file, hash] of hashes) inputFiles.set(file, hash);
   const { ids } = assignCanonicalIds(sources, roots, (file) => hashes.get(file) as string);
 
   const refusedInputs = new Set<string>();

@@ -1,0 +1,29 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { sha256 } from "../../src/contract/hash.js";
+
+/**
+ * Absolute path -> sha256 of everything besides graph files that can change a build's output: the discovered
+ * modules (analysis reads every one), the project's tsconfig/package.json (esbuild reads them), and the
+ * package.json nearest to every graph file (a changed exports map can resolve an import to another file).
+ */
+export function hashInputs(root: string, files: readonly string[], graphFiles: Iterable<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (path: string) => {
+    if (!(path in out) && existsSync(path)) out[path] = sha256(readFileSync(path));
+  };
+  for (const file of files) add(join(root, file));
+  for (const name of ["tsconfig.json", "jsconfig.json", "package.json", "cave.config.json"]) add(join(root, name));
+  const seenDirs = new Set<string>();
+  for (const file of graphFiles) {
+    for (let dir = dirname(file); !seenDirs.has(dir); dir = dirname(dir)) {
+      seenDirs.add(dir);
+      if (existsSync(join(dir, "package.json"))) {
+        add(join(dir, "package.json"));
+        break;
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return out;
+}
