@@ -56,3 +56,56 @@ describe("build()", () => {
 afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
+
+describe("build cache", () => {
+  it("reuses an identical build byte for byte, and misses on any change of input or output", async () => {
+    const root = copyFixture("basic");
+    const first = await build({ root });
+    expect(first.cached).toBe(false);
+    const again = await build({ root });
+    expect(again.cached).toBe(true);
+    expect(again.lockText).toBe(first.lockText);
+    expect([...again.files]).toEqual([...first.files]);
+
+    // A changed source: a full build, with the new description in the lock.
+    const module = join(root, "tools", "policy.ts");
+    writeFileSync(module, readFileSync(module, "utf8").replace("Read current refund policy.", "Read the current refund policy."));
+    const changed = await build({ root });
+    expect(changed.cached).toBe(false);
+    expect(changed.lockText).toContain("Read the current refund policy.");
+
+    // A tampered build folder is never served from the cache: the rebuild restores the real bytes.
+    const [bundlePath, bundleCode] = [...changed.files].find(([path]) => path.includes("/bundles/"))!;
+    writeFileSync(join(root, bundlePath), `${bundleCode}// tampered\n`);
+    const repaired = await build({ root });
+    expect(repaired.cached).toBe(false);
+    expect(readFileSync(join(root, bundlePath), "utf8")).toBe(bundleCode);
+
+    // Same for an edited lock.
+    writeFileSync(join(root, "cave.lock"), repaired.lockText!.replace('"timeoutMs": 5000', '"timeoutMs": 6000'));
+    const relocked = await build({ root });
+    expect(relocked.cached).toBe(false);
+    expect(readFileSync(join(root, "cave.lock"), "utf8")).toBe(repaired.lockText);
+  });
+
+  it("two copies of one project never share an entry", async () => {
+    const a = copyFixture("basic");
+    const b = copyFixture("basic");
+    await build({ root: a });
+    await build({ root: b });
+    const module = join(b, "tools", "policy.ts");
+    writeFileSync(module, readFileSync(module, "utf8").replace("timeout: 5_000", "timeout: 7_000"));
+    const rebuilt = await build({ root: b });
+    expect(rebuilt.cached).toBe(false);
+    expect(rebuilt.lockText).toContain('"timeoutMs": 7000');
+  });
+
+  it("cache: false always builds; write: false never records", async () => {
+    const root = copyFixture("basic");
+    expect((await build({ root, write: false })).cached).toBe(false);
+    expect((await build({ root, write: false })).cached).toBe(false);
+    await build({ root });
+    expect((await build({ root, cache: false })).cached).toBe(false);
+    expect((await build({ root, write: false })).cached).toBe(true);
+  });
+});
