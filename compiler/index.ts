@@ -1,5 +1,7 @@
 /** Runs `cave build`: discover → analyse → stage → evaluate → validators → plan → emit. */
 export { build, type BuildOptions, type BuildResult } from "./build.js";
+/** An ordinary (unlocked) run of one tool: stages its entry module on the fly and calls it through the runtime's pipeline and sandbox. */
+export { run, type RunOptions } from "./run.js";
 /** A compiler finding: code, severity, message, file, line, column, hint. */
 export type { Diagnostic } from "./diagnostics.js";
 /** Renders a diagnostic like a compiler (`file:line:col: error CAVE2003: ...`). */

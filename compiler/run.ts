@@ -1,0 +1,176 @@
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { TOOL_BRAND } from "../src/contract/brands.js";
+import type { CallOutcome, Receipt } from "../src/contract/outcome.js";
+import { createRuntime } from "../runtime/create-runtime.js";
+import { RuntimeError } from "../runtime/errors.js";
+import type { LimitOptions } from "../runtime/options.js";
+import type { ReceiptSink } from "../runtime/receipts.js";
+import { createSandboxDispatcher, type SandboxOptions } from "../runtime/sandbox/index.js";
+import { analyse } from "./analyse/index.js";
+import { buildFolderFiles, schemasToPrecompile } from "./build-parts.js";
+import { hasErrors, type Diagnostic } from "./diagnostics.js";
+import { discover } from "./discover/index.js";
+import { renderLock } from "./emit/render.js";
+import { evaluate } from "./evaluate/index.js";
+import { plan } from "./plan/index.js";
+import { checkResults } from "./results/index.js";
+import { stage } from "./stage/index.js";
+import type { EvaluateResult, StageResult } from "./types.js";
+import { validators } from "./validators/index.js";
+
+/** What run() accepts besides the definition and its arguments. */
+export interface RunOptions {
+  /** The module that exports the definition (absolute, or relative to the current directory). Required. */
+  readonly entryPath?: string;
+  /** "host" (default) executes every effect; "fixture" executes read tools only. */
+  readonly mode?: "host" | "fixture";
+  /** The project root the entry belongs to (default: the nearest folder above it with a package.json). */
+  readonly root?: string;
+  /** Where the call's receipts go (nested calls included); lockIntegrity is null in them. */
+  readonly receipts?: ReceiptSink;
+  readonly limits?: LimitOptions;
+  /** Options of the sandbox the call runs in (it is started for this call and stopped after it). */
+  readonly sandbox?: SandboxOptions;
+}
+
+const OPTION_KEYS = ["entryPath", "mode", "root", "receipts", "limits", "sandbox"];
+
+/** The code a lock refuses and an ordinary run allows: an opaque validator without schemaSemanticsSHA256. */
+const OPAQUE_WITHOUT_HASH = "CAVE5007";
+
+/**
+ * An ordinary (unlocked) run of one tool, through the same pipeline and sandbox as a locked one.
+ * There is no cave.lock: the entry module (and the modules of the nested tools its tools declare) is
+ * staged on the fly by the compiler's own passes (analyse, stage, evaluate, validators, plan) into a
+ * temporary build folder, the call runs against that lock, and the folder is removed. Unlike a lock,
+ * an ordinary run accepts opaque validators without a semantics hash: the staged bundle's hash
+ * stands in for it, for this run only. Receipts carry lockIntegrity null.
+ *
+ * Resolves with the call's outcome (a tool's failure is an outcome); throws a RuntimeError when the
+ * call cannot be set up: ENTRY_PATH_REQUIRED, RUN_NOT_STAGED, OPTIONS_INVALID.
+ */
+export async function run(definition: unknown, args: unknown, options: RunOptions = {}): Promise<CallOutcome> {
+  const tool = checkDefinition(definition);
+  checkOptions(options);
+  if (options.entryPath === undefined) {
+    const why = tool.sandbox === "none" ? "its schemas are compiled from the staged module, as cave build does" : "exactly that module is staged, hash-pinned and imported in the sandbox (the contract: programmatic run() must pass RunOptions.entryPath)";
+    throw new RuntimeError("ENTRY_PATH_REQUIRED", `run() of tool ${JSON.stringify(tool.name)} needs options.entryPath: the path of the module that exports it, because ${why}; for example run(tool, args, { entryPath: "src/tools/orders.ts" }). The CLI supplies it`);
+  }
+  const entry = resolve(options.entryPath);
+  if (!existsSync(entry) || !statSync(entry).isFile()) throw new RuntimeError("RUN_NOT_STAGED", `run(): entryPath ${JSON.stringify(options.entryPath)} is not a file; pass the path of the module that exports tool ${JSON.stringify(tool.name)}`);
+  const root = realpathSync(options.root === undefined ? projectRootOf(entry) : resolve(options.root));
+  const module = relative(root, realpathSync(entry)).split(sep).join("/");
+  if (module.startsWith("../") || isAbsolute(module)) throw new RuntimeError("RUN_NOT_STAGED", `run(): entryPath ${JSON.stringify(options.entryPath)} is outside the project root; pass root, or an entry inside it`);
+
+  const staged = await stageForRun(root, module, tool.name);
+  const folder = mkdtempSync(join(tmpdir(), "cave-run-"));
+  const sandbox = createSandboxDispatcher({ ...options.sandbox, limits: options.limits ?? options.sandbox?.limits });
+  try {
+    for (const [path, text] of [...staged.files, ["cave.lock", staged.lockText] as const]) {
+      mkdirSync(dirname(join(folder, path)), { recursive: true });
+      writeFileSync(join(folder, path), text);
+    }
+    const receipts = options.receipts;
+    const runtime = await createRuntime({
+      root: folder,
+      mode: options.mode ?? "host",
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(receipts === undefined ? {} : { receipts: { record: (receipt: Receipt) => receipts.record(unlocked(receipt)) } }),
+      dispatchers: { required: sandbox },
+    });
+    const outcome = await runtime.call(tool.name, args);
+    return { ...outcome, receipt: unlocked(outcome.receipt) } as CallOutcome;
+  } finally {
+    sandbox.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The lock text and build folder files for the entry module and its tools' nested tools. */
+async function stageForRun(root: string, entry: string, name: string): Promise<{ lockText: string; files: ReadonlyMap<string, string> }> {
+  const discovered = await discover(root);
+  const config = discovered.config;
+  // The nested tools of the entry's tools may live in other modules: find them in the whole project
+  // (analysis reads syntax only), then build just those modules.
+  const everything = analyse(root, [...new Set([...discovered.files, entry])].sort());
+  const entryTools = everything.tools.filter((t) => t.module === entry);
+  if (!entryTools.some((t) => t.name === name)) {
+    throw new RuntimeError("RUN_NOT_STAGED", `run(): ${entry} does not define tool ${JSON.stringify(name)} (it defines ${entryTools.length === 0 ? "no tool" : entryTools.map((t) => JSON.stringify(t.name)).join(", ")}); pass the path of the module that exports the definition as entryPath`);
+  }
+  const nested = new Set(entryTools.flatMap((t) => t.nestedTools));
+  const modules = [...new Set([entry, ...everything.tools.filter((t) => nested.has(t.name)).map((t) => t.module)])].sort();
+
+  const diagnostics: Diagnostic[] = [...discovered.diagnostics.filter((d) => d.severity === "error")];
+  const fail = () => refuse(entry, diagnostics);
+  if (hasErrors(diagnostics)) return fail();
+  const analysed = analyse(root, modules);
+  diagnostics.push(...analysed.diagnostics);
+  if (hasErrors(diagnostics)) return fail();
+  const stagedModules = await stage(root, analysed.modules, config);
+  diagnostics.push(...stagedModules.diagnostics);
+  if (hasErrors(diagnostics)) return fail();
+  const evaluated = withRunSemanticsHashes(await evaluate(root, stagedModules, analysed), stagedModules);
+  diagnostics.push(...evaluated.diagnostics);
+  if (hasErrors(diagnostics)) return fail();
+  const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated));
+  diagnostics.push(...validated.diagnostics);
+  if (hasErrors(diagnostics)) return fail();
+  diagnostics.push(...checkResults(evaluated, analysed, config.outDir));
+  if (hasErrors(diagnostics)) return fail();
+  const lock = plan(config, evaluated, stagedModules, validated);
+  return { lockText: renderLock(lock), files: buildFolderFiles(stagedModules, validated, lock) };
+}
+
+/**
+ * Ordinary runs may use opaque validators without a semantics hash (the contract, "Schemas"): the
+ * staged bundle's sha256 (the validator's code as it runs) stands in for this run's lock, and the
+ * diagnostic a lock would give is dropped.
+ */
+function withRunSemanticsHashes(evaluated: EvaluateResult, staged: StageResult): EvaluateResult {
+  const tools = evaluated.tools.map((tool) => {
+    if (tool.schemaSemanticsSHA256 !== null) return tool;
+    const bundle = staged.modules.get(tool.module);
+    return bundle === undefined ? tool : { ...tool, schemaSemanticsSHA256: bundle.sha256.replace(/^sha256-/, "") };
+  });
+  return { ...evaluated, tools, diagnostics: evaluated.diagnostics.filter((d) => d.code !== OPAQUE_WITHOUT_HASH) };
+}
+
+function refuse(entry: string, diagnostics: readonly Diagnostic[]): never {
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  const shown = errors.slice(0, 5).map((d) => `${[d.file ?? "cave", d.line, d.column].filter((part) => part !== null).join(":")}: ${d.code}: ${d.message} (${d.hint})`);
+  const more = errors.length > 5 ? `\n(and ${errors.length - 5} more; cave build shows them all)` : "";
+  throw new RuntimeError("RUN_NOT_STAGED", `run(): ${entry} could not be staged:\n${shown.join("\n")}${more}`);
+}
+
+/** A receipt of an ordinary run: no lock vouches for it. */
+function unlocked(receipt: Receipt): Receipt {
+  return Object.freeze({ ...receipt, lockIntegrity: null });
+}
+
+function checkDefinition(definition: unknown): { name: string; sandbox: "required" | "none" } {
+  const value = definition as { [TOOL_BRAND]?: unknown; name?: unknown; sandbox?: unknown } | null;
+  if (typeof value !== "object" || value === null || value[TOOL_BRAND] !== true || typeof value.name !== "string") {
+    throw new RuntimeError("OPTIONS_INVALID", "run() takes a tool() definition as its first argument (import it from the module you pass as entryPath)");
+  }
+  return { name: value.name, sandbox: value.sandbox === "none" ? "none" : "required" };
+}
+
+function checkOptions(options: RunOptions): void {
+  if (typeof options !== "object" || options === null) throw new RuntimeError("OPTIONS_INVALID", "run() options must be an object");
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key)) throw new RuntimeError("OPTIONS_INVALID", `unknown option "${key}" in run() options; known keys: ${OPTION_KEYS.join(", ")}`);
+  }
+  if (options.entryPath !== undefined && (typeof options.entryPath !== "string" || options.entryPath === "")) throw new RuntimeError("OPTIONS_INVALID", "run() option entryPath must be a non-empty path string");
+  if (options.mode !== undefined && options.mode !== "host" && options.mode !== "fixture") throw new RuntimeError("OPTIONS_INVALID", `run() option mode must be "host" or "fixture"`);
+  if (options.root !== undefined && (typeof options.root !== "string" || options.root === "")) throw new RuntimeError("OPTIONS_INVALID", "run() option root must be a non-empty path string");
+}
+
+/** The nearest folder above the entry holding a package.json, else the entry's own folder. */
+function projectRootOf(entry: string): string {
+  for (let dir = dirname(entry); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return dirname(entry);
+  }
+}
