@@ -65,6 +65,26 @@ describe("start-up verification", () => {
     expect(error.message).not.toContain(root);
   });
 
+  it("refuses a lock whose integrity value was edited", async () => {
+    const root = copy();
+    const text = readFileSync(join(root, "cave.lock"), "utf8");
+    const lock = readLock(root);
+    const forged = `sha256-${"0".repeat(64)}`;
+    writeFileSync(join(root, "cave.lock"), text.replace(lock.integrity, forged));
+    const error = await refusal({ root, mode: "host" });
+    expect(error.code).toBe("LOCK_MISMATCH");
+    expect(error.message).toContain(`it says ${forged}, its content hashes to ${lock.integrity}`);
+  });
+
+  it("accepts a whitespace-only change: integrity is over the canonical form, not the bytes", async () => {
+    const root = copy();
+    const text = readFileSync(join(root, "cave.lock"), "utf8");
+    writeFileSync(join(root, "cave.lock"), JSON.stringify(JSON.parse(text)));
+    const runtime = await createRuntime({ root, mode: "host" });
+    expect(runtime.lockIntegrity).toBe(readLock(built).integrity);
+    expect((await runtime.call("lookup", { region: "EU" })).ok).toBe(true);
+  });
+
   it("refuses an unknown lockfileVersion, naming both versions", async () => {
     const root = copy();
     writeSealed(root, { ...readLock(root), lockfileVersion: 2 });

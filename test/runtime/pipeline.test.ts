@@ -282,6 +282,15 @@ describe("dispatch", () => {
     expect((await runtime.call("lookup", { region: "EU" })).ok).toBe(true);
   });
 
+  it("turns a synchronous throw into TOOL_ERROR too", async () => {
+    const { runtime } = await host();
+    const outcome = await runtime.call("sync_throw", {});
+    expect(outcome.ok === false && outcome.error).toEqual({ code: "TOOL_ERROR", message: 'tool "sync_throw" failed: TypeError: sync failure' });
+    expect(probe().calls.sync_throw).toBe(1);
+    expect((await runtime.call("sync_throw", {})).ok).toBe(false);
+    expect(probe().calls.sync_throw).toBe(2);
+  });
+
   it("retries a read tool after a transient failure, with the same arguments", async () => {
     const { runtime } = await host();
     probe().flags.boomTransientLeft = 2;

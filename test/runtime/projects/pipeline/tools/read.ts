@@ -149,3 +149,16 @@ export const sandboxed = tool({
     return { sandboxed: true };
   },
 });
+
+/** Throws synchronously, before returning anything. */
+export const syncThrow = tool({
+  name: "sync_throw",
+  description: "Throw at once.",
+  effect: "read",
+  sandbox: "none",
+  allowRepeat: true,
+  execute() {
+    called("sync_throw");
+    throw new TypeError("sync failure");
+  },
+});
