@@ -6,7 +6,7 @@ import type { CallState, Failure, Success } from "./state.js";
 export const NO_JSON_SHA256 = sha256("");
 
 /** Stage 10, receipt: every call, nested and refused ones included, yields one; the sink has it before the outcome is returned. */
-export async function receipt(state: CallState, end: Success | Failure): Promise<CallOutcome> {
+export function receipt(state: CallState, end: Success | Failure): CallOutcome | Promise<CallOutcome> {
   const record: Receipt = Object.freeze({
     callId: state.callId,
     parentId: state.parent === null ? null : state.parent.callId,
@@ -18,7 +18,14 @@ export async function receipt(state: CallState, end: Success | Failure): Promise
     effectUnknown: state.effectUnknown,
     durationMs: Math.round((performance.now() - state.startedAt) * 1000) / 1000,
   });
+  const outcome: CallOutcome = end.ok === true ? { ok: true, content: end.content, receipt: record } : { ok: false, error: { code: end.code, message: end.message }, receipt: record };
   const sink = state.engine.options.receipts;
-  if (sink !== undefined) await sink.record(record);
-  return end.ok === true ? { ok: true, content: end.content, receipt: record } : { ok: false, error: { code: end.code, message: end.message }, receipt: record };
+  if (sink === undefined) return outcome;
+  return recorded(sink.record(record), outcome);
+}
+
+/** Waits for the sink (it may be a durable journal) before the outcome is returned; a sink that throws rejects the call. */
+async function recorded(pending: void | Promise<void>, outcome: CallOutcome): Promise<CallOutcome> {
+  await pending;
+  return outcome;
 }
