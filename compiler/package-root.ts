@@ -39,3 +39,9 @@ function readName(manifest: string): unknown {
     return undefined;
   }
 }
+
+/** `cave@<version>`: how a tool's graph names the SDK it embeds. */
+export function sdkGraphId(): string {
+  const version = (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version?: unknown }).version;
+  return `${PACKAGE_NAME}@${String(version)}`;
+}

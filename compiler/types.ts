@@ -74,8 +74,18 @@ export interface StagedModule {
   readonly files: Readonly<Record<string, string>>;
 }
 
+/** The cave SDK every bundle embeds: listed once in the lock, named by one hash in each tool's graph. */
+export interface StagedSdk {
+  /** `cave@<version>`: the key of the SDK's entry in each tool's `source.files`. */
+  readonly id: string;
+  /** hashJson of `files`. */
+  readonly sha256: string;
+  readonly files: Readonly<Record<string, string>>;
+}
+
 export interface StageResult extends PassResult {
   readonly modules: ReadonlyMap<string, StagedModule>;
+  readonly sdk: StagedSdk | null;
   /** Absolute path -> sha256 of every file any graph was built from (for the build cache only; never output). */
   readonly inputFiles: ReadonlyMap<string, string>;
 }

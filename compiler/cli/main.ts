@@ -3,6 +3,7 @@ import { buildCommand, BUILD_USAGE } from "./commands/build.js";
 import { diffCommand, DIFF_USAGE } from "./commands/diff.js";
 import { verifyCommand, VERIFY_USAGE } from "./commands/verify.js";
 import { explainCommand, EXPLAIN_USAGE } from "./commands/explain.js";
+import { callCommand, CALL_USAGE } from "./commands/call.js";
 
 type Command = { run: (args: readonly string[], io: CliIO) => Promise<number>; usage: string; summary: string };
 
@@ -12,6 +13,7 @@ export const COMMANDS: Record<string, Command> = {
   diff: { run: diffCommand, usage: DIFF_USAGE, summary: "explain what changed between two locks (files or git revisions), for review" },
   verify: { run: verifyCommand, usage: VERIFY_USAGE, summary: "check a lock and its build folder as a deploy would" },
   explain: { run: explainCommand, usage: EXPLAIN_USAGE, summary: "everything the lock says about one tool, in plain words" },
+  call: { run: callCommand, usage: CALL_USAGE, summary: "run one tool call through the runtime, exactly as locked, and print the outcome" },
 };
 
 export function helpText(): string {

@@ -32,7 +32,7 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
   for (const agent of [...evaluated.agents].sort((a, b) => compare(a.name, b.name))) {
     agents[agent.name] = { module: agent.module, export: agent.exportName, description: agent.description, tools: [...agent.tools].sort() };
   }
-  const body = { lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, agents, tools };
+  const body = { lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools };
   return { ...body, integrity: hashJson(body) };
 }
 

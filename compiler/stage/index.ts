@@ -1,10 +1,10 @@
 import { realpathSync } from "node:fs";
 import { join, posix } from "node:path";
 import * as esbuild from "esbuild";
-import { sha256 } from "../../src/contract/hash.js";
+import { hashJson, sha256 } from "../../src/contract/hash.js";
 import { describeThrown, error, type Diagnostic } from "../diagnostics.js";
-import { packageRoot, sdkEntry } from "../package-root.js";
-import type { CaveConfig, StagedModule, StageResult } from "../types.js";
+import { packageRoot, sdkEntry, sdkGraphId } from "../package-root.js";
+import type { CaveConfig, StagedModule, StagedSdk, StageResult } from "../types.js";
 import { bundlePathFor, finishBundle, withoutExtension } from "./bundle-file.js";
 import { assignCanonicalIds } from "./canonical-ids.js";
 import { FileHasher } from "./file-hasher.js";
@@ -33,19 +33,20 @@ export async function stage(root: string, modules: readonly string[], config: Ca
   const diagnostics: Diagnostic[] = [];
   const staged = new Map<string, StagedModule>();
   const inputFiles = new Map<string, string>();
+  const sdkGraph: { value: StagedSdk | null } = { value: null };
   try {
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
     const entries = selectEntries(roots, modules, config, diagnostics);
-    if (entries.length === 0) return { modules: staged, inputFiles, diagnostics };
+    if (entries.length === 0) return { modules: staged, sdk: null, inputFiles, diagnostics };
     const { sdk, diagnostics: sdkDiagnostics } = await bundleSdk(roots, sdkEntry());
     diagnostics.push(...sdkDiagnostics);
-    if (!sdk) return { modules: staged, inputFiles, diagnostics };
+    if (!sdk) return { modules: staged, sdk: null, inputFiles, diagnostics };
     const { built, entries: builtEntries } = await buildEntries(roots, config, entries, sdk, diagnostics);
-    if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles);
+    if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph);
   } catch (thrown) {
     diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
   }
-  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), inputFiles, diagnostics: dedupe(diagnostics) };
+  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: sdkGraph.value, inputFiles, diagnostics: dedupe(diagnostics) };
 }
 
 function selectEntries(roots: Roots, modules: readonly string[], config: CaveConfig, diagnostics: Diagnostic[]): Entry[] {
@@ -118,7 +119,7 @@ async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], 
   return { built: undefined, entries: [] };
 }
 
-async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>): Promise<void> {
+async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>, sdkGraph: { value: StagedSdk | null }): Promise<void> {
   const { metafile } = built;
   const sdkInput = `${SDK_NAMESPACE}:src/index.ts`;
   const projectInputs = Object.keys(metafile.inputs).filter((key) => key !== sdkInput);
@@ -127,6 +128,10 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
   const hashes = new Map(await Promise.all(sources.map(async (file) => [file, await hasher.hash(file)] as const)));
   for (const [file, hash] of hashes) inputFiles.set(file, hash);
   const { ids } = assignCanonicalIds(sources, roots, (file) => hashes.get(file) as string);
+
+  // The SDK is in every graph: the lock lists its files once and each tool's graph names it by one hash.
+  const sdkFiles = Object.fromEntries(sdk.files.map((file) => [ids.get(file) as string, hashes.get(file) as string] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  sdkGraph.value = { id: sdkGraphId(), sha256: hashJson(sdkFiles), files: sdkFiles };
 
   const refusedInputs = new Set<string>();
   const warnings = toDiagnostics(built.warnings, "warning", roots.project, roots);
@@ -153,7 +158,8 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
 
     const graph = new Map<string, string>();
     for (const key of inputs) {
-      for (const source of key === sdkInput ? sdk.files : [fromPrettyPath(roots.project, key)]) graph.set(ids.get(source) as string, hashes.get(source) as string);
+      if (key === sdkInput) graph.set(sdkGraph.value.id, sdkGraph.value.sha256);
+      else graph.set(ids.get(fromPrettyPath(roots.project, key)) as string, hashes.get(fromPrettyPath(roots.project, key)) as string);
     }
     const code = finishBundle(entry.module, sdk.prelude, rewritePathLines(file.text, renames));
     const left = leftoverPaths(code, renames, [...new Set([roots.project, givenRoot.replace(/[\\/]+$/, ""), roots.sdk])]);

@@ -11,8 +11,14 @@ import { planShapeProblems } from "../results/check-plan.js";
 export function checkLockShape(lock: Record<string, unknown>): string | undefined {
   const problems: string[] = [];
   const c = new Checker(problems);
-  c.keys(lock, "", ["lockfileVersion", "integrity", "buildDir", "agents", "tools"], true);
+  c.keys(lock, "", ["lockfileVersion", "integrity", "buildDir", "sdk", "agents", "tools"], true);
   c.relativePath(lock.buildDir, "buildDir");
+  if (lock.sdk !== null && c.keys(lock.sdk, "sdk", ["id", "sha256", "files"], true)) {
+    const sdk = lock.sdk as Record<string, unknown>;
+    if (typeof sdk.id !== "string" || !/^cave@\S+$/.test(sdk.id)) c.problem("sdk.id", "cave@<version>");
+    if (typeof sdk.sha256 !== "string" || !/^sha256-[0-9a-f]{64}$/.test(sdk.sha256)) c.problem("sdk.sha256", "a sha256-<hex> hash");
+    c.record(sdk.files, "sdk.files");
+  }
   if (c.record(lock.agents, "agents")) {
     for (const [name, agent] of Object.entries(lock.agents as Record<string, unknown>)) {
       const at = `agents.${name}`;

@@ -12,8 +12,19 @@ export interface CaveLock {
   readonly integrity: string;
   /** Where the build folder is, relative to the project root (default ".cave"). */
   readonly buildDir: string;
+  /** The cave SDK every staged bundle embeds, listed once (null when no tool was staged). */
+  readonly sdk: LockedSdk | null;
   readonly agents: Readonly<Record<string, LockedAgent>>;
   readonly tools: Readonly<Record<string, LockedTool>>;
+}
+
+export interface LockedSdk {
+  /** `cave@<version>`: the key each tool's `source.files` uses for the SDK. */
+  readonly id: string;
+  /** sha256 of the canonical JSON of `files`. */
+  readonly sha256: string;
+  /** Every file of the SDK's graph, by canonical path, with its sha256. */
+  readonly files: Readonly<Record<string, string>>;
 }
 
 export interface LockedAgent {
@@ -56,7 +67,7 @@ export interface LockedSource {
   readonly bundle: string;
   /** sha256 of the bundle's bytes. */
   readonly sha256: string;
-  /** Every input file of the staged source graph, by canonical path, with its sha256. */
+  /** Every input file of the staged source graph, by canonical path, with its sha256; the SDK as one `cave@<version>` entry (see CaveLock.sdk). */
   readonly files: Readonly<Record<string, string>>;
 }
 

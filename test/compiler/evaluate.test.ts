@@ -375,7 +375,7 @@ export const desk = agent({ name: "desk", tools: [lookupOrder] });
 
 describe("evaluate: options", () => {
   it("rejects unknown options and a bad timeout", async () => {
-    const empty = { modules: new Map(), diagnostics: [] } as StageResult;
+    const empty: StageResult = { modules: new Map(), sdk: null, inputFiles: new Map(), diagnostics: [] };
     const analysed = { tools: [], agents: [], modules: [], diagnostics: [] } as AnalyseResult;
     await expect(evaluate("/", empty, analysed, { timeout: 5 } as never)).rejects.toThrow(/does not know the option\(s\) timeout/);
     await expect(evaluate("/", empty, analysed, { timeoutMs: 0 })).rejects.toThrow(/timeoutMs must be a positive integer/);
