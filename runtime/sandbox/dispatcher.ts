@@ -41,6 +41,8 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
   const limits: Limits = { heapMb: resolved.heapMb, maxRssMb: resolved.maxRssMb, maxOutputBytes: resolved.maxOutputBytes };
   const maxFrameBytes = Math.max(resolved.maxInputBytes, resolved.maxOutputBytes) + FRAME_SLACK;
   let prefix: Promise<readonly string[] | null> | undefined;
+  let namespace: readonly string[] | null = null;
+  const toolKeys = new WeakMap<LockedTool, { readonly root: string; readonly key: string }>();
 
   /**
    * A warm or new child for this run and tool, started; or why there is none. `onLease` learns the
@@ -48,13 +50,21 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
    */
   async function childFor(request: DispatchRequest | OpaqueValidationRequest, signal: AbortSignal, onLease: (leased: Leased) => void): Promise<Leased | (DispatchResult & { ok: false })> {
     const { name, tool } = request;
+    const key = poolKey(request);
+    // The common case, a warm child of this run (or a spare that is ready): nothing to wait for.
+    const warm = pool.warm(key);
+    if (warm !== undefined) {
+      const leased: Leased = { child: warm, key, start: () => spec(request, join(request.root, tool.source.bundle), permissionFlag()!, namespace) };
+      onLease(leased);
+      return leased;
+    }
     if (tool.sandbox.network !== false) {
       return failure("NETWORK_REFUSED", `tool ${JSON.stringify(name)} asks for network access (sandboxProfile.network: true), which is unbounded egress and fails closed because scoped egress does not exist yet; it was not run. Remove network: true`);
     }
     const flag = permissionFlag();
     if (flag === null) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} needs Node's permission model, which Node ${process.version} does not have; it was not run (it never falls back to in-process). Run on Node 20 or later`);
     prefix ??= namespacePrefix(resolved.networkNamespace);
-    const namespace = await prefix;
+    namespace = await prefix;
     if (namespace === null && resolved.networkNamespace === "required") {
       const why = (await sandboxLayers(resolved.networkNamespace)).networkNamespace.reason;
       return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: networkNamespace is "required" but ${why}. Allow unshare on this host, or use networkNamespace: "auto"`);
@@ -64,17 +74,25 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     if (linked) {
       return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
     }
-    // Everything a child is started with is in the tool key, so a spare fits whichever run takes it.
-    const toolKey = JSON.stringify([request.root, name, tool.export, tool.source.sha256, tool.sandbox.env]);
-    const key: PoolKey = { run: JSON.stringify([request.runId, toolKey]), tool: toolKey };
     const start = () => spec(request, bundle, flag, namespace);
     const leased: Leased = { child: pool.lease(key, start), key, start };
     onLease(leased);
-    const started = await untilStarted(leased.child, signal);
+    const started = leased.child.starting ? await untilStarted(leased.child, signal) : await leased.child.started;
     if (started === "aborted") return deathFailure(name, tool, { by: "deadline" }, limits);
     if (started.ok) return leased;
     if ("death" in started) return deathFailure(name, tool, started.death, limits);
     return startFailure(started.code, started.message);
+  }
+
+  /** Everything a child is started with is in the tool key, so a spare fits whichever run takes it. */
+  function poolKey(request: DispatchRequest | OpaqueValidationRequest): PoolKey {
+    const { tool, root } = request;
+    let known = toolKeys.get(tool);
+    if (known === undefined || known.root !== root) {
+      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env]) };
+      toolKeys.set(tool, known);
+    }
+    return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
   }
 
   function spec(request: DispatchRequest | OpaqueValidationRequest, bundle: string, flag: string, namespace: readonly string[] | null): ChildSpec {

@@ -8,7 +8,7 @@ export interface SandboxOptions {
   readonly heapMb?: number;
   /** Resident memory, off-heap included, past which the host kills a child, in MiB (default 1024; Linux only). */
   readonly maxRssMb?: number;
-  /** A child is replaced after this many requests (default 100); any timeout, crash or protocol error replaces it at once. */
+  /** A child is replaced after this many requests (default 10000); any timeout, crash or protocol error replaces it at once. */
   readonly recycleAfterCalls?: number;
   /** Warm children kept across all tools and runs (default 8); the least recently used go first. */
   readonly maxIdle?: number;
@@ -39,7 +39,7 @@ export interface ResolvedSandboxOptions {
 
 const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "idleTimeoutMs", "spare", "startTimeoutMs", "networkNamespace", "limits"];
 
-export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 100, maxIdle: 8, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000, networkNamespace: "auto" } as const;
+export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 10_000, maxIdle: 8, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000, networkNamespace: "auto" } as const;
 
 /** Checks createSandboxDispatcher() options (unknown keys refused) and fills in the defaults. */
 export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions {

@@ -4,7 +4,8 @@ import type { RssWatchdog } from "./watchdog.js";
 
 interface IdleEntry {
   readonly key: string;
-  readonly timer: NodeJS.Timeout;
+  /** performance.now() when it was parked. */
+  readonly since: number;
 }
 
 /** Which pool a request draws from: one run's children for one tool, and that tool's spare. */
@@ -42,14 +43,18 @@ export class ChildPool {
   private readonly all = new Set<SandboxChild>();
   private spawned = 0;
   private closed = false;
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ResolvedSandboxOptions, private readonly watchdog: RssWatchdog) {}
 
-  /** A warm child of this run, else the tool's spare, else a new child started from `spec()`. */
+  /** A child of this run, or a spare, that is ready for a request now; none if a start-up would be needed. */
+  warm(key: PoolKey): SandboxChild | undefined {
+    return this.take(key.run, true) ?? this.take(spareKey(key), true);
+  }
+
+  /** A warm child of this run, else the tool's spare (perhaps still starting), else a new child started from `spec()`. */
   lease(key: PoolKey, spec: () => ChildSpec): SandboxChild {
-    const child = this.take(key.run) ?? this.take(spareKey(key)) ?? this.start(spec);
-    child.hold(true);
-    return child;
+    return this.take(key.run) ?? this.take(spareKey(key)) ?? this.start(spec);
   }
 
   /** Gives a child back after its request; it waits warm unless it is dead, used up, or the pool is closed. */
@@ -59,7 +64,6 @@ export class ChildPool {
       // The call gave up while the child was still loading (its deadline came first). It has served
       // no run, so once ready it waits as a spare: a tool whose timeout is shorter than the start-up
       // times out once, not forever.
-      child.hold(false);
       void child.started.then((started) => {
         if (!started.ok || !child.alive) return;
         if (this.closed) child.kill({ by: "retired" });
@@ -92,10 +96,13 @@ export class ChildPool {
     for (const child of [...this.all]) child.kill({ by: "retired" });
   }
 
-  private take(key: string): SandboxChild | undefined {
+  /** The most recently parked live child under `key` (only a ready one when `ready`), taken out of the idle set. */
+  private take(key: string, ready = false): SandboxChild | undefined {
     const waiting = this.byKey.get(key);
-    while (waiting !== undefined && waiting.length > 0) {
-      const child = waiting[waiting.length - 1]!;
+    if (waiting === undefined) return undefined;
+    for (let i = waiting.length - 1; i >= 0; i--) {
+      const child = waiting[i]!;
+      if (child.alive && ready && !child.idle) continue;
       this.unidle(child);
       if (child.alive) return child;
     }
@@ -115,10 +122,8 @@ export class ChildPool {
   }
 
   private park(key: string, child: SandboxChild): void {
-    child.hold(false);
-    const timer = setTimeout(() => child.kill({ by: "retired" }), this.options.idleTimeoutMs);
-    timer.unref();
-    this.idle.set(child, { key, timer });
+    this.idle.set(child, { key, since: performance.now() });
+    this.sweepSoon();
     const list = this.byKey.get(key);
     if (list === undefined) this.byKey.set(key, [child]);
     else list.push(child);
@@ -129,10 +134,32 @@ export class ChildPool {
     }
   }
 
+  /**
+   * Idle children past idleTimeoutMs are stopped by one sweep timer rather than a timer per child:
+   * parking and taking a child happen on every call, and must cost next to nothing.
+   */
+  private sweepSoon(): void {
+    if (this.sweeper !== undefined) return;
+    const every = Math.max(10, Math.min(1_000, Math.floor(this.options.idleTimeoutMs / 4)));
+    this.sweeper = setInterval(() => {
+      const now = performance.now();
+      // Insertion order is use order, so expired entries come first.
+      for (const [child, entry] of this.idle) {
+        if (now - entry.since < this.options.idleTimeoutMs) break;
+        this.unidle(child);
+        child.kill({ by: "retired" });
+      }
+      if (this.idle.size === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, every);
+    this.sweeper.unref();
+  }
+
   private unidle(child: SandboxChild): void {
     const entry = this.idle.get(child);
     if (entry === undefined) return;
-    clearTimeout(entry.timer);
     this.idle.delete(child);
     const list = this.byKey.get(entry.key);
     if (list === undefined) return;

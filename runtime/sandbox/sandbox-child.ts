@@ -125,6 +125,11 @@ export class SandboxChild {
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
     });
+    // Never keeps the host alive by itself: an idle child must not stop the host from exiting, and
+    // a call in flight is kept alive by the runtime's deadline timer, which settles it in any case.
+    child.unref();
+    this.channel.unref();
+    (child.stderr as Socket).unref();
     this.channel.on("data", (chunk: Buffer) => this.onData(chunk));
     this.channel.on("error", () => undefined);
     this.channel.on("end", () => this.onChannelEnd());
@@ -187,15 +192,6 @@ export class SandboxChild {
   /** Kills the process group now and settles whatever is pending with `death`. */
   kill(death: Death): void {
     this.die(death);
-  }
-
-  /** Lets the host exit while this child waits idle (and keeps it alive while the child works). */
-  hold(held: boolean): void {
-    if (this.dead) return;
-    const method = held ? "ref" : "unref";
-    this.process[method]();
-    this.channel?.[method]();
-    (this.process.stderr as Socket | null)?.[method]?.();
   }
 
   private request(frame: (id: string) => string, onCall: NestedCall | undefined): Promise<Answer> {
