@@ -1,14 +1,16 @@
 import type { CaveLock } from "../src/contract/lock.js";
-import type { EvaluateResult, StageResult, ValidatorsResult } from "./types.js";
+import type { AnalyseResult, EvaluateResult, StageResult, ValidatorsResult } from "./types.js";
+import type { Location } from "./diagnostics.js";
 import { transformFiles } from "./results/index.js";
 
 /** Every transparent (TypeBox) schema that needs a precompiled validator, with who owns it for messages. */
-export function schemasToPrecompile(evaluated: EvaluateResult): Array<{ jsonSchema: Record<string, unknown>; owner: string }> {
-  const out: Array<{ jsonSchema: Record<string, unknown>; owner: string }> = [];
+export function schemasToPrecompile(evaluated: EvaluateResult, analysed?: AnalyseResult): Array<{ jsonSchema: Record<string, unknown>; owner: string; at: Location }> {
+  const out: Array<{ jsonSchema: Record<string, unknown>; owner: string; at: Location }> = [];
+  const where = new Map((analysed?.tools ?? []).map((tool) => [tool.name, { file: tool.module, line: tool.line, column: tool.column }]));
   for (const tool of evaluated.tools) {
     for (const side of ["input", "output"] as const) {
       const schema = tool[side];
-      if (schema?.kind === "typebox") out.push({ jsonSchema: schema.jsonSchema, owner: `tool "${tool.name}" ${side}` });
+      if (schema?.kind === "typebox") out.push({ jsonSchema: schema.jsonSchema, owner: `tool "${tool.name}" ${side}`, at: where.get(tool.name) ?? { file: tool.module } });
     }
   }
   // Stable order whatever order tools were evaluated in; identical schemas collapse later by hash.

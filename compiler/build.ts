@@ -85,7 +85,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   diagnostics.push(...evaluated.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
-  const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated));
+  const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated, analysed));
   diagnostics.push(...validated.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 

@@ -184,6 +184,13 @@ function readExports(namespace: Record<string, unknown>): ExportReport[] {
   return reports;
 }
 
+/** An authoring rule the SDK enforced while the module ran (a CaveError), so the build reports it under the rule's own code. */
+function authoringRule(thrown: unknown): { code: string; hint: string } | null {
+  if (typeof thrown !== "object" || thrown === null) return null;
+  const { name, code, hint } = thrown as { name?: unknown; code?: unknown; hint?: unknown };
+  return name === "CaveError" && typeof code === "string" && /^CAVE1\d{3}$/.test(code) && typeof hint === "string" ? { code, hint } : null;
+}
+
 async function importModule(request: ImportRequest): Promise<ChildMessage> {
   let namespace: Record<string, unknown>;
   const url = `data:text/javascript;base64,${toBase64(request.code)}`;
@@ -191,7 +198,7 @@ async function importModule(request: ImportRequest): Promise<ChildMessage> {
     namespace = (await import(url)) as Record<string, unknown>;
   } catch (thrown) {
     const message = describe(thrown, { from: url, to: request.label });
-    return { type: "threw", module: request.module, message, exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null };
+    return { type: "threw", module: request.module, message, exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null, rule: authoringRule(thrown) };
   }
   return { type: "imported", module: request.module, exports: readExports(namespace) };
 }

@@ -87,7 +87,11 @@ export function isChildMessage(value: unknown): value is ChildMessage {
   if (!isPlainObject(value)) return false;
   if (value.type === "ready") return true;
   if (typeof value.module !== "string") return false;
-  if (value.type === "threw") return typeof value.message === "string" && (value.exitCode === null || typeof value.exitCode === "number");
+  if (value.type === "threw") {
+    const rule = value.rule as { code?: unknown; hint?: unknown } | null | undefined;
+    const ruleOk = rule === null || (typeof rule === "object" && typeof rule.code === "string" && typeof rule.hint === "string");
+    return typeof value.message === "string" && (value.exitCode === null || typeof value.exitCode === "number") && ruleOk;
+  }
   return value.type === "imported" && Array.isArray(value.exports) && value.exports.every(isExportReport);
 }
 

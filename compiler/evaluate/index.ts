@@ -1,3 +1,4 @@
+import { CODES, type CaveCode } from "../../src/contract/codes.js";
 import { realpathSync } from "node:fs";
 import { describeThrown, error, stripRoot, type Diagnostic } from "../diagnostics.js";
 import { packageRoot } from "../package-root.js";
@@ -90,6 +91,9 @@ function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outc
     case "threw":
       if (outcome.exitCode !== null) {
         return error("CAVE5003", `${staged.module} called process.exit(${outcome.exitCode}) while being imported at build time`, "Tool modules must not exit the process at import time; throw an error instead, or move the check into execute.", at);
+      }
+      if (outcome.rule !== null && outcome.rule.code in CODES) {
+        return error(outcome.rule.code as CaveCode, `${staged.module}: ${clean(outcome.message, root, staged).replace(/^CaveError: CAVE1\d{3} /, "").replace(` ${outcome.rule.hint}`, "")} (thrown while the module was imported at build time)`, outcome.rule.hint, at);
       }
       return error("CAVE5001", `${staged.module} threw while being imported at build time: ${clean(outcome.message, root, staged)}`, "Build-time evaluation imports the module with an empty environment and no file system access, and never calls execute; move work that needs those into execute.", at);
     case "timeout":

@@ -12,7 +12,7 @@ export interface Job {
 /** How importing one module ended. */
 export type Outcome =
   | { readonly type: "imported"; readonly exports: readonly ExportReport[] }
-  | { readonly type: "threw"; readonly message: string; readonly exitCode: number | null }
+  | { readonly type: "threw"; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string } | null }
   | { readonly type: "timeout" }
   | { readonly type: "ended"; readonly detail: string };
 
@@ -64,7 +64,7 @@ export async function importAll(jobs: readonly Job[], script: string, options: {
             outcomes.set(job.module, { type: "ended", detail: "the evaluation process answered for another module" });
             continue;
           }
-          outcomes.set(job.module, reply.type === "imported" ? { type: "imported", exports: reply.exports } : { type: "threw", message: reply.message, exitCode: reply.exitCode });
+          outcomes.set(job.module, reply.type === "imported" ? { type: "imported", exports: reply.exports } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule });
           continue;
         }
         session.kill();

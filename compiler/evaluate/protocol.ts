@@ -16,7 +16,7 @@ export interface ImportRequest {
 export type ChildMessage =
   | { readonly type: "ready" }
   | { readonly type: "imported"; readonly module: string; readonly exports: readonly ExportReport[] }
-  | { readonly type: "threw"; readonly module: string; readonly message: string; readonly exitCode: number | null };
+  | { readonly type: "threw"; readonly module: string; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string } | null };
 
 export type ExportReport =
   | { readonly exportName: string; readonly kind: "tool"; readonly tool: RawTool }

@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { canonicalJson, sha256 } from "../../src/contract/hash.js";
-import { error, sortDiagnostics, stripRoot, type Diagnostic } from "../diagnostics.js";
+import { error, sortDiagnostics, stripRoot, type Diagnostic, type Location } from "../diagnostics.js";
 import type { ValidatorModule, ValidatorsResult } from "../types.js";
 import { metaChecker } from "./ajv-options.js";
 import { bundleValidators } from "./bundle.js";
@@ -26,18 +26,20 @@ interface Group {
 export async function validators(
   root: string,
   outDir: string,
-  schemas: ReadonlyArray<{ jsonSchema: Record<string, unknown>; owner: string }>,
+  schemas: ReadonlyArray<{ jsonSchema: Record<string, unknown>; owner: string; at?: Location }>,
 ): Promise<ValidatorsResult> {
   const diagnostics: Diagnostic[] = [];
   const groups = new Map<string, Group>();
-  for (const { jsonSchema, owner } of schemas) {
+  const places = new Map<string, Location>();
+  for (const { jsonSchema, owner, at } of schemas) {
+    if (at) places.set(owner, at);
     let text: string;
     let schema: unknown;
     try {
       text = canonicalJson(jsonSchema);
       schema = JSON.parse(text);
     } catch (thrown) {
-      diagnostics.push(error("CAVE6001", `${owner} schema: it is not JSON data (${stripRoot(message(thrown), root)})`, "Build it with schema.* or write plain draft-07 JSON Schema: objects, arrays, strings, finite numbers, booleans and null only."));
+      diagnostics.push(error("CAVE6001", `${owner} schema: it is not JSON data (${stripRoot(message(thrown), root)})`, "Build it with schema.* or write plain draft-07 JSON Schema: objects, arrays, strings, finite numbers, booleans and null only.", places.get(owner)));
       continue;
     }
     const hash = sha256(text);
@@ -53,7 +55,7 @@ export async function validators(
     const group = groups.get(hash)!;
     const compiled = compileStandalone(group.schema, meta);
     if (compiled.ok) sources.set(hexOf(hash), compiled.code);
-    else for (const owner of sorted(group.owners)) diagnostics.push(error(compiled.refusal.code, `${owner} schema: ${compiled.refusal.problem}`, compiled.refusal.hint));
+    else for (const owner of sorted(group.owners)) diagnostics.push(error(compiled.refusal.code, `${owner} schema: ${compiled.refusal.problem}`, compiled.refusal.hint, places.get(owner)));
   }
 
   const bundled = await bundleValidators(sources);
@@ -66,7 +68,7 @@ export async function validators(
     if (code === undefined) {
       const cause = bundled.ok ? "no module was produced" : stripRoot(stripRoot(message(bundled.error), root), PACKAGE_DIR);
       for (const owner of sorted(groups.get(hash)!.owners)) {
-        diagnostics.push(error("CAVE6011", `${owner} schema: its validator could not be bundled: ${cause}`, "This is a fault in Cave or its installation, not in the schema: reinstall dependencies (npm ci) and report it if it persists."));
+        diagnostics.push(error("CAVE6011", `${owner} schema: its validator could not be bundled: ${cause}`, "This is a fault in Cave or its installation, not in the schema: reinstall dependencies (npm ci) and report it if it persists.", places.get(owner)));
       }
       continue;
     }
