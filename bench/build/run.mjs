@@ -34,7 +34,7 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
       warm.push(time(cli, ["build", "--root", root]));
       const file = join(root, "tools", "tool_0000.ts");
       const text = readFileSync(file, "utf8");
-      writeFileSync(file, text.replace(/Generated tool number 0 [^"]*/, `Generated tool number 0, edit ${r}.`));
+      writeFileSync(file, text.replace(/Generated tool number 0[^"]*/, `Generated tool number 0, edit ${r}.`));
       oneFile.push(time(cli, ["build", "--root", root]));
       tscTimes.push(time(tsc, ["-p", join(root, "tsconfig.json"), "--noEmit"]));
     }
