@@ -23,14 +23,12 @@ export interface DiscoverResult extends PassResult {
   readonly files: readonly string[];
 }
 
-/** A tool as read from the source text, without running anything. */
-export interface StaticTool {
+/** The lock-relevant facts of a tool: what analysis reads statically and evaluation must confirm. */
+export interface ToolFacts {
   readonly name: string;
   /** The module it is defined in (relative POSIX path) and its export name. */
   readonly module: string;
   readonly exportName: string;
-  readonly line: number;
-  readonly column: number;
   readonly description: string;
   readonly effect: Effect;
   readonly timeoutMs: number;
@@ -39,10 +37,16 @@ export interface StaticTool {
   /** Names of nested tools, sorted. */
   readonly nestedTools: readonly string[];
   readonly result: RequestedResult;
-  /** Whether the options declare input / output / a semantics hash (their values are read by evaluate). */
+  readonly schemaSemanticsSHA256: string | null;
+}
+
+/** A tool as read from the source text, without running anything. */
+export interface StaticTool extends ToolFacts {
+  readonly line: number;
+  readonly column: number;
+  /** Whether the options declare input / output (their values are read by evaluate). */
   readonly declaresInput: boolean;
   readonly declaresOutput: boolean;
-  readonly schemaSemanticsSHA256: string | null;
 }
 
 export interface StaticAgent {
@@ -96,20 +100,9 @@ export type EvaluatedSchema =
   | { readonly kind: "standard"; readonly vendor: string; readonly jsonSchema: Record<string, unknown> | null };
 
 /** A tool as the evaluated bundle defines it (execute is never called). */
-export interface EvaluatedTool {
-  readonly module: string;
-  readonly exportName: string;
-  readonly name: string;
-  readonly description: string;
-  readonly effect: Effect;
-  readonly timeoutMs: number;
-  readonly allowRepeat: boolean;
-  readonly sandbox: { readonly mode: "required" | "none"; readonly network: false; readonly env: readonly string[] };
-  readonly nestedTools: readonly string[];
-  readonly result: RequestedResult;
+export interface EvaluatedTool extends ToolFacts {
   readonly input: EvaluatedSchema | null;
   readonly output: EvaluatedSchema | null;
-  readonly schemaSemanticsSHA256: string | null;
 }
 
 export interface EvaluatedAgent {

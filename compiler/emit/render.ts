@@ -1,7 +1,7 @@
 import type { CaveLock } from "../../src/contract/lock.js";
 
 /** Deep copy with object keys in code-unit order, so the rendered text is the same whatever order facts were gathered in. */
-function sortKeys(value: unknown): unknown {
+export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
