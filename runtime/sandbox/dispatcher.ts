@@ -3,9 +3,9 @@ import { join } from "node:path";
 import type { LockedTool } from "../../src/contract/lock.js";
 import type { DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult } from "../dispatch/types.js";
 import { sandboxEnv } from "./env.js";
-import { childFailure, dataFailure, deathFailure, failure, startFailure, type Limits } from "./failures.js";
+import { childFailure, dataFailure, deathFailure, failure, type Limits } from "./failures.js";
 import { namespacePrefix, permissionFlag, sandboxLayers, type SandboxLayers } from "./layers.js";
-import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from "./options.js";
+import { resolveSandboxOptions, type SandboxOptions } from "./options.js";
 import { ChildPool, type PoolKey, type PoolStats } from "./pool.js";
 import type { Answer, ChildSpec, SandboxChild, Started } from "./sandbox-child.js";
 import { RssWatchdog } from "./watchdog.js";
@@ -81,7 +81,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     if (started === "aborted") return deathFailure(name, tool, { by: "deadline" }, limits);
     if (started.ok) return leased;
     if ("death" in started) return deathFailure(name, tool, started.death, limits);
-    return startFailure(started.code, started.message);
+    return failure(started.code, started.message);
   }
 
   /** Everything a child is started with is in the tool key, so a spare fits whichever run takes it. */
@@ -199,7 +199,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       case "result":
         return { ok: true, value: answer.value };
       case "fail":
-        return childFailure(name, tool, answer, limits);
+        return childFailure(name, answer, limits);
       case "died":
         return deathFailure(name, tool, answer.death, limits);
       default:

@@ -17,7 +17,7 @@ export interface Limits {
 }
 
 /** A failure reported by the child itself (the tool threw, was denied, or returned something that cannot cross). */
-export function childFailure(name: string, tool: LockedTool, fail: Fail, limits: Limits): DispatchFailure {
+export function childFailure(name: string, fail: Fail, limits: Limits): DispatchFailure {
   const q = JSON.stringify(name);
   switch (fail.code) {
     case "TOOL_ERROR":
@@ -34,7 +34,6 @@ export function childFailure(name: string, tool: LockedTool, fail: Fail, limits:
     case "LOCK_MISMATCH":
       return failure("LOCK_MISMATCH", fail.message);
   }
-  void tool;
 }
 
 /** A value the child refused to send, in the words the pipeline uses for the same problem in-process. */
@@ -70,11 +69,6 @@ export function deathFailure(name: string, tool: LockedTool, death: Death, limit
     case "spawn":
       return failure("SANDBOX_UNAVAILABLE", `tool ${q} could not be started in a sandbox process (${death.message}); it was not run`);
   }
-}
-
-/** The code of a child that could not load its tool. */
-export function startFailure(code: RuntimeCode, message: string): DispatchFailure {
-  return failure(code, message);
 }
 
 export function failure(code: RuntimeCode, message: string, extra: { transient?: boolean; effectUnknown?: boolean } = {}): DispatchFailure {
