@@ -1,7 +1,8 @@
-import { lstat } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat, realpath } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import type { LockedTool } from "../../src/contract/lock.js";
 import type { DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult } from "../dispatch/types.js";
+import { childEntry } from "./child-entry.js";
 import { sandboxEnv } from "./env.js";
 import { childFailure, dataFailure, deathFailure, failure, type Limits } from "./failures.js";
 import { namespacePrefix, permissionFlag, sandboxLayers, type SandboxLayers } from "./layers.js";
@@ -43,6 +44,8 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
   let prefix: Promise<readonly string[] | null> | undefined;
   let namespace: readonly string[] | null = null;
   const toolKeys = new WeakMap<LockedTool, { readonly root: string; readonly key: string }>();
+  /** How to start another child for a tool key (for its spare), as its last start-up resolved it. */
+  const starters = new Map<string, () => ChildSpec>();
 
   /**
    * A warm or new child for this run and tool, started; or why there is none. `onLease` learns the
@@ -54,7 +57,8 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     // The common case, a warm child of this run (or a spare that is ready): nothing to wait for.
     const warm = pool.warm(key);
     if (warm !== undefined) {
-      const leased: Leased = { child: warm, key, start: () => spec(request, join(request.root, tool.source.bundle), permissionFlag()!, namespace) };
+      // A warm child exists only after a start-up for this tool key, which left its starter here.
+      const leased: Leased = { child: warm, key, start: starters.get(key.tool) ?? (() => spec(name, tool, request.root, join(request.root, tool.source.bundle), permissionFlag()!, namespace)) };
       onLease(leased);
       return leased;
     }
@@ -69,12 +73,18 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       const why = (await sandboxLayers(resolved.networkNamespace)).networkNamespace.reason;
       return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: networkNamespace is "required" but ${why}. Allow unshare on this host, or use networkNamespace: "auto"`);
     }
-    const bundle = join(request.root, tool.source.bundle);
-    const linked = await isSymlink(bundle);
-    if (linked) {
+    const located = await locateBundle(request.root, tool.source.bundle);
+    if (located.linked) {
       return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
     }
-    const start = () => spec(request, bundle, flag, namespace);
+    const bundle = located.path;
+    if (bundle.includes(",") || childEntry().dir.includes(",")) {
+      // Early Node 20 releases split --allow-fs-read at commas: such a path would grant reads elsewhere.
+      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: the path of its bundle or of the sandbox's bootstrap contains a comma, which Node's --allow-fs-read cannot express safely on every Node version; move the project or the package to a path without one`);
+    }
+    const root = request.root;
+    const start = () => spec(name, tool, root, bundle, flag, namespace);
+    starters.set(key.tool, start);
     const leased: Leased = { child: pool.lease(key, start), key, start };
     onLease(leased);
     const started = leased.child.starting ? await untilStarted(leased.child, signal) : await leased.child.started;
@@ -95,8 +105,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
   }
 
-  function spec(request: DispatchRequest | OpaqueValidationRequest, bundle: string, flag: string, namespace: readonly string[] | null): ChildSpec {
-    const { name, tool } = request;
+  function spec(name: string, tool: LockedTool, root: string, bundle: string, flag: string, namespace: readonly string[] | null): ChildSpec {
     return {
       name,
       bundle,
@@ -105,7 +114,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       exportName: tool.export,
       opaqueInput: tool.input?.validation.kind === "opaque",
       env: sandboxEnv(tool.sandbox.env),
-      cwd: request.root,
+      cwd: root,
       heapMb: resolved.heapMb,
       startTimeoutMs: resolved.startTimeoutMs,
       maxOutputBytes: resolved.maxOutputBytes,
@@ -238,10 +247,16 @@ function jsonText(value: unknown): string | undefined {
   }
 }
 
-async function isSymlink(path: string): Promise<boolean> {
+/**
+ * The bundle's real path (the permission model compares the paths Node opens, so a symlinked project
+ * folder is resolved) and whether the bundle file itself is a symbolic link, which is refused.
+ */
+async function locateBundle(root: string, bundle: string): Promise<{ readonly path: string; readonly linked: boolean }> {
+  const path = join(root, bundle);
   try {
-    return (await lstat(path)).isSymbolicLink();
+    const linked = (await lstat(path)).isSymbolicLink();
+    return { path: join(await realpath(dirname(path)), basename(path)), linked };
   } catch {
-    return false; // missing: the child reports it as the lock mismatch it is
+    return { path, linked: false }; // missing: the child reports it as the lock mismatch it is
   }
 }
