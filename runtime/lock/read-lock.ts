@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { hashJson } from "../../src/contract/hash.js";
+import { sha256 } from "../../src/contract/hash.js";
 import { LOCKFILE_VERSION, type CaveLock } from "../../src/contract/lock.js";
 import { RuntimeError } from "../errors.js";
+import { parsedCanonicalJson } from "./canonical-text.js";
 import { checkLockShape } from "./check-shape.js";
 
 /**
@@ -38,7 +39,8 @@ export async function readLock(absolutePath: string, shown: string): Promise<Cav
 
   const { integrity, ...body } = lock;
   if (typeof integrity !== "string") throw new RuntimeError("LOCK_INVALID", `${shown} has no integrity hash; regenerate it with cave build`);
-  const actual = hashJson(body);
+  // hashJson(body), computed from what parsing already gave us (a lock is megabytes at 1,000 tools).
+  const actual = sha256(parsedCanonicalJson(body, text));
   if (actual !== integrity) {
     throw new RuntimeError("LOCK_MISMATCH", `${shown} does not match its integrity hash (it says ${integrity}, its content hashes to ${actual}): it was edited after cave build; regenerate it with cave build`);
   }

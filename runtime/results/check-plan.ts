@@ -4,6 +4,9 @@ type Problem = readonly [path: string, expected: string];
 
 const HASH = /^sha256-[0-9a-f]{64}$/;
 const STRATEGIES = ["inline", "page", "compress", "exact_ccr"];
+const PLAN_KEYS = ["strategy", "reason", "bound", "inlineUpToTokens", "pageTokens", "transform", "recovery", "tokenizer"];
+/** PLAN_KEYS in code-unit order, the order cave build writes them in. */
+const SORTED_PLAN_KEYS = [...PLAN_KEYS].sort();
 
 /**
  * Shape problems of a lock's `result.plan` (the lock's integrity says it was not edited; this says it
@@ -12,9 +15,11 @@ const STRATEGIES = ["inline", "page", "compress", "exact_ccr"];
 export function planShapeProblems(plan: unknown, at: string): Problem[] {
   const out: Problem[] = [];
   if (!isRecord(plan)) return [[at, "an object"]];
-  const keys = ["strategy", "reason", "bound", "inlineUpToTokens", "pageTokens", "transform", "recovery", "tokenizer"];
-  for (const key of keys) if (!(key in plan)) out.push([`${at}.${key}`, "present"]);
-  for (const key of Object.keys(plan)) if (!keys.includes(key)) out.push([`${at}.${key}`, "absent (unknown key)"]);
+  const present = Object.keys(plan);
+  if (!sameKeys(present, SORTED_PLAN_KEYS)) {
+    for (const key of PLAN_KEYS) if (!(key in plan)) out.push([`${at}.${key}`, "present"]);
+    for (const key of present) if (!PLAN_KEYS.includes(key)) out.push([`${at}.${key}`, "absent (unknown key)"]);
+  }
   const p = plan as Partial<Record<keyof ResultPlan, unknown>>;
   if (!STRATEGIES.includes(p.strategy as string)) out.push([`${at}.strategy`, STRATEGIES.join(", ")]);
   if (typeof p.reason !== "string" || p.reason === "") out.push([`${at}.reason`, "a non-empty string"]);
@@ -38,6 +43,13 @@ export function planShapeProblems(plan: unknown, at: string): Problem[] {
   if (tokenizer !== null && !(isRecord(tokenizer) && typeof tokenizer.id === "string" && typeof tokenizer.version === "string")) out.push([`${at}.tokenizer`, "{ id, version } or null"]);
   if (counts && tokenizer === null && (p.inlineUpToTokens !== null || p.pageTokens !== null)) out.push([`${at}.tokenizer`, "{ id, version } for a plan that counts tokens"]);
   return out;
+}
+
+/** Exactly these keys in this order (a plan from cave build): the common case, checked without searching. */
+function sameKeys(present: readonly string[], expected: readonly string[]): boolean {
+  if (present.length !== expected.length) return false;
+  for (let i = 0; i < present.length; i++) if (present[i] !== expected[i]) return false;
+  return true;
 }
 
 function positive(value: unknown): boolean {
