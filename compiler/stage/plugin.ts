@@ -12,17 +12,18 @@ export const OUTSIDE_IMPORT = Symbol.for("cave.stage.outsideImport");
 const INNER = Symbol("cave.stage.innerResolve");
 
 /**
- * Maps "cave" to the SDK that built the bundle (a facade over the SDK prelude), and refuses any import that resolves outside the
+ * Maps "cave" to the SDK that built the bundle (a facade over the SDK prelude), and with `guard`, refuses any import that resolves outside the
  * project, the SDK and node_modules (a symlink pointing out of the project, or a path leading out of it).
  * Allowed imports are left to esbuild's own resolver: a plugin that returns a path loses the
  * package.json "type" of the file, and with it Node's CommonJS interop semantics.
  */
-export function stagePlugin(roots: Roots, sdkFacade: string): Plugin {
+export function stagePlugin(roots: Roots, sdkFacade: string, options: { readonly guard: boolean }): Plugin {
   return {
     name: "cave-stage",
     setup(build) {
       build.onResolve({ filter: /^cave$/ }, () => ({ path: SDK_MODULE_PATH, namespace: SDK_NAMESPACE }));
       build.onLoad({ filter: /.*/, namespace: SDK_NAMESPACE }, () => ({ contents: sdkFacade, loader: "js", resolveDir: roots.sdk }));
+      if (!options.guard) return;
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === INNER || args.namespace === SDK_NAMESPACE) return undefined;
         const result = await build.resolve(args.path, {
