@@ -35,8 +35,12 @@ export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
   const walker = idle.busy ? new Walker() : idle;
   walker.start(maxBytes);
   let copy: unknown;
+  let sorted: unknown;
+  let general: boolean;
   try {
     copy = walker.walk(value, "");
+    sorted = walker.sorted;
+    general = walker.general;
   } catch (thrown) {
     if (thrown === TOO_LARGE) return { ok: false, problem: { kind: "too-large", bytes: walker.bytes } };
     if (thrown instanceof NotData) return { ok: false, problem: thrown.problem };
@@ -45,10 +49,18 @@ export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
   } finally {
     walker.finish();
   }
-  const text = canonicalJson(copy);
+  // `sorted` is plain JSON data with every object's keys in code-unit order, so JSON.stringify writes
+  // exactly canonicalJson's bytes (the reasoning of canonicalJson's own fast path); the rare values it
+  // cannot stand for (array-index keys, deep nesting, a patched prototype) take canonicalJson itself.
+  const text = general || prototypesPatched() ? canonicalJson(copy) : JSON.stringify(sorted);
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) return { ok: false, problem: { kind: "too-large", bytes } };
   return { ok: true, value: copy, bytes, sha256: sha256(text), text };
+}
+
+/** A toJSON method every object or array would inherit: JSON.stringify would call it, so the general path decides. */
+function prototypesPatched(): boolean {
+  return typeof (Object.prototype as { toJSON?: unknown }).toJSON === "function" || typeof (Array.prototype as { toJSON?: unknown }).toJSON === "function";
 }
 
 /** A path as a JSON Pointer ("" is the whole value), shortened for messages. */
@@ -61,23 +73,45 @@ class NotData {
   constructor(readonly problem: DataProblem) {}
 }
 
+/** Past this depth the ancestor check uses a Set; above it, a scan of the few ancestors is cheaper. */
+const SCAN_DEPTH = 16;
+/** Nesting at which canonicalJson leaves its fast path (and so must the sorted twin). */
+const MAX_FAST_DEPTH = 256;
+/** A key that V8 orders numerically before the others, whatever the insertion order. */
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
+
+/**
+ * Walks a value once, building its detached copy (keys in their original order: the copy is what the
+ * tool or the caller gets) and, from the same reads, a sorted twin for the canonical text: the copy
+ * itself where keys are already in code-unit order, new objects with the keys inserted in that order
+ * where they are not.
+ */
 class Walker {
   bytes = 0;
   busy = false;
+  /** The sorted twin of the last value walk() returned. */
+  sorted: unknown = undefined;
+  /** The twin cannot stand for the canonical text (an array-index key, nesting past MAX_FAST_DEPTH). */
+  general = false;
   private maxBytes = 0;
   private readonly segments: Array<string | number> = [];
-  private readonly ancestors = new Set<object>();
+  /** The objects being walked, outermost first; all of them also in `deep` once there are more than SCAN_DEPTH. */
+  private readonly ancestors: object[] = [];
+  private readonly deep = new Set<object>();
 
   start(maxBytes: number): void {
     this.busy = true;
     this.bytes = 0;
     this.maxBytes = maxBytes;
+    this.general = false;
   }
 
-  /** After a walk (thrown or not): nothing of the walked value is kept. A finished walk left both empty. */
+  /** After a walk (thrown or not): nothing of the walked value is kept. A finished walk left these empty. */
   finish(): void {
     if (this.segments.length > 0) this.segments.length = 0;
-    if (this.ancestors.size > 0) this.ancestors.clear();
+    if (this.ancestors.length > 0) this.ancestors.length = 0;
+    if (this.deep.size > 0) this.deep.clear();
+    this.sorted = undefined;
     this.busy = false;
   }
 
@@ -94,19 +128,23 @@ class Walker {
     if (this.bytes > this.maxBytes) throw TOO_LARGE;
   }
 
+  /** The copy of `value`; its sorted twin is left in `this.sorted`. */
   walk(value: unknown, key: string): unknown {
     switch (typeof value) {
       case "string":
         // RFC 8785 (and every JSON parser) needs valid Unicode: a lone surrogate has no canonical form.
         if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) this.fail("a string with a lone surrogate (not valid Unicode)");
         this.add(value.length + 2);
+        this.sorted = value;
         return value;
       case "number":
         if (!Number.isFinite(value)) this.fail(`a non-finite number (${String(value)})`);
         this.add(1);
+        this.sorted = value;
         return value;
       case "boolean":
         this.add(5);
+        this.sorted = value;
         return value;
       case "undefined":
         return this.fail("undefined");
@@ -119,13 +157,24 @@ class Walker {
     }
     if (value === null) {
       this.add(4);
+      this.sorted = null;
       return null;
     }
     const object = value as object;
-    if (this.ancestors.has(object)) this.fail("a cycle (the value contains itself)");
-    this.ancestors.add(object);
+    const ancestors = this.ancestors;
+    const depth = ancestors.length;
+    if (depth <= SCAN_DEPTH) {
+      for (let i = 0; i < depth; i++) if (ancestors[i] === object) this.fail("a cycle (the value contains itself)");
+    } else if (this.deep.has(object)) this.fail("a cycle (the value contains itself)");
+    ancestors.push(object);
+    // Deeper than SCAN_DEPTH, every ancestor is in `deep` too.
+    if (depth === SCAN_DEPTH) for (const ancestor of ancestors) this.deep.add(ancestor);
+    else if (depth > SCAN_DEPTH) this.deep.add(object);
+    if (depth >= MAX_FAST_DEPTH) this.general = true;
     const copy = Array.isArray(object) ? this.array(object) : this.object(object, key);
-    this.ancestors.delete(object);
+    ancestors.pop();
+    if (depth === SCAN_DEPTH) this.deep.clear();
+    else if (depth > SCAN_DEPTH) this.deep.delete(object);
     return copy;
   }
 
@@ -133,11 +182,17 @@ class Walker {
     if (Object.getPrototypeOf(array) !== Array.prototype) this.fail("an instance of an Array subclass");
     this.add(2 + array.length);
     const copy = new Array<unknown>(array.length);
+    let twin: unknown[] | undefined;
     for (let i = 0; i < array.length; i++) {
       this.segments.push(i);
-      copy[i] = this.walk(array[i], "");
+      const item = this.walk(array[i], "");
+      copy[i] = item;
+      const sorted = this.sorted;
+      if (twin === undefined && sorted !== item) twin = copy.slice(0, i);
+      if (twin !== undefined) twin.push(sorted);
       this.segments.pop();
     }
+    this.sorted = twin ?? copy;
     return copy;
   }
 
@@ -151,17 +206,64 @@ class Walker {
     const keys = Object.keys(object);
     this.add(2 + keys.length);
     const copy: Record<string, unknown> = {};
-    for (const k of keys) {
+    // Twins of the values, only once one differs from its copy.
+    let twins: unknown[] | undefined;
+    let inOrder = true;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
       this.segments.push(k);
       // Refused rather than stripped: a key that would reach Object.prototype through a naive merge.
       if (k === "__proto__" || (k === "prototype" && key === "constructor")) throw new NotData({ kind: "pollution", path: this.path() });
       if (!(k as string & { isWellFormed(): boolean }).isWellFormed()) this.fail("a key with a lone surrogate (not valid Unicode)");
       this.add(k.length + 3);
-      copy[k] = this.walk((object as Record<string, unknown>)[k], k);
+      if (i > 0 && !(keys[i - 1]! < k)) inOrder = false;
+      const item = this.walk((object as Record<string, unknown>)[k], k);
+      copy[k] = item;
+      const sorted = this.sorted;
+      if (twins === undefined && sorted !== item) {
+        twins = [];
+        for (let j = 0; j < i; j++) twins.push(copy[keys[j]!]);
+      }
+      if (twins !== undefined) twins.push(sorted);
       this.segments.pop();
     }
+    if (inOrder && twins === undefined) {
+      this.sorted = copy;
+      return copy;
+    }
+    // V8 puts array-index keys first in numeric order whatever the insertion order, so such an object
+    // cannot be written in code-unit order by JSON.stringify.
+    if (!inOrder && keys.some(isArrayIndex)) this.general = true;
+    const order = inOrder ? undefined : sortedOrder(keys);
+    const twin: Record<string, unknown> = {};
+    for (let n = 0; n < keys.length; n++) {
+      const i = order === undefined ? n : order[n]!;
+      twin[keys[i]!] = twins === undefined ? copy[keys[i]!] : twins[i];
+    }
+    this.sorted = twin;
     return copy;
   }
+}
+
+function isArrayIndex(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && ARRAY_INDEX.test(key);
+}
+
+/** Indices of `keys` in code-unit order of the keys: an insertion sort for the few keys most objects have (no comparator calls). */
+function sortedOrder(keys: readonly string[]): number[] {
+  if (keys.length > 16) return keys.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
+  const order = new Array<number>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i;
+    while (j > 0 && keys[order[j - 1]!]! > key) {
+      order[j] = order[j - 1]!;
+      j--;
+    }
+    order[j] = i;
+  }
+  return order;
 }
 
 const idle = new Walker();

@@ -2,7 +2,7 @@ import { TOOL_BRAND } from "../../src/contract/brands.js";
 import { RuntimeError } from "../errors.js";
 import { isTransient } from "../retry.js";
 import { thrownMessage } from "../thrown-message.js";
-import type { DispatchFailure, DispatchRequest, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult, ValidationIssue } from "./types.js";
+import type { DispatchFailure, DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult, ValidationIssue } from "./types.js";
 
 /** The part of a tool() definition the runtime uses. */
 interface LoadedTool {
@@ -23,14 +23,9 @@ interface StandardResult {
  * synchronous endless loop or native work: only the child-process sandbox can.
  */
 export const inProcessDispatcher: Dispatcher = Object.freeze({
-  async dispatch(request: DispatchRequest) {
-    const definition = await loadDefinition(request);
-    if (!definition.ok) return definition;
-    try {
-      return { ok: true as const, value: await definition.tool.execute(request.input, request.context) };
-    } catch (thrown) {
-      return failure("TOOL_ERROR", `tool "${request.name}" failed: ${thrownMessage(thrown)}`, isTransient(thrown));
-    }
+  dispatch(request: DispatchRequest): Promise<DispatchResult> {
+    const known = found.get(request.tool);
+    return known === undefined ? loadThenRun(request) : run(known.tool, request);
   },
 
   async validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult> {
@@ -51,6 +46,41 @@ export const inProcessDispatcher: Dispatcher = Object.freeze({
     return { ok: true, value: result.value };
   },
 });
+
+/**
+ * Calls execute. A result that is not a thenable is the outcome at once: no await for a tool that
+ * returns synchronously (most small tools), and `then` is read once, as an await would.
+ */
+function run(tool: LoadedTool, request: DispatchRequest): Promise<DispatchResult> {
+  let out: unknown;
+  let then: unknown;
+  try {
+    out = tool.execute(request.input, request.context);
+    if ((typeof out === "object" && out !== null) || typeof out === "function") then = (out as { then?: unknown }).then;
+  } catch (thrown) {
+    return Promise.resolve(executeFailed(request, thrown));
+  }
+  if (typeof then !== "function") return Promise.resolve({ ok: true as const, value: out });
+  return settle(out, request);
+}
+
+async function settle(pending: unknown, request: DispatchRequest): Promise<DispatchResult> {
+  try {
+    return { ok: true as const, value: await pending };
+  } catch (thrown) {
+    return executeFailed(request, thrown);
+  }
+}
+
+async function loadThenRun(request: DispatchRequest): Promise<DispatchResult> {
+  const definition = await findDefinition(request);
+  if (!definition.ok) return definition;
+  return run(definition.tool, request);
+}
+
+function executeFailed(request: DispatchRequest, thrown: unknown): DispatchFailure {
+  return failure("TOOL_ERROR", `tool "${request.name}" failed: ${thrownMessage(thrown)}`, isTransient(thrown));
+}
 
 /** Definitions already found and checked, by the lock's entry (one per tool per runtime). */
 const found = new WeakMap<object, { ok: true; tool: LoadedTool }>();

@@ -1,44 +1,52 @@
 import { CallSignal } from "../call-signal.js";
+import { DeadlineQueue, type Deadline } from "../deadline-queue.js";
 import type { CallState, Failure, Success } from "./state.js";
+
+/** Every call's deadline shares one timer. */
+const deadlines = new DeadlineQueue();
 
 /**
  * Stage 7's frame, the deadline: loading, validation, execute and output validation of a call all
  * run against one deadline, the tool's locked timeoutMs (or the end of the run's wall-time budget
- * when that comes first). At the deadline the call resolves whatever the tool is doing, the tool's
- * AbortSignal is aborted (with those of its nested calls in flight), and later nested calls are
- * refused. A tool that is not read-only and was already dispatched gets effectUnknown: it may have
- * done part of its effect. In-process code that never yields (a synchronous endless loop) cannot be
- * interrupted by any deadline; only the child-process sandbox can stop it.
+ * when that comes first), counted from the call's start. At the deadline the call resolves whatever
+ * the tool is doing, the tool's AbortSignal is aborted (with those of its nested calls in flight), and
+ * later nested calls are refused. A tool that is not read-only and was already dispatched gets
+ * effectUnknown: it may have done part of its effect. In-process code that never yields (a
+ * synchronous endless loop) cannot be interrupted by any deadline; only the child-process sandbox
+ * can stop it.
  */
 export function underDeadline(state: CallState, work: (state: CallState) => Promise<Success | Failure>): Promise<Success | Failure> {
   const tool = state.tool!;
   const remainingWall = state.run.budget.maxWallMs - state.run.elapsedMs(state.startedAt);
   const cutByBudget = remainingWall < tool.timeoutMs;
-  const ms = Math.max(0, cutByBudget ? remainingWall : tool.timeoutMs);
   const abort = new CallSignal();
   state.abort = abort;
   const unfollow = state.parent === null ? undefined : state.parent.abort!.adopt(abort);
-
   return new Promise<Success | Failure>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      state.settled = true;
-      if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
-      const unknown = state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "";
-      const message = cutByBudget
-        ? `tool "${state.name}" was stopped when run ${state.run.id} reached its wall-time budget of ${state.run.budget.maxWallMs} ms${unknown}; start a new run or raise budget.maxWallMs`
-        : `tool "${state.name}" did not finish within its timeout of ${tool.timeoutMs} ms; its signal was aborted${unknown}. Raise its timeout and rebuild, or make it finish sooner`;
-      abort.abort(new DOMException(message, "TimeoutError"));
-      unfollow?.();
-      resolve({ code: cutByBudget ? "BUDGET_EXCEEDED" : "TIMEOUT", message });
-    }, ms);
+    const deadline: Deadline = {
+      at: state.startedAt + Math.max(0, cutByBudget ? remainingWall : tool.timeoutMs),
+      pending: true,
+      expire: () => {
+        state.settled = true;
+        if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
+        const unknown = state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "";
+        const message = cutByBudget
+          ? `tool "${state.name}" was stopped when run ${state.run.id} reached its wall-time budget of ${state.run.budget.maxWallMs} ms${unknown}; start a new run or raise budget.maxWallMs`
+          : `tool "${state.name}" did not finish within its timeout of ${tool.timeoutMs} ms; its signal was aborted${unknown}. Raise its timeout and rebuild, or make it finish sooner`;
+        abort.abort(new DOMException(message, "TimeoutError"));
+        unfollow?.();
+        resolve({ code: cutByBudget ? "BUDGET_EXCEEDED" : "TIMEOUT", message });
+      },
+    };
+    deadlines.add(deadline);
     work(state).then(
       (end) => {
-        clearTimeout(timer);
+        deadlines.settle(deadline);
         unfollow?.();
         resolve(end);
       },
       (thrown: unknown) => {
-        clearTimeout(timer);
+        deadlines.settle(deadline);
         unfollow?.();
         reject(thrown);
       },

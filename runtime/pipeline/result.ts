@@ -1,3 +1,5 @@
+import type { ResultPlan } from "../../src/contract/lock.js";
+import { TOKENIZER } from "../../src/contract/results/tokenizer.js";
 import type { DataSnapshot } from "../json-data.js";
 import { resultPlansOf } from "../results/attach.js";
 import type { CallState, Failure, Success } from "./state.js";
@@ -6,12 +8,29 @@ import type { CallState, Failure, Success } from "./state.js";
  * Stage 9, result: what of the validated result enters context, as the locked result plan says
  * (inline, page, compress, exact_ccr: runtime/results). A plan that cannot be carried out safely
  * (the exact result could not be stored, a transform does not match the lock) fails the call with
- * its code; nothing is replaced by a reference that could not be honoured.
+ * its code; nothing is replaced by a reference that could not be honoured. Synchronous when the
+ * result enters context as is without counting a token (most calls).
  */
-export async function result(state: CallState, data: DataSnapshot): Promise<Success | Failure> {
+export function result(state: CallState, data: DataSnapshot): Success | Failure | Promise<Success | Failure> {
   const plan = state.tool!.result.plan;
-  if (plan.strategy === "inline") return { ok: true, content: data.value, resultSha256: data.sha256 };
-  const outcome = await resultPlansOf(state.engine.root).apply(plan, data.value, data.text);
+  if (inlineUncounted(plan, data.bytes)) return { ok: true, content: data.value, resultSha256: data.sha256 };
+  return applyPlan(state, data);
+}
+
+/**
+ * What ResultPlans.apply decides before it counts anything: an inline plan keeps the result, and so
+ * does a plan whose inline limit (in tokens of its pinned tokenizer) is at least the result's UTF-8
+ * bytes, since every token covers at least one byte. A plan pinned to another tokenizer goes to apply,
+ * which refuses it.
+ */
+function inlineUncounted(plan: ResultPlan, bytes: number): boolean {
+  if (plan.strategy === "inline") return true;
+  if (plan.inlineUpToTokens === null || bytes > plan.inlineUpToTokens) return false;
+  return plan.tokenizer === null || (plan.tokenizer.id === TOKENIZER.id && plan.tokenizer.version === TOKENIZER.version);
+}
+
+async function applyPlan(state: CallState, data: DataSnapshot): Promise<Success | Failure> {
+  const outcome = await resultPlansOf(state.engine.root).apply(state.tool!.result.plan, data.value, data.text);
   if (!outcome.ok) return { code: outcome.code, message: `tool "${state.name}": ${outcome.message}` };
   return { ok: true, content: outcome.content, resultSha256: data.sha256 };
 }

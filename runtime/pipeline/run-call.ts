@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { CallOutcome } from "../../src/contract/outcome.js";
 import type { ToolContext } from "../dispatch/types.js";
+import { nextCallId } from "../call-id.js";
 import type { CallOptions } from "../options.js";
 import type { RunState } from "../run-state.js";
 import { budget } from "./budget.js";
@@ -25,7 +25,7 @@ import { validateOutput } from "./validate-output.js";
 export async function runCall(engine: Engine, run: RunState, parent: CallState | null, name: unknown, args: unknown, options: CallOptions): Promise<CallOutcome> {
   const state: CallState = {
     engine, run, parent, args, options,
-    callId: randomUUID(),
+    callId: nextCallId(),
     name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
     tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, repeatKey: undefined,
@@ -54,7 +54,8 @@ async function execute(state: CallState): Promise<Success | Failure> {
   const checking = validateOutput(state, raw.value);
   const output = checking instanceof Promise ? await checking : checking;
   if (output.ok !== true) return output;
-  return result(state, output.data);
+  const end = result(state, output.data);
+  return end instanceof Promise ? await end : end;
 }
 
 /** What execute receives besides its input. The signal is made on first access (see CallSignal). */
