@@ -13,6 +13,7 @@ import { unknownKeyHint } from "../src/suggest.js";
 import { cacheKey, lookup, store } from "./cache/index.js";
 import { compilerIdentity } from "./cache/identity.js";
 import { hashInputs } from "./cache/inputs.js";
+import { openPassCaches, type PassCaches } from "./cache/passes.js";
 import { packageRoot } from "./package-root.js";
 
 export interface BuildOptions {
@@ -59,21 +60,42 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const { config } = discovered;
   const write = options.write ?? true;
   const useCache = options.cache ?? true;
-  const key = cacheKey(compilerIdentity(packageRoot()), { root, config, evaluateTimeoutMs: options.evaluateTimeoutMs ?? null }, discovered.files);
+  const identity = compilerIdentity(packageRoot());
+  const key = cacheKey(identity, { root, config, evaluateTimeoutMs: options.evaluateTimeoutMs ?? null }, discovered.files);
   const hit = useCache ? lookup(root, key, config.outDir) : undefined;
   if (hit) {
     const all = sortDiagnostics([...diagnostics, ...hit.diagnostics]);
     return { ok: true, diagnostics: all, config, lock: JSON.parse(hit.lockText) as CaveLock, lockText: hit.lockText, files: hit.files, written: false, cached: true };
   }
 
+  // A miss: each pass still reuses what it computed before from unchanged content (cache/passes.ts). Whatever the
+  // outcome, a writing build keeps what its passes computed, so fixing one module does not redo the others.
+  const caches = openPassCaches(root, { identity, write, enabled: useCache });
+  try {
+    return await runPasses(root, config, diagnostics, caches, { key, write, useCache, files: discovered.files, evaluateTimeoutMs: options.evaluateTimeoutMs });
+  } finally {
+    caches.save();
+  }
+}
+
+interface PassSettings {
+  readonly key: string;
+  readonly write: boolean;
+  readonly useCache: boolean;
+  readonly files: readonly string[];
+  readonly evaluateTimeoutMs: number | undefined;
+}
+
+async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnostic[], caches: PassCaches, settings: PassSettings): Promise<BuildResult> {
+  const { key, write, useCache } = settings;
   // The passes load only on a cache miss: ts-morph alone takes longer to import than a whole no-change rebuild.
   const [{ analyse }, { stage }, { evaluate }, { validators }] = await Promise.all([
     import("./analyse/index.js"),
     import("./stage/index.js"),
     import("./evaluate/index.js"),
-    import("./validators/index.js"),
+    import("./validators/pass.js"),
   ]);
-  const analysed = analyse(root, discovered.files);
+  const analysed = analyse(root, settings.files);
   diagnostics.push(...analysed.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
@@ -81,11 +103,11 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   diagnostics.push(...staged.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
-  const evaluated = await evaluate(root, staged, analysed, { timeoutMs: options.evaluateTimeoutMs });
+  const evaluated = await evaluate(root, staged, analysed, { timeoutMs: settings.evaluateTimeoutMs, cache: caches.evaluate });
   diagnostics.push(...evaluated.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
-  const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated, analysed));
+  const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated, analysed), { cache: caches.validators });
   diagnostics.push(...validated.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
@@ -99,7 +121,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (write) diagnostics.push(...emit(root, { config, lockText, files }));
   const ok = !hasErrors(diagnostics);
   if (write && ok && useCache) {
-    const inputs = { ...hashInputs(root, discovered.files, staged.inputFiles.keys()), ...Object.fromEntries(staged.inputFiles) };
+    const inputs = { ...hashInputs(root, settings.files, staged.inputFiles.keys()), ...Object.fromEntries(staged.inputFiles) };
     const outputs = Object.fromEntries([...files].map(([path, text]) => [path, sha256(text)]));
     store(root, { key, inputs, lockPath: config.lock, lockSha256: sha256(lockText), outputs, diagnostics: diagnostics.filter((d) => d.severity === "warning") });
   }

@@ -31,9 +31,10 @@ export interface CacheHit {
 
 /**
  * node_modules/.cache/cave of the nearest folder with a node_modules (the conventional, already git-ignored place
- * for tool caches), one file per project root, so projects sharing a node_modules never read each other's entry.
+ * for tool caches). Each cache file in it is named by the project root, so projects sharing a node_modules never
+ * read each other's entries.
  */
-export function cacheFile(root: string): string {
+export function cacheFolder(root: string): string {
   let dir = root;
   for (;;) {
     if (existsSync(join(dir, "node_modules"))) break;
@@ -44,7 +45,12 @@ export function cacheFile(root: string): string {
     }
     dir = parent;
   }
-  return join(dir, "node_modules", ".cache", "cave", `build-${sha256(root).slice(7, 23)}.json`);
+  return join(dir, "node_modules", ".cache", "cave");
+}
+
+/** The whole-build cache entry of a project root. */
+export function cacheFile(root: string): string {
+  return join(cacheFolder(root), `build-${sha256(root).slice(7, 23)}.json`);
 }
 
 export function cacheKey(identity: string, settings: unknown, discovered: readonly string[]): string {

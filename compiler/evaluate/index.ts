@@ -7,15 +7,22 @@ import { childScript } from "./child-script.js";
 import { crossCheck, exportKey } from "./cross-check.js";
 import { decodeAgent, decodeTool, Undecodable } from "./decode.js";
 import { checkOpaqueValidators } from "./lock-rules.js";
-import { importAll, type Outcome } from "./pool.js";
+import { importAll, type Job, type Outcome } from "./pool.js";
+import type { ExportReport } from "./protocol.js";
+import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 
 export interface EvaluateOptions {
   /** Hard limit for importing one staged module, in ms (default 10000). */
   readonly timeoutMs?: number | undefined;
+  /**
+   * What importing a bundle exported, by the bundle's sha256 (and the time limit): an unchanged bundle is not
+   * imported again. Only successful imports are cached; the cross-check against analysis runs every time.
+   */
+  readonly cache?: PassCache<readonly ExportReport[]> | undefined;
 }
 
 export const DEFAULT_EVALUATE_TIMEOUT_MS = 10_000;
-const OPTION_KEYS = ["timeoutMs"];
+const OPTION_KEYS = ["timeoutMs", "cache"];
 
 const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values) or Standard Schema validators that can be converted to draft-07; keep functions, class instances and transforms out of what the lock records.";
 
@@ -27,13 +34,25 @@ const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values
  */
 export async function evaluate(root: string, staged: StageResult, analysed: AnalyseResult, options: EvaluateOptions = {}): Promise<EvaluateResult> {
   const timeoutMs = checkOptions(options);
+  const cache = options.cache ?? NO_CACHE;
   const modules = [...staged.modules.values()].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
   if (modules.length === 0) return { tools: [], agents: [], diagnostics: [] };
   const diagnostics: Diagnostic[] = [];
-  let outcomes: Map<string, Outcome>;
+  const outcomes = new Map<string, Outcome>();
   try {
-    const jobs = modules.map(({ module, bundlePath, code }) => ({ module, label: bundlePath, code }));
-    outcomes = await importAll(jobs, await childScript(), { timeoutMs, cwd: root });
+    const jobs: Job[] = [];
+    for (const { module, bundlePath, code, sha256 } of modules) {
+      const exports = cache.get([sha256, timeoutMs]);
+      if (exports !== undefined) outcomes.set(module, { type: "imported", exports });
+      else jobs.push({ module, label: bundlePath, code });
+    }
+    if (jobs.length > 0) {
+      const imported = await importAll(jobs, await childScript(), { timeoutMs, cwd: root });
+      for (const [module, outcome] of imported) {
+        outcomes.set(module, outcome);
+        if (outcome.type === "imported") cache.set([staged.modules.get(module)!.sha256, timeoutMs], outcome.exports);
+      }
+    }
   } catch (thrown) {
     const message = `build-time evaluation failed unexpectedly: ${describeThrown(thrown, root)}`;
     return { tools: [], agents: [], diagnostics: [error("CAVE5003", message, "This is a bug in cave build; report it with the message.")] };

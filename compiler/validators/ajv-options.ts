@@ -1,6 +1,7 @@
 import { Ajv, type Options } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { useDecimalMultipleOf } from "./decimal-multiple-of.js";
+import { FORMATS_CODE } from "./helpers.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, whose `default` is the plugin.
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv, options: { mode: "full"; keywords: boolean }) => Ajv }).default;
@@ -26,7 +27,9 @@ const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv, options
  *   draft-07 says; nothing is ambiguous, so strict mode need not refuse it.
  * - multipleOf is replaced by an exact decimal check (decimal-multiple-of.ts): 0.07 is a multiple of 0.01.
  * - logger off: nothing is printed; refusals become diagnostics.
- * - code.esm + code.source: standalone ESM; esbuild then inlines Ajv's runtime helpers and the formats.
+ * - code.esm + code.source: standalone ESM. The runtime helpers and the formats are read from a prelude bundled
+ *   once per set of helpers (helpers.ts, prelude.ts), so the module needs no require and no import.
+ * - code.lines: one statement per line, so a validator module reads (and diffs) like code.
  */
 export const AJV_OPTIONS = {
   strictSchema: true,
@@ -48,7 +51,7 @@ export const AJV_OPTIONS = {
   inlineRefs: true,
   addUsedSchema: false,
   logger: false,
-  code: { source: true, esm: true, lines: false, optimize: true },
+  code: { source: true, esm: true, lines: true, optimize: true },
 } as const satisfies Options;
 
 /**
@@ -58,7 +61,7 @@ export const AJV_OPTIONS = {
  * skips it (meta: false saves about a millisecond per schema).
  */
 export function schemaAjv(): Ajv {
-  return configure(new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code }, meta: false, validateSchema: false }));
+  return configure(new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, ...FORMATS_CODE }, meta: false, validateSchema: false }));
 }
 
 /** An Ajv with the same options that validates schemas against the draft-07 meta-schema (validateSchema is pure). */

@@ -3,6 +3,7 @@ import standaloneModule from "ajv/dist/standalone/index.js";
 import { SCHEMA_FORMATS } from "../../src/schema.js";
 import { closest } from "../../src/suggest.js";
 import { schemaAjv } from "./ajv-options.js";
+import { routeHelpers, type HelperName } from "./helpers.js";
 import { precheck } from "./precheck.js";
 import { refusal, type Refusal } from "./refusal.js";
 import { walkSchema } from "./schema-walk.js";
@@ -10,7 +11,15 @@ import { walkSchema } from "./schema-walk.js";
 // CommonJS under NodeNext: the default import is the module object.
 const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv, validate: unknown) => string }).default;
 
-export type Compiled = { readonly ok: true; readonly code: string } | { readonly ok: false; readonly refusal: Refusal };
+/**
+ * Ajv's standalone ESM source for one schema, with the runtime helpers it reads from the prelude (helpers.ts), or
+ * why there is none: a refusal (the schema's fault), or `unsupported` (Ajv required a helper no prelude provides:
+ * a fault of Cave's options, not of the schema).
+ */
+export type Compiled =
+  | { readonly ok: true; readonly code: string; readonly helpers: readonly HelperName[] }
+  | { readonly ok: false; readonly refusal: Refusal }
+  | { readonly ok: false; readonly unsupported: string };
 
 const DRAFT_07_KEYWORDS = [
   "$id", "$schema", "$ref", "$comment", "title", "description", "default", "readOnly", "writeOnly", "examples", "deprecated",
@@ -34,8 +43,11 @@ export function compileStandalone(schema: unknown, meta: Ajv): Compiled {
     const early = precheck(schema, meta);
     if (early) return { ok: false, refusal: early };
     const ajv = schemaAjv();
+    const use = routeHelpers(ajv);
     const validate = ajv.compile(schema as object);
-    return { ok: true, code: standaloneCode(ajv, validate) };
+    const code = standaloneCode(ajv, validate);
+    if (use.unsupported.size > 0) return { ok: false, unsupported: [...use.unsupported].sort().join(", ") };
+    return { ok: true, code, helpers: [...use.helpers].sort() };
   } catch (thrown) {
     return { ok: false, refusal: classify(thrown, schema) };
   }
