@@ -1,12 +1,12 @@
 import type { CallOutcome } from "../../src/contract/outcome.js";
-import type { ToolContext } from "../dispatch/types.js";
+import type { DispatchResult, ToolContext } from "../dispatch/types.js";
 import { nextCallId } from "../call-id.js";
 import type { CallOptions } from "../options.js";
 import type { RunState } from "../run-state.js";
 import { budget } from "./budget.js";
 import { breakerGate, recordBreaker } from "./breaker.js";
 import { underDeadline } from "./deadline.js";
-import { dispatch } from "./dispatch.js";
+import { afterFailure, dispatcherFailed, dispatchRequest } from "./dispatch.js";
 import { effectGate } from "./effect-gate.js";
 import { receipt } from "./receipt.js";
 import { releaseRepeat, repeatGuard } from "./repeat-guard.js";
@@ -49,7 +49,14 @@ async function execute(state: CallState): Promise<Success | Failure> {
   if (state.settled) return TOO_LATE;
   state.context = new Context(state);
   state.dispatched = true;
-  const raw = await dispatch(state, input.value);
+  const request = dispatchRequest(state, input.value);
+  let raw: DispatchResult;
+  try {
+    raw = await state.dispatcher!.dispatch(request);
+  } catch (thrown) {
+    raw = dispatcherFailed(state, thrown);
+  }
+  if (!raw.ok) raw = await afterFailure(state, request, raw);
   if (!raw.ok) return { code: raw.code, message: raw.message };
   const checking = validateOutput(state, raw.value);
   const output = checking instanceof Promise ? await checking : checking;

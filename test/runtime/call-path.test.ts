@@ -33,7 +33,7 @@ function liveTimers(): number {
 }
 
 describe("snapshotJson's canonical text", () => {
-  it.each([
+  it.each<[unknown, string]>([
     [{ region: "EU", days: 14 }, "keys out of order"],
     [{ b: { d: [{ z: 1, a: 2 }, 3], c: null }, a: [true, "x"] }, "nested objects out of order"],
     [{ 10: "a", 9: "b", x: 1 }, "array-index keys, which JavaScript orders numerically"],
@@ -48,7 +48,7 @@ describe("snapshotJson's canonical text", () => {
     if (!snapshot.ok) return;
     expect(snapshot.text).toBe(canonicalJson(value));
     expect(snapshot.sha256).toBe(hashJson(value));
-    expect(Object.keys(snapshot.value as object)).toEqual(Object.keys(value));
+    expect(Object.keys(snapshot.value as object)).toEqual(Object.keys(value as object));
     expect(JSON.stringify(snapshot.value)).toBe(JSON.stringify(value));
   });
 
