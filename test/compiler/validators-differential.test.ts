@@ -248,3 +248,37 @@ describe("precompiled validators agree with in-process Ajv", () => {
     expect(total - valid).toBeGreaterThanOrEqual(300);
   });
 });
+
+/**
+ * The same check over every precompiled schema the example and the fixtures lock: built by the real compiler into a
+ * temporary copy, each validator loaded from its build folder through the runtime's verified loader.
+ */
+describe("the example's and fixtures' locked validators agree with in-process Ajv", async () => {
+  const { build } = await import("../../compiler/build.js");
+  const { copyProject, removeCopies } = await import("../support/projects.js");
+  const { readdirSync, existsSync } = await import("node:fs");
+  afterAll(removeCopies);
+  const projects = ["examples/support-desk", ...readdirSync(join(import.meta.dirname, "..", "..", "fixtures")).filter((name) => existsSync(join(import.meta.dirname, "..", "..", "fixtures", name, "expected.lock"))).map((name) => `fixtures/${name}`)];
+
+  test.each(projects)("%s", async (project) => {
+    const root = copyProject(project);
+    const result = await build({ root });
+    expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
+    const seen = new Set<string>();
+    for (const [tool, locked] of Object.entries(result.lock!.tools)) {
+      for (const side of [locked.input, locked.output]) {
+        if (side?.validation.kind !== "precompiled" || seen.has(side.validation.module)) continue;
+        seen.add(side.validation.module);
+        const loaded = await loadValidator(root, side.validation.module, side.validation.sha256);
+        const reference = inProcessAjv().compile(JSON.parse(canonicalJson(side.jsonSchema)) as object);
+        for (const value of candidates(side.jsonSchema as S, rng(tool.length * 104729))) {
+          const expected = reference(value);
+          const outcome = loaded.validate(value);
+          expect(outcome.ok, `${project} ${tool}: ${JSON.stringify(value)}`).toBe(expected);
+          if (!outcome.ok) expect(outcome.issues).toEqual(issuesFromAjvErrors(reference.errors ?? []));
+        }
+      }
+    }
+    if (project === "examples/support-desk") expect(seen.size).toBeGreaterThan(10);
+  });
+});
