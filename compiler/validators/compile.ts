@@ -2,7 +2,7 @@ import type { Ajv } from "ajv";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { SCHEMA_FORMATS } from "../../src/schema.js";
 import { closest } from "../../src/suggest.js";
-import { schemaAjv } from "./ajv-options.js";
+import { metaChecker, schemaAjv } from "./ajv-options.js";
 import { routeHelpers, type HelperName } from "./helpers.js";
 import { precheck } from "./precheck.js";
 import { refusal, type Refusal } from "./refusal.js";
@@ -51,6 +51,12 @@ export function compileStandalone(schema: unknown, meta: Ajv): Compiled {
   } catch (thrown) {
     return { ok: false, refusal: classify(thrown, schema) };
   }
+}
+
+/** compileStandalone with one meta-schema checker for all schemas (setting one up is the costly part of an Ajv). */
+export function standaloneCompiler(): (schema: unknown) => Compiled {
+  const meta = metaChecker();
+  return (schema) => compileStandalone(schema, meta);
 }
 
 function classify(thrown: unknown, schema: unknown): Refusal {

@@ -98,28 +98,24 @@ function assemble(outcome: Exclude<Outcome, { refusal: Refusal }>, preludes: Rea
 /** Ajv's code for every schema: from the cache, or compiled (and cached when it compiles). */
 async function compileAll(hashes: readonly string[], groups: ReadonlyMap<string, Group>, cache: PassCache<ValidatorCacheEntry>): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
-  let compiler: { compile: (schema: unknown) => ReturnType<typeof import("./compile.js").compileStandalone> } | undefined;
+  const missing: string[] = [];
   for (const hash of hashes) {
     const cached = cache.get(["schema", hash]);
-    if (cached !== undefined && "code" in cached) {
-      outcomes.set(hash, cached);
-      continue;
-    }
-    compiler ??= await loadCompiler();
-    const compiled = compiler.compile(groups.get(hash)!.schema);
-    if (compiled.ok) {
-      const entry = { code: compiled.code, helpers: compiled.helpers };
+    if (cached !== undefined && "code" in cached) outcomes.set(hash, cached);
+    else missing.push(hash);
+  }
+  if (missing.length === 0) return outcomes;
+  const { compileSchemas } = await import("./parallel.js");
+  const compiled = await compileSchemas(missing.map((hash) => groups.get(hash)!.schema));
+  for (const [i, hash] of missing.entries()) {
+    const result = compiled[i]!;
+    if (result.ok) {
+      const entry = { code: result.code, helpers: result.helpers };
       cache.set(["schema", hash], entry);
       outcomes.set(hash, entry);
-    } else outcomes.set(hash, "refusal" in compiled ? { refusal: compiled.refusal } : { fault: `Ajv's code requires ${compiled.unsupported}, which no prelude provides` });
+    } else outcomes.set(hash, "refusal" in result ? { refusal: result.refusal } : { fault: `Ajv's code requires ${result.unsupported}, which no prelude provides` });
   }
   return outcomes;
-}
-
-async function loadCompiler() {
-  const [{ compileStandalone }, { metaChecker }] = await Promise.all([import("./compile.js"), import("./ajv-options.js")]);
-  const meta = metaChecker();
-  return { compile: (schema: unknown) => compileStandalone(schema, meta) };
 }
 
 /** The prelude of every set of helpers the outcomes need: from the cache, or bundled in one esbuild call. */

@@ -112,6 +112,22 @@ describe("validators cache", () => {
   });
 });
 
+// The worker thread runs the compiled compiler (dist/), so this runs after `npm run build` (as `npm test` does).
+const DIST_PARALLEL = join(REPO_ROOT, "dist", "compiler", "validators", "parallel.js");
+
+describe("parallel validator compilation", () => {
+  it.skipIf(!existsSync(DIST_PARALLEL))("compiles on a worker thread the same code as on this thread, in input order", async () => {
+    const { compileSchemas } = (await import(DIST_PARALLEL)) as typeof import("../../compiler/validators/parallel.js");
+    const { standaloneCompiler } = (await import(join(REPO_ROOT, "dist", "compiler", "validators", "compile.js"))) as typeof import("../../compiler/validators/compile.js");
+    const schemas = Array.from({ length: 150 }, (_, i) => json(schema.object({ [`field${i}`]: schema.string({ maxLength: i + 1, format: i % 2 === 0 ? "email" : "uri" }) })));
+    schemas.push({ type: "string", minLenght: 1 });
+    const parallel = await compileSchemas(schemas);
+    const compile = standaloneCompiler();
+    expect(parallel).toEqual(schemas.map((one) => compile(one)));
+    expect(parallel.at(-1)).toMatchObject({ ok: false, refusal: { code: "CAVE6004" } });
+  });
+});
+
 describe("evaluate cache", () => {
   it("an unchanged bundle is not imported again, the cross-check still runs, and a changed bundle misses", async () => {
     const root = project({ "tools/a.ts": toolModule("alpha", "Reads alpha."), "tools/b.ts": toolModule("beta", "Reads beta.") });
