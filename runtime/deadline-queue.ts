@@ -31,6 +31,11 @@ export class DeadlineQueue {
     else if (this.pendingCount === 1) this.timer!.ref();
   }
 
+  /** Whether the timer keeps the process alive now: exactly while some deadline is pending. */
+  get holdsProcess(): boolean {
+    return this.timer !== undefined && this.timer.hasRef();
+  }
+
   /** The call settled before its deadline. */
   settle(deadline: Deadline): void {
     if (!deadline.pending) return;

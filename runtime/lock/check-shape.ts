@@ -38,11 +38,14 @@ export function checkLockShape(lock: Record<string, unknown>): string | undefine
   }
   if (c.record(lock.tools, "", "tools")) {
     const tools = lock.tools as Record<string, unknown>;
-    for (const name of Object.keys(tools)) checkTool(c, name, tools[name]);
+    // Keys and values as two native arrays: a lock's tools object is too large for fast property lookups.
+    const names = Object.keys(tools);
+    const entries = Object.values(tools);
+    for (let i = 0; i < names.length; i++) checkTool(c, names[i]!, entries[i]);
     // Names that point at other tools must point inside this lock: nested tools first, then agents' tools.
-    for (const name of Object.keys(tools)) {
-      const t = tools[name];
-      if (isRecord(t)) danglingNames(c, tools, t.nestedTools, "tools", name, "nestedTools");
+    for (let i = 0; i < names.length; i++) {
+      const t = entries[i];
+      if (isRecord(t)) danglingNames(c, tools, t.nestedTools, "tools", names[i]!, "nestedTools");
     }
     if (isRecord(lock.agents)) {
       const agents = lock.agents;

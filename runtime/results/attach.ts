@@ -1,23 +1,25 @@
 import { join } from "node:path";
-import { ResultPlans } from "./engine.js";
-import { createFileRecoveryStore, type RecoveryStore } from "./store.js";
+import type { ResultPlans } from "./engine.js";
+import type { RecoveryStore } from "./store.js";
 
 /** Where the default recovery store keeps exact results: outside the build folder, which every build replaces. */
 export function defaultRecoveryDir(root: string): string {
   return join(root, ".cave-state", "recovery");
 }
 
-const byRoot = new Map<string, ResultPlans>();
+const byRoot = new Map<string, Promise<ResultPlans>>();
 
 /**
- * The result-plan executor for a project root, made on first use (so a runtime whose plans are all
- * inline never touches the state folder or loads the tokenizer) and shared by every runtime on that
- * root: they share its state folder, so the same store and signing key.
+ * The result-plan executor for a project root, made on first use (so a runtime whose results all
+ * enter context as they are never loads the plan engine, touches the state folder or loads the
+ * tokenizer) and shared by every runtime on that root: they share its state folder, so the same store
+ * and signing key. This module holds that registry and nothing else, so that every copy of the
+ * runtime in a process (the bundled cave/runtime entry, and the modules cave/compiler imports) shares it.
  */
-export function resultPlansOf(root: string): ResultPlans {
+export function resultPlansOf(root: string): Promise<ResultPlans> {
   let plans = byRoot.get(root);
   if (plans === undefined) {
-    plans = new ResultPlans({ root, store: createFileRecoveryStore(defaultRecoveryDir(root)) });
+    plans = plansFor(root, undefined);
     byRoot.set(root, plans);
   }
   return plans;
@@ -25,5 +27,10 @@ export function resultPlansOf(root: string): ResultPlans {
 
 /** Makes `store` the recovery store of every runtime on `root` from now on (for hosts with their own storage, and tests). */
 export function useRecoveryStore(root: string, store: RecoveryStore): void {
-  byRoot.set(root, new ResultPlans({ root, store }));
+  byRoot.set(root, plansFor(root, store));
+}
+
+async function plansFor(root: string, store: RecoveryStore | undefined): Promise<ResultPlans> {
+  const { ResultPlans } = await import("./engine.js");
+  return new ResultPlans({ root, store: store ?? (await import("./store.js")).createFileRecoveryStore(defaultRecoveryDir(root)) });
 }

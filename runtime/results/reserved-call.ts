@@ -56,7 +56,7 @@ export function reservedDispatcherFor(tool: LockedTool): Dispatcher | undefined 
 
 const RESERVED_DISPATCHER: Dispatcher = {
   async dispatch(request): Promise<DispatchResult> {
-    const outcome = await resultPlansOf(request.root).reserved(request.name, request.input);
+    const outcome = await (await resultPlansOf(request.root)).reserved(request.name, request.input);
     if (outcome.ok) return { ok: true, value: outcome.content };
     return { ok: false, code: outcome.code, message: outcome.message, transient: false, effectUnknown: false };
   },
