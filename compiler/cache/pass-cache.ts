@@ -24,7 +24,7 @@ interface StoredEntry<V> {
 
 /**
  * One file per pass and project root (beside the whole-build cache). It holds the entries the last writing build
- * used or made, so it never grows past one build's worth of entries.
+ * that ran the pass used or made, so it never grows past one build's worth of entries.
  */
 export class PassCacheFile<V> implements PassCache<V> {
   readonly #path: string;
@@ -33,6 +33,8 @@ export class PassCacheFile<V> implements PassCache<V> {
   readonly #writable: boolean;
   readonly #stored: Record<string, StoredEntry<V>>;
   readonly #used = new Map<string, StoredEntry<V>>();
+  /** Whether the pass ran at all: a build that stopped before it leaves its cache as it was. */
+  #consulted = false;
 
   /** `identity`: the compiler identity (identity.ts), part of every key, so another compiler's entries never hit. */
   constructor(root: string, pass: string, options: { readonly identity: string; readonly write: boolean }) {
@@ -44,6 +46,7 @@ export class PassCacheFile<V> implements PassCache<V> {
   }
 
   get(input: unknown): V | undefined {
+    this.#consulted = true;
     const key = this.#key(input);
     const entry = Object.hasOwn(this.#stored, key) ? this.#stored[key] : undefined;
     if (entry === undefined || !isEntry(entry) || entry.check !== check(key, entry.value)) return undefined;
@@ -52,14 +55,15 @@ export class PassCacheFile<V> implements PassCache<V> {
   }
 
   set(input: unknown, value: V): void {
+    this.#consulted = true;
     if (!this.#writable) return;
     const key = this.#key(input);
     this.#used.set(key, { value, check: check(key, value) });
   }
 
-  /** Writes the entries this build used or made (only for a writing build). */
+  /** Writes the entries this build used or made (only for a writing build in which the pass ran). */
   save(): void {
-    if (!this.#writable) return;
+    if (!this.#writable || !this.#consulted) return;
     try {
       mkdirSync(dirname(this.#path), { recursive: true });
       const entries = Object.fromEntries([...this.#used].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -248,6 +248,18 @@ describe("build with pass caches", () => {
     expect(warm.lockText).toContain("Read the current refund policy.");
   });
 
+  it("a build that fails before a pass leaves that pass's cache as it was", async () => {
+    const root = copyFixture("basic");
+    expect((await build({ root })).ok).toBe(true);
+    const folder = join(root, "node_modules", ".cache", "cave");
+    const before = Object.fromEntries(readdirSync(folder).filter((name) => !name.startsWith("build-")).map((name) => [name, readFileSync(join(folder, name), "utf8")]));
+    const module = join(root, "tools", "policy.ts");
+    writeFileSync(module, `${readFileSync(module, "utf8")}\nexport const broken = ;\n`);
+    const failed = await build({ root });
+    expect(failed.diagnostics.map((d) => d.code)).toContain("CAVE3002");
+    for (const [name, text] of Object.entries(before)) expect(readFileSync(join(folder, name), "utf8")).toBe(text);
+  });
+
   it("a build that does not write, or does not use the cache, leaves no pass cache behind", async () => {
     const root = copyFixture("basic");
     expect((await build({ root, write: false })).ok).toBe(true);
