@@ -1,6 +1,6 @@
 // Generates a project of N tool modules for the build benchmark: realistic, varied TypeBox schemas,
 // a few shared schema modules, one agent per 50 tools. Deterministic for a given N.
-import { mkdirSync, writeFileSync, symlinkSync, existsSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const EFFECTS = ["read", "write", "idempotent", "external"];
@@ -42,7 +42,10 @@ export function generateProject(root, count, repoRoot) {
       2,
     )}\n`,
   );
-  if (!existsSync(join(root, "node_modules"))) symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
+  // Its own (empty) node_modules: the build caches go to node_modules/.cache/cave of the project, so a cold run can
+  // clear them without touching anyone else's. Nothing else is needed there: "cave" is staged from this repository,
+  // and tsc finds it (and TypeBox's types) through the paths entry above.
+  mkdirSync(join(root, "node_modules"), { recursive: true });
 }
 
 function toolModule(i) {
