@@ -1,22 +1,30 @@
 // Runtime benchmark (issue 5), side by side in one run, as ratios:
 //  1. ready-to-first-call with 10 / 100 / 1,000 locked tools: createRuntime() + first call, against
 //     compiling the same schemas with Ajv at start-up and then making the same call (what an MCP
-//     client does today); each figure is the median of fresh processes;
+//     client does today); each figure is the median of fresh processes, run interleaved;
 //  2. per-call overhead of the in-process pipeline over calling execute directly, small schema.
-// Usage: npm run build && node bench/runtime/run.mjs [sizes...]   (default 10 100 1000)
+// Usage: npm run build && node bench/runtime/run.mjs [--baseline DIR] [sizes...]   (default 10 100 1000)
+//   --baseline DIR: also measure the runtime of another checkout (built with npm run build) on the
+//   same projects in the same run, e.g. the commit before a change: `git archive <commit> | tar -x -C DIR`,
+//   link node_modules into DIR, build it there.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateProject } from "../build/generate.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..", "..");
 const cli = join(repoRoot, "dist", "compiler", "cli", "bin.js");
-const sizes = process.argv.slice(2).map(Number).filter(Boolean);
+const argv = process.argv.slice(2);
+const baselineAt = argv.indexOf("--baseline");
+const baseline = baselineAt === -1 ? undefined : resolve(argv.splice(baselineAt, 2)[1]);
+const sizes = argv.map(Number).filter(Boolean);
 const RUNS = 5;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The checkouts whose runtime is measured: this one ("now") and, with --baseline, the other ("before"). */
+const sides = [["now", repoRoot], ...(baseline === undefined ? [] : [["before", baseline]])];
 
 function node(script, args) {
   return JSON.parse(execFileSync(process.execPath, [join(here, script), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
@@ -31,19 +39,20 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
   try {
     generateProject(root, n, repoRoot);
     buildProject(root);
-    const runtime = [], ajv = [];
+    const times = { ajv: [] };
+    for (const [name] of sides) times[name] = [];
     for (let r = 0; r < RUNS; r++) {
-      runtime.push(node("first-call.mjs", ["runtime", root, repoRoot]).ms);
-      ajv.push(node("first-call.mjs", ["ajv", root, repoRoot]).ms);
+      for (const [name, checkout] of sides) times[name].push(node("first-call.mjs", ["runtime", root, checkout]).ms);
+      times.ajv.push(node("first-call.mjs", ["ajv", root, repoRoot]).ms);
     }
-    rows.push({ n, runtime: median(runtime), ajv: median(ajv) });
+    rows.push({ n, ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
 const small = mkdtempSync(join(tmpdir(), "cave-runtime-bench-call-"));
-let perCall;
+const perCall = {};
 try {
   mkdirSync(join(small, "tools"));
   writeFileSync(
@@ -67,14 +76,27 @@ try {
   );
   symlinkSync(join(repoRoot, "node_modules"), join(small, "node_modules"), "dir");
   buildProject(small);
-  perCall = node("per-call.mjs", [small, repoRoot]);
+  for (const [name, checkout] of sides) perCall[name] = node("per-call.mjs", [small, checkout]);
 } finally {
   rmSync(small, { recursive: true, force: true });
 }
 
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
-console.log(`node ${process.version}, ${process.arch}; median of ${RUNS} fresh processes each (Node start-up excluded)\n`);
-console.log("| locked tools | runtime: ready + first call | Ajv compile at start-up + first call | Ajv / runtime |");
-console.log("| ---: | ---: | ---: | ---: |");
-for (const r of rows) console.log(`| ${r.n} | ${fmt(r.runtime)} | ${fmt(r.ajv)} | ${(r.ajv / r.runtime).toFixed(0)}x |`);
-console.log(`\nper call, small schema (median of 7 rounds of 100,000 calls): execute directly ${perCall.directUs.toFixed(2)} us, through the pipeline ${perCall.pipelineUs.toFixed(2)} us, overhead ${perCall.overheadUs.toFixed(2)} us`);
+const ratio = (a, b) => `${(a / b).toFixed(a / b >= 10 ? 0 : 1)}x`;
+console.log(`node ${process.version}, ${process.arch}; median of ${RUNS} fresh processes each, interleaved (Node start-up excluded)\n`);
+if (baseline === undefined) {
+  console.log("| locked tools | runtime: ready + first call | Ajv compile at start-up + first call | Ajv / runtime |");
+  console.log("| ---: | ---: | ---: | ---: |");
+  for (const r of rows) console.log(`| ${r.n} | ${fmt(r.now)} | ${fmt(r.ajv)} | ${ratio(r.ajv, r.now)} |`);
+} else {
+  console.log("| locked tools | runtime before | runtime now | before / now | Ajv compile at start-up + first call | Ajv / before | Ajv / now |");
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const r of rows) console.log(`| ${r.n} | ${fmt(r.before)} | ${fmt(r.now)} | ${ratio(r.before, r.now)} | ${fmt(r.ajv)} | ${ratio(r.ajv, r.before)} | ${ratio(r.ajv, r.now)} |`);
+}
+console.log("\nper call, small schema (CPU time; median and fastest of 7 rounds of 100,000 calls):\n");
+console.log("| runtime | execute directly | through the pipeline | overhead (median) | overhead (fastest round) |");
+console.log("| --- | ---: | ---: | ---: | ---: |");
+for (const [name] of [...sides].reverse()) {
+  const p = perCall[name];
+  console.log(`| ${name} | ${p.directUs.toFixed(2)} us | ${p.pipelineUs.toFixed(2)} us | ${p.overheadUs.toFixed(2)} us | ${p.fastestOverheadUs.toFixed(2)} us |`);
+}
