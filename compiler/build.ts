@@ -121,7 +121,7 @@ async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnost
   if (write) diagnostics.push(...emit(root, { config, lockText, files }));
   const ok = !hasErrors(diagnostics);
   if (write && ok && useCache) {
-    const inputs = { ...hashInputs(root, settings.files, staged.inputFiles.keys()), ...Object.fromEntries(staged.inputFiles) };
+    const inputs = hashInputs(root, settings.files, staged.inputFiles);
     const outputs = Object.fromEntries([...files].map(([path, text]) => [path, sha256(text)]));
     store(root, { key, inputs, lockPath: config.lock, lockSha256: sha256(lockText), outputs, diagnostics: diagnostics.filter((d) => d.severity === "warning") });
   }

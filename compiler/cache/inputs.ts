@@ -3,19 +3,20 @@ import { dirname, join } from "node:path";
 import { sha256 } from "../../src/contract/hash.js";
 
 /**
- * Absolute path -> sha256 of everything besides graph files that can change a build's output: the discovered
- * modules (analysis reads every one), the project's tsconfig/package.json (esbuild reads them), and the
- * package.json nearest to every graph file (a changed exports map can resolve an import to another file).
+ * Absolute path -> sha256 of everything that can change a build's output: every graph file (with the hash stage
+ * recorded), the discovered modules (analysis reads every one), the project's tsconfig/package.json (esbuild reads
+ * them), and the package.json nearest to every graph file (a changed exports map can resolve an import to another file).
  */
-export function hashInputs(root: string, files: readonly string[], graphFiles: Iterable<string>): Record<string, string> {
-  const out: Record<string, string> = {};
+export function hashInputs(root: string, files: readonly string[], graphFiles: ReadonlyMap<string, string>): Record<string, string> {
+  // Graph files were hashed by stage (from the bytes it bundled): those hashes are taken as they are.
+  const out: Record<string, string> = Object.fromEntries(graphFiles);
   const add = (path: string) => {
     if (!(path in out) && existsSync(path)) out[path] = sha256(readFileSync(path));
   };
   for (const file of files) add(join(root, file));
   for (const name of ["tsconfig.json", "jsconfig.json", "package.json", "cave.config.json"]) add(join(root, name));
   const seenDirs = new Set<string>();
-  for (const file of graphFiles) {
+  for (const file of graphFiles.keys()) {
     for (let dir = dirname(file); !seenDirs.has(dir); dir = dirname(dir)) {
       seenDirs.add(dir);
       if (existsSync(join(dir, "package.json"))) {

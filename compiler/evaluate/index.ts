@@ -5,7 +5,7 @@ import { packageRoot } from "../package-root.js";
 import type { AnalyseResult, EvaluatedAgent, EvaluatedTool, EvaluateResult, StagedModule, StageResult } from "../types.js";
 import { childScript } from "./child-script.js";
 import { crossCheck, exportKey } from "./cross-check.js";
-import { decodeAgent, decodeTool, Undecodable } from "./decode.js";
+import { decodeAgent, decodeTool, isChildMessage, Undecodable } from "./decode.js";
 import { checkOpaqueValidators } from "./lock-rules.js";
 import { importAll, type Job, type Outcome } from "./pool.js";
 import type { ExportReport } from "./protocol.js";
@@ -42,8 +42,9 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
   try {
     const jobs: Job[] = [];
     for (const { module, bundlePath, code, sha256 } of modules) {
+      // A cached entry is checked like a child's reply (and then decoded like one), so a bad entry is only a miss.
       const exports = cache.get([sha256, timeoutMs]);
-      if (exports !== undefined) outcomes.set(module, { type: "imported", exports });
+      if (isChildMessage({ type: "imported", module, exports })) outcomes.set(module, { type: "imported", exports: exports! });
       else jobs.push({ module, label: bundlePath, code });
     }
     if (jobs.length > 0) {

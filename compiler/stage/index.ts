@@ -38,10 +38,15 @@ export async function stage(root: string, modules: readonly string[], config: Ca
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
     const entries = selectEntries(roots, modules, config, diagnostics);
     if (entries.length === 0) return { modules: staged, sdk: null, inputFiles, diagnostics };
-    const { sdk, diagnostics: sdkDiagnostics } = await bundleSdk(roots, sdkEntry());
+    // The SDK is bundled while esbuild already reads the modules: only loading "cave" waits for its facade. When the
+    // SDK cannot be bundled, what the modules' build found is dropped, as if it had not run.
+    const bundling = bundleSdk(roots, sdkEntry());
+    const facade = bundling.then(({ sdk }) => sdk?.facade ?? "");
+    const entriesDiagnostics: Diagnostic[] = [];
+    const [{ sdk, diagnostics: sdkDiagnostics }, { built, entries: builtEntries }] = await Promise.all([bundling, buildEntries(roots, config, entries, facade, entriesDiagnostics)]);
     diagnostics.push(...sdkDiagnostics);
     if (!sdk) return { modules: staged, sdk: null, inputFiles, diagnostics };
-    const { built, entries: builtEntries } = await buildEntries(roots, config, entries, sdk, diagnostics);
+    diagnostics.push(...entriesDiagnostics);
     if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph);
   } catch (thrown) {
     diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
@@ -89,9 +94,9 @@ function selectEntries(roots: Roots, modules: readonly string[], config: CaveCon
  * modules whose own file has an error and builds the rest again (at most a few times), so one broken module does
  * not hide the diagnostics of the others.
  */
-async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], sdk: SdkBundle, diagnostics: Diagnostic[]): Promise<{ built: Built | undefined; entries: Entry[] }> {
+async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], facade: Promise<string>, diagnostics: Diagnostic[]): Promise<{ built: Built | undefined; entries: Entry[] }> {
   try {
-    const built = await esbuild.build(buildOptions(roots, config, entries, stagePlugin(roots, sdk.facade, { guard: false })));
+    const built = await esbuild.build(buildOptions(roots, config, entries, stagePlugin(roots, facade, { guard: false })));
     const sdkInput = `${SDK_NAMESPACE}:${SDK_MODULE_PATH}`;
     if (Object.keys(built.metafile.inputs).every((key) => key === sdkInput || place(fromPrettyPath(roots.project, key), roots).kind !== "outside")) {
       return { built, entries };
@@ -102,7 +107,7 @@ async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], 
   let remaining = entries;
   for (let attempt = 0; attempt < 3 && remaining.length > 0; attempt++) {
     try {
-      const built = await esbuild.build(buildOptions(roots, config, remaining, stagePlugin(roots, sdk.facade, { guard: true })));
+      const built = await esbuild.build(buildOptions(roots, config, remaining, stagePlugin(roots, facade, { guard: true })));
       return { built, entries: remaining };
     } catch (thrown) {
       const failure = thrown as esbuild.BuildFailure;

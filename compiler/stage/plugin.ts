@@ -17,12 +17,12 @@ const INNER = Symbol("cave.stage.innerResolve");
  * Allowed imports are left to esbuild's own resolver: a plugin that returns a path loses the
  * package.json "type" of the file, and with it Node's CommonJS interop semantics.
  */
-export function stagePlugin(roots: Roots, sdkFacade: string, options: { readonly guard: boolean }): Plugin {
+export function stagePlugin(roots: Roots, sdkFacade: Promise<string>, options: { readonly guard: boolean }): Plugin {
   return {
     name: "cave-stage",
     setup(build) {
       build.onResolve({ filter: /^cave$/ }, () => ({ path: SDK_MODULE_PATH, namespace: SDK_NAMESPACE }));
-      build.onLoad({ filter: /.*/, namespace: SDK_NAMESPACE }, () => ({ contents: sdkFacade, loader: "js", resolveDir: roots.sdk }));
+      build.onLoad({ filter: /.*/, namespace: SDK_NAMESPACE }, async () => ({ contents: await sdkFacade, loader: "js", resolveDir: roots.sdk }));
       if (!options.guard) return;
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === INNER || args.namespace === SDK_NAMESPACE) return undefined;

@@ -5,7 +5,7 @@ import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 import { error, sortDiagnostics, stripRoot, type Diagnostic, type Location } from "../diagnostics.js";
 import type { ValidatorModule, ValidatorsResult } from "../types.js";
 import { assembleValidator } from "./assemble.js";
-import type { HelperName } from "./helpers.js";
+import { HELPERS, type HelperName } from "./helpers.js";
 import { helperSetName, preludeSource } from "./prelude.js";
 import type { Refusal } from "./refusal.js";
 
@@ -39,6 +39,8 @@ export async function validators(
   schemas: ReadonlyArray<{ jsonSchema: Record<string, unknown>; owner: string; at?: Location }>,
   options: ValidatorsOptions = {},
 ): Promise<ValidatorsResult> {
+  const unknown = Object.keys(options).filter((key) => key !== "cache");
+  if (unknown.length > 0) throw new TypeError(`validators() does not know the option(s) ${unknown.join(", ")}`);
   const cache = options.cache ?? NO_CACHE;
   const diagnostics: Diagnostic[] = [];
   const groups = new Map<string, Group>();
@@ -101,7 +103,7 @@ async function compileAll(hashes: readonly string[], groups: ReadonlyMap<string,
   const missing: string[] = [];
   for (const hash of hashes) {
     const cached = cache.get(["schema", hash]);
-    if (cached !== undefined && "code" in cached) outcomes.set(hash, cached);
+    if (isCompiledEntry(cached)) outcomes.set(hash, cached);
     else missing.push(hash);
   }
   if (missing.length === 0) return outcomes;
@@ -129,8 +131,8 @@ async function preludesFor(outcomes: Iterable<Outcome>, cache: PassCache<Validat
       preludes.set(name, "");
       continue;
     }
-    const cached = cache.get(["prelude", name]);
-    if (cached !== undefined && "prelude" in cached) preludes.set(name, cached.prelude);
+    const cached = cache.get(["prelude", name]) as { prelude?: unknown } | undefined;
+    if (typeof cached?.prelude === "string") preludes.set(name, cached.prelude);
     else missing.set(name, preludeSource(helpers));
   }
   if (missing.size === 0) return preludes;
@@ -146,6 +148,13 @@ async function preludesFor(outcomes: Iterable<Outcome>, cache: PassCache<Validat
     preludes.set(name, prelude);
   }
   return preludes;
+}
+
+/** A cached entry of Ajv's code, in the shape this pass stores (anything else is a miss). */
+function isCompiledEntry(entry: unknown): entry is { code: string; helpers: HelperName[] } {
+  if (typeof entry !== "object" || entry === null) return false;
+  const { code, helpers } = entry as { code?: unknown; helpers?: unknown };
+  return typeof code === "string" && Array.isArray(helpers) && helpers.every((name) => typeof name === "string" && Object.hasOwn(HELPERS, name));
 }
 
 function hexOf(hash: string): string {

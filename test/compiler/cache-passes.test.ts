@@ -101,6 +101,16 @@ describe("validators cache", () => {
     expect([...edited.validators.keys()]).not.toEqual([...first.validators.keys()]);
   });
 
+  it("an entry of the wrong shape is a miss", async () => {
+    const schemas = [{ jsonSchema: status, owner: 'tool "a" output' }];
+    const cache = new CountingCache<ValidatorCacheEntry>();
+    const fresh = await validators(tempDir(), ".cave", schemas, { cache });
+    for (const key of cache.entries.keys()) cache.entries.set(key, { code: 42, helpers: ["nope"] } as never);
+    cache.reset();
+    expect(await validators(tempDir(), ".cave", schemas, { cache })).toEqual(fresh);
+    expect(cache.sets).toBeGreaterThan(0);
+  });
+
   it("a refused schema is not cached and is refused again", async () => {
     const cache = new CountingCache<ValidatorCacheEntry>();
     const bad = [{ jsonSchema: { type: "string", minLenght: 2 }, owner: 'tool "a" input' }];
@@ -146,6 +156,12 @@ describe("evaluate cache", () => {
     expect(cache.hits).toBe(2);
     expect(cache.sets).toBe(0);
     expect(again).toEqual(first);
+
+    // An entry of the wrong shape is a miss: the module is imported again.
+    const bad = new CountingCache<readonly ExportReport[]>();
+    for (const key of cache.entries.keys()) bad.entries.set(key, [{ exportName: 1 }] as never);
+    expect(await evaluate(root, staged, analysed, { cache: bad })).toEqual(first);
+    expect(bad.sets).toBe(2);
 
     // The cached exports are still compared with what analysis read: a source that now says otherwise is caught.
     const edited = { ...analysed, tools: analysed.tools.map((tool) => (tool.name === "alpha" ? { ...tool, timeoutMs: 1234 } : tool)) };
