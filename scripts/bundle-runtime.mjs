@@ -39,7 +39,6 @@ const result = await build({
   format: "esm",
   target: "node20",
   packages: "external",
-  keepNames: true,
   legalComments: "none",
   logLevel: "warning",
   metafile: true,

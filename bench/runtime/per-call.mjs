@@ -1,17 +1,23 @@
 // Per-call overhead of the in-process pipeline over calling execute directly, for a small schema.
-// Run by run.mjs on a built one-tool project. Prints { directUs, pipelineUs, overheadUs } as JSON.
+// Run by run.mjs on a built one-tool project:
+//   node per-call.mjs <root> <repoRoot> [<baselineRepoRoot>]
+// With a baseline, both runtimes run in this one process, their rounds interleaved, so machine noise
+// hits both alike. Prints { now: { directUs, pipelineUs, overheadUs, fastestOverheadUs }, before?: {...} }.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [root, repoRoot] = process.argv.slice(2);
+const [root, ...checkouts] = process.argv.slice(2);
 const ITERATIONS = 100_000;
 const ROUNDS = 7;
 const args = { region: "EU" };
 
-const { createRuntime } = await import(pathToFileURL(join(repoRoot, "dist/runtime/index.js")).href);
-const runtime = await createRuntime({ root, mode: "host" });
-const run = runtime.startRun({ budget: { maxCalls: Number.MAX_SAFE_INTEGER } });
+const sides = [];
+for (const [i, checkout] of checkouts.entries()) {
+  const { createRuntime } = await import(pathToFileURL(join(checkout, "dist/runtime/index.js")).href);
+  const runtime = await createRuntime({ root, mode: "host" });
+  sides.push({ name: i === 0 ? "now" : "before", run: runtime.startRun({ budget: { maxCalls: Number.MAX_SAFE_INTEGER } }), pipeline: [], direct: [] });
+}
 
 const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8"));
 const locked = lock.tools.lookup;
@@ -29,7 +35,7 @@ async function direct() {
   for (let i = 0; i < ITERATIONS; i++) await definition.execute(args, context);
   return (cpuUs() - t) / ITERATIONS;
 }
-async function pipeline() {
+async function pipeline(run) {
   const t = cpuUs();
   for (let i = 0; i < ITERATIONS; i++) {
     const outcome = await run.call("lookup", args);
@@ -40,11 +46,21 @@ async function pipeline() {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 await direct();
-await pipeline();
-const d = [], p = [];
+for (const side of sides) await pipeline(side.run);
 for (let r = 0; r < ROUNDS; r++) {
-  d.push(await direct());
-  p.push(await pipeline());
+  for (const side of sides) {
+    side.direct.push(await direct());
+    side.pipeline.push(await pipeline(side.run));
+  }
 }
 // Medians, and the fastest round (the least disturbed by other work on a shared machine).
-process.stdout.write(JSON.stringify({ directUs: median(d), pipelineUs: median(p), overheadUs: median(p) - median(d), fastestOverheadUs: Math.min(...p) - Math.min(...d) }));
+const out = {};
+for (const side of sides) {
+  out[side.name] = {
+    directUs: median(side.direct),
+    pipelineUs: median(side.pipeline),
+    overheadUs: median(side.pipeline) - median(side.direct),
+    fastestOverheadUs: Math.min(...side.pipeline) - Math.min(...side.direct),
+  };
+}
+process.stdout.write(JSON.stringify(out));
