@@ -89,17 +89,21 @@ interface PassSettings {
 async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnostic[], caches: PassCaches, settings: PassSettings): Promise<BuildResult> {
   const { key, write, useCache } = settings;
   // The passes load only on a cache miss: ts-morph alone takes longer to import than a whole no-change rebuild.
-  const [{ analyse }, { stage }, { evaluate }, { validators }] = await Promise.all([
-    import("./analyse/index.js"),
+  const [{ analyseOffThread }, { mentioningCave }, { bundleAhead, stage }, { evaluate }, { validators }] = await Promise.all([
+    import("./analyse/off-thread.js"),
+    import("./analyse/candidates.js"),
     import("./stage/index.js"),
     import("./evaluate/index.js"),
     import("./validators/pass.js"),
   ]);
-  const analysed = analyse(root, settings.files);
+  // Analysis runs on a worker thread while esbuild already bundles the modules that mention "cave" (all those
+  // analysis can name, perhaps a few more); stage then keeps what analysis names, or bundles them itself.
+  const ahead = bundleAhead(root, await mentioningCave(root, settings.files), config);
+  const analysed = await analyseOffThread(root, settings.files);
   diagnostics.push(...analysed.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
-  const staged = await stage(root, analysed.modules, config);
+  const staged = await stage(root, analysed.modules, config, await ahead);
   diagnostics.push(...staged.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 

@@ -1,5 +1,6 @@
 import { describeThrown, error, sortDiagnostics, type Diagnostic } from "../diagnostics.js";
 import type { AnalyseResult, StaticAgent, StaticTool } from "../types.js";
+import { MENTIONS_CAVE } from "./candidates.js";
 import { importsCave } from "./cave-imports.js";
 import { checkDefinition } from "./check-definition.js";
 import { hasErrors, type Definition } from "./definition.js";
@@ -12,8 +13,6 @@ import { Sources } from "./sources.js";
 import { Evaluator } from "./static-value.js";
 import { toStaticAgent, toStaticTool } from "./to-static.js";
 
-/** A module that imports from "cave" names it in quotes; anything else is skipped before parsing. */
-const MENTIONS_CAVE = /["']cave["']/;
 
 function misuse(module: Module, found: CaveMisuse): Diagnostic {
   return error(

@@ -15,7 +15,7 @@ import { fromPrettyPath, OUTSIDE_IMPORT, SDK_MODULE_PATH, SDK_NAMESPACE, stagePl
 import { leftoverPaths, rewritePathLines } from "./rewrite.js";
 import { bundleSdk, type SdkBundle } from "./sdk-bundle.js";
 
-interface Entry {
+export interface Entry {
   readonly module: string;
   readonly bundlePath: string;
   /** esbuild's output name (the module without its extension), relative to the bundles folder. */
@@ -25,11 +25,42 @@ interface Entry {
 type Built = esbuild.BuildResult<{ write: false; metafile: true }>;
 
 /**
- * Stages every tool module as one self-contained ESM bundle (its staged source graph), with one esbuild
- * call for all of them. Files are named by canonical id (never by this machine's paths), every input
- * file of each graph is hashed, and a graph that leads out of the project is refused.
+ * What one clean esbuild call over some modules produced (bundleAhead): enough to stage any of them without
+ * bundling again, since each entry's output depends only on its own graph.
  */
-export async function stage(root: string, modules: readonly string[], config: CaveConfig): Promise<StageResult> {
+export interface Bundled {
+  readonly project: string;
+  readonly sdk: SdkBundle;
+  readonly built: Built;
+  readonly entries: readonly Entry[];
+}
+
+/**
+ * Bundles candidate modules before analysis has said which modules to stage (build.ts runs it beside analysis):
+ * the modules that mention "cave", a superset of those analysis will name. Only a clean build is kept (the SDK
+ * bundled, no error, every file read inside the project, the SDK or node_modules); otherwise undefined, and stage
+ * bundles the modules itself. Never throws.
+ */
+export async function bundleAhead(root: string, candidates: readonly string[], config: CaveConfig): Promise<Bundled | undefined> {
+  try {
+    const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
+    const entries = selectEntries(roots, candidates, config, []);
+    if (entries.length === 0) return undefined;
+    const bundling = bundleSdk(roots, sdkEntry());
+    const [{ sdk }, built] = await Promise.all([bundling, buildClean(roots, config, entries, facadeOf(bundling))]);
+    return sdk && built ? { project: roots.project, sdk, built, entries } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stages every tool module as one self-contained ESM bundle (its staged source graph), with one esbuild
+ * call for all of them (or none, when `ahead` bundled them all already). Files are named by canonical id
+ * (never by this machine's paths), every input file of each graph is hashed, and a graph that leads out
+ * of the project is refused.
+ */
+export async function stage(root: string, modules: readonly string[], config: CaveConfig, ahead?: Bundled): Promise<StageResult> {
   const diagnostics: Diagnostic[] = [];
   const staged = new Map<string, StagedModule>();
   const inputFiles = new Map<string, string>();
@@ -38,20 +69,33 @@ export async function stage(root: string, modules: readonly string[], config: Ca
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
     const entries = selectEntries(roots, modules, config, diagnostics);
     if (entries.length === 0) return { modules: staged, sdk: null, inputFiles, diagnostics };
-    // The SDK is bundled while esbuild already reads the modules: only loading "cave" waits for its facade. When the
-    // SDK cannot be bundled, what the modules' build found is dropped, as if it had not run.
-    const bundling = bundleSdk(roots, sdkEntry());
-    const facade = bundling.then(({ sdk }) => sdk?.facade ?? "");
-    const entriesDiagnostics: Diagnostic[] = [];
-    const [{ sdk, diagnostics: sdkDiagnostics }, { built, entries: builtEntries }] = await Promise.all([bundling, buildEntries(roots, config, entries, facade, entriesDiagnostics)]);
-    diagnostics.push(...sdkDiagnostics);
-    if (!sdk) return { modules: staged, sdk: null, inputFiles, diagnostics };
-    diagnostics.push(...entriesDiagnostics);
-    if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph);
+    if (ahead && covers(ahead, roots, entries)) {
+      await assemble(roots, root, config, entries, ahead.built, ahead.sdk, staged, diagnostics, inputFiles, sdkGraph);
+    } else {
+      // The SDK is bundled while esbuild already reads the modules: only loading "cave" waits for its facade. When the
+      // SDK cannot be bundled, what the modules' build found is dropped, as if it had not run.
+      const bundling = bundleSdk(roots, sdkEntry());
+      const entriesDiagnostics: Diagnostic[] = [];
+      const [{ sdk, diagnostics: sdkDiagnostics }, { built, entries: builtEntries }] = await Promise.all([bundling, buildEntries(roots, config, entries, facadeOf(bundling), entriesDiagnostics)]);
+      diagnostics.push(...sdkDiagnostics);
+      if (!sdk) return { modules: staged, sdk: null, inputFiles, diagnostics };
+      diagnostics.push(...entriesDiagnostics);
+      if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph);
+    }
   } catch (thrown) {
     diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
   }
   return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: sdkGraph.value, inputFiles, diagnostics: dedupe(diagnostics) };
+}
+
+/** Whether an earlier build bundled every one of these entries, for this project, with the same output names. */
+function covers(ahead: Bundled, roots: Roots, entries: readonly Entry[]): boolean {
+  const built = new Map(ahead.entries.map((entry) => [entry.module, entry]));
+  return ahead.project === roots.project && entries.every((entry) => built.get(entry.module)?.out === entry.out && built.get(entry.module)?.bundlePath === entry.bundlePath);
+}
+
+function facadeOf(bundling: Promise<{ sdk: SdkBundle | undefined }>): Promise<string> {
+  return bundling.then(({ sdk }) => sdk?.facade ?? "");
 }
 
 function selectEntries(roots: Roots, modules: readonly string[], config: CaveConfig, diagnostics: Diagnostic[]): Entry[] {
@@ -95,15 +139,8 @@ function selectEntries(roots: Roots, modules: readonly string[], config: CaveCon
  * not hide the diagnostics of the others.
  */
 async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], facade: Promise<string>, diagnostics: Diagnostic[]): Promise<{ built: Built | undefined; entries: Entry[] }> {
-  try {
-    const built = await esbuild.build(buildOptions(roots, config, entries, stagePlugin(roots, facade, { guard: false })));
-    const sdkInput = `${SDK_NAMESPACE}:${SDK_MODULE_PATH}`;
-    if (Object.keys(built.metafile.inputs).every((key) => key === sdkInput || place(fromPrettyPath(roots.project, key), roots).kind !== "outside")) {
-      return { built, entries };
-    }
-  } catch (thrown) {
-    if (!Array.isArray((thrown as esbuild.BuildFailure).errors)) throw thrown;
-  }
+  const clean = await buildClean(roots, config, entries, facade);
+  if (clean) return { built: clean, entries };
   let remaining = entries;
   for (let attempt = 0; attempt < 3 && remaining.length > 0; attempt++) {
     try {
@@ -121,6 +158,19 @@ async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], 
     }
   }
   return { built: undefined, entries: [] };
+}
+
+/** The unguarded build, when it succeeds and reads nothing outside the project, the SDK and node_modules. */
+async function buildClean(roots: Roots, config: CaveConfig, entries: readonly Entry[], facade: Promise<string>): Promise<Built | undefined> {
+  try {
+    const built = await esbuild.build(buildOptions(roots, config, entries, stagePlugin(roots, facade, { guard: false })));
+    const sdkInput = `${SDK_NAMESPACE}:${SDK_MODULE_PATH}`;
+    const inside = Object.keys(built.metafile.inputs).every((key) => key === sdkInput || place(fromPrettyPath(roots.project, key), roots).kind !== "outside");
+    return inside ? built : undefined;
+  } catch (thrown) {
+    if (!Array.isArray((thrown as esbuild.BuildFailure).errors)) throw thrown;
+    return undefined;
+  }
 }
 
 function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[], plugin: esbuild.Plugin) {
@@ -141,10 +191,26 @@ function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[
   } satisfies esbuild.BuildOptions;
 }
 
-async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>, sdkGraph: { value: StagedSdk | null }): Promise<void> {
+/**
+ * Turns the entries' outputs into staged modules. Only the files of these entries' graphs count (hashes, canonical
+ * ids, warnings): the build may have bundled more modules than are staged (bundleAhead), and what those alone read
+ * must not change the result.
+ */
+async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: readonly Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>, sdkGraph: { value: StagedSdk | null }): Promise<void> {
   const { metafile } = built;
   const sdkInput = `${SDK_NAMESPACE}:${SDK_MODULE_PATH}`;
-  const projectInputs = Object.keys(metafile.inputs).filter((key) => key !== sdkInput);
+  const outputs = new Map(built.outputFiles.map((file) => [file.path, file]));
+  const outdir = join(roots.project, config.outDir, "bundles");
+  const bundles = entries.map((entry) => {
+    const outputPath = join(outdir, `${entry.out}.mjs`);
+    const outputKey = posix.relative(roots.project.split("\\").join("/"), outputPath.split("\\").join("/"));
+    const meta = metafile.outputs[outputKey];
+    const file = outputs.get(outputPath);
+    if (!meta?.entryPoint || !file) throw new Error(`esbuild produced no bundle for ${entry.module}`);
+    return { entry, text: file.text, inputs: graphInputs(metafile, meta.entryPoint) };
+  });
+  const used = new Set(bundles.flatMap((bundle) => bundle.inputs));
+  const projectInputs = Object.keys(metafile.inputs).filter((key) => key !== sdkInput && used.has(key));
   const sources = [...projectInputs.map((key) => fromPrettyPath(roots.project, key)), ...sdk.files];
   const hasher = new FileHasher();
   const hashes = new Map(await Promise.all(sources.map(async (file) => [file, await hasher.hash(file)] as const)));
@@ -156,9 +222,9 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
   sdkGraph.value = { id: sdkGraphId(), sha256: hashJson(sdkFiles), files: sdkFiles };
 
   const refusedInputs = new Set<string>();
-  const warnings = toDiagnostics(built.warnings, "warning", roots.project, roots);
-  diagnostics.push(...warnings);
-  for (const message of built.warnings) {
+  const ownWarnings = built.warnings.filter((message) => !message.location || used.has(inputKey(message.location)));
+  diagnostics.push(...toDiagnostics(ownWarnings, "warning", roots.project, roots));
+  for (const message of ownWarnings) {
     if (message.detail === OUTSIDE_IMPORT && message.location) refusedInputs.add(message.location.file);
   }
 
@@ -167,15 +233,7 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     const id = ids.get(fromPrettyPath(roots.project, key));
     if (id !== undefined && id !== key) renames.set(key, id);
   }
-  const outputs = new Map(built.outputFiles.map((file) => [file.path, file]));
-  const outdir = join(roots.project, config.outDir, "bundles");
-  for (const entry of entries) {
-    const outputPath = join(outdir, `${entry.out}.mjs`);
-    const outputKey = posix.relative(roots.project.split("\\").join("/"), outputPath.split("\\").join("/"));
-    const meta = metafile.outputs[outputKey];
-    const file = outputs.get(outputPath);
-    if (!meta?.entryPoint || !file) throw new Error(`esbuild produced no bundle for ${entry.module}`);
-    const inputs = graphInputs(metafile, meta.entryPoint);
+  for (const { entry, text, inputs } of bundles) {
     if (inputs.some((key) => refusedInputs.has(key))) continue;
 
     const graph = new Map<string, string>();
@@ -183,7 +241,7 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
       if (key === sdkInput) graph.set(sdkGraph.value.id, sdkGraph.value.sha256);
       else graph.set(ids.get(fromPrettyPath(roots.project, key)) as string, hashes.get(fromPrettyPath(roots.project, key)) as string);
     }
-    const code = finishBundle(entry.module, sdk.prelude, rewritePathLines(file.text, renames));
+    const code = finishBundle(entry.module, sdk.prelude, rewritePathLines(text, renames));
     const left = leftoverPaths(code, renames, [...new Set([roots.project, givenRoot.replace(/[\\/]+$/, ""), roots.sdk])]);
     if (left.length > 0) {
       diagnostics.push(error("CAVE4001", `the bundle of ${entry.module} still contains a path of this machine`, "Remove absolute paths from the module's source; if there are none, this is a bug in cave build.", { file: entry.module }));
@@ -192,6 +250,11 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     const files = Object.fromEntries([...graph].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     staged.set(entry.module, { module: entry.module, bundlePath: entry.bundlePath, code, sha256: sha256(code), files });
   }
+}
+
+/** The metafile's key of the file a message is located in (esbuild names files of other namespaces `<namespace>:<path>`). */
+function inputKey(location: esbuild.Location): string {
+  return location.namespace === "file" || location.namespace === "" ? location.file : `${location.namespace}:${location.file}`;
 }
 
 function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
