@@ -110,7 +110,7 @@ describe("analysis off the main thread", () => {
     for (const fixture of ["examples/support-desk", "fixtures/analyse-computed-imported-const", "fixtures/analyse-syntax-error"]) {
       const root = join(REPO_ROOT, fixture);
       const found = await discover(root);
-      expect(await analyseOffThread(root, found.files), fixture).toEqual(analyse(root, found.files));
+      expect(await analyseOffThread(root, found.files), fixture).toStrictEqual(analyse(root, found.files));
     }
   });
 });
