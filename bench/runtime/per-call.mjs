@@ -1,8 +1,8 @@
 // Per-call overhead of the in-process pipeline over calling execute directly, for a small schema.
 // Run by run.mjs on a built one-tool project:
 //   node per-call.mjs <root> <repoRoot> [<baselineRepoRoot>]
-// With a baseline, both runtimes run in this one process, their rounds interleaved, so machine noise
-// hits both alike. Prints { now: { directUs, pipelineUs, overheadUs, fastestOverheadUs }, before?: {...} }.
+// With a baseline, both runtimes run in this one process, their rounds interleaved (run.mjs runs one
+// process per runtime instead: two runtimes in one process slow each other down). Prints { now: { directUs, pipelineUs, overheadUs, fastestOverheadUs }, before?: {...} }.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
