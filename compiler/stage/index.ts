@@ -69,8 +69,9 @@ export async function stage(root: string, modules: readonly string[], config: Ca
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
     const entries = selectEntries(roots, modules, config, diagnostics);
     if (entries.length === 0) return { modules: staged, sdk: null, inputFiles, diagnostics };
-    if (ahead && covers(ahead, roots, entries)) {
-      await assemble(roots, root, config, entries, ahead.built, ahead.sdk, staged, diagnostics, inputFiles, sdkGraph);
+    const reusable = ahead && covers(ahead, roots, entries) ? ownPart(ahead, entries, config) : undefined;
+    if (ahead && reusable) {
+      await assemble(roots, root, config, entries, reusable, ahead.sdk, staged, diagnostics, inputFiles, sdkGraph);
     } else {
       // The SDK is bundled while esbuild already reads the modules: only loading "cave" waits for its facade. When the
       // SDK cannot be bundled, what the modules' build found is dropped, as if it had not run.
@@ -92,6 +93,32 @@ export async function stage(root: string, modules: readonly string[], config: Ca
 function covers(ahead: Bundled, roots: Roots, entries: readonly Entry[]): boolean {
   const built = new Map(ahead.entries.map((entry) => [entry.module, entry]));
   return ahead.project === roots.project && entries.every((entry) => built.get(entry.module)?.out === entry.out && built.get(entry.module)?.bundlePath === entry.bundlePath);
+}
+
+/**
+ * The part of a build ahead that belongs to these entries: its warnings without those located in files only other
+ * modules read. A warning located in a file that is not an input (a package.json, a tsconfig) cannot be told apart:
+ * then undefined, and stage bundles the entries itself.
+ */
+function ownPart(ahead: Bundled, entries: readonly Entry[], config: CaveConfig): Built | undefined {
+  const { metafile } = ahead.built;
+  const used = new Set(entries.flatMap((entry) => graphInputs(metafile, entryPointOf(ahead.built, ahead.project, config, entry))));
+  const warnings: esbuild.Message[] = [];
+  for (const message of ahead.built.warnings) {
+    if (!message.location) warnings.push(message);
+    else if (used.has(inputKey(message.location))) warnings.push(message);
+    else if (!Object.hasOwn(metafile.inputs, inputKey(message.location))) return undefined;
+  }
+  return { ...ahead.built, warnings };
+}
+
+/** The metafile's entry point of an entry's output (esbuild keys outputs by their path relative to the working directory). */
+function entryPointOf(built: Built, project: string, config: CaveConfig, entry: Entry): string {
+  const outputPath = join(project, config.outDir, "bundles", `${entry.out}.mjs`);
+  const outputKey = posix.relative(project.split("\\").join("/"), outputPath.split("\\").join("/"));
+  const entryPoint = built.metafile.outputs[outputKey]?.entryPoint;
+  if (entryPoint === undefined) throw new Error(`esbuild produced no bundle for ${entry.module}`);
+  return entryPoint;
 }
 
 function facadeOf(bundling: Promise<{ sdk: SdkBundle | undefined }>): Promise<string> {
@@ -193,8 +220,8 @@ function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[
 
 /**
  * Turns the entries' outputs into staged modules. Only the files of these entries' graphs count (hashes, canonical
- * ids, warnings): the build may have bundled more modules than are staged (bundleAhead), and what those alone read
- * must not change the result.
+ * ids): the build may have bundled more modules than are staged (bundleAhead), and what those alone read must not
+ * change the result (their warnings were left out by ownPart).
  */
 async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: readonly Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>, sdkGraph: { value: StagedSdk | null }): Promise<void> {
   const { metafile } = built;
@@ -202,12 +229,9 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
   const outputs = new Map(built.outputFiles.map((file) => [file.path, file]));
   const outdir = join(roots.project, config.outDir, "bundles");
   const bundles = entries.map((entry) => {
-    const outputPath = join(outdir, `${entry.out}.mjs`);
-    const outputKey = posix.relative(roots.project.split("\\").join("/"), outputPath.split("\\").join("/"));
-    const meta = metafile.outputs[outputKey];
-    const file = outputs.get(outputPath);
-    if (!meta?.entryPoint || !file) throw new Error(`esbuild produced no bundle for ${entry.module}`);
-    return { entry, text: file.text, inputs: graphInputs(metafile, meta.entryPoint) };
+    const file = outputs.get(join(outdir, `${entry.out}.mjs`));
+    if (!file) throw new Error(`esbuild produced no bundle for ${entry.module}`);
+    return { entry, text: file.text, inputs: graphInputs(metafile, entryPointOf(built, roots.project, config, entry)) };
   });
   const used = new Set(bundles.flatMap((bundle) => bundle.inputs));
   const projectInputs = Object.keys(metafile.inputs).filter((key) => key !== sdkInput && used.has(key));
@@ -222,9 +246,8 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
   sdkGraph.value = { id: sdkGraphId(), sha256: hashJson(sdkFiles), files: sdkFiles };
 
   const refusedInputs = new Set<string>();
-  const ownWarnings = built.warnings.filter((message) => !message.location || used.has(inputKey(message.location)));
-  diagnostics.push(...toDiagnostics(ownWarnings, "warning", roots.project, roots));
-  for (const message of ownWarnings) {
+  diagnostics.push(...toDiagnostics(built.warnings, "warning", roots.project, roots));
+  for (const message of built.warnings) {
     if (message.detail === OUTSIDE_IMPORT && message.location) refusedInputs.add(message.location.file);
   }
 

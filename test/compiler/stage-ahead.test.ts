@@ -78,6 +78,19 @@ describe("bundling ahead of analysis", () => {
     expect([...reused.inputFiles.keys()].some((file) => file.endsWith("extra.ts") || file.endsWith("odd.ts"))).toBe(false);
   });
 
+  it("does not use it when a warning is located in a file that is not an input (here tsconfig.json)", async () => {
+    const root = project({
+      "tools/orders.ts": toolModule("lookupOrder"),
+      "lib/extra.ts": 'import { schema } from "cave";\nexport const s = schema;\n',
+      "tsconfig.json": '{ "compilerOptions": { "strict": true, "strict": false } }\n',
+    });
+    const { ahead, alone, reused } = await bothWays(root);
+    expect(ahead).toBeDefined();
+    expect(ahead!.built.warnings.map((w) => w.location?.file)).toContain("tsconfig.json");
+    expect(alone.diagnostics.map((d) => [d.code, d.file])).toEqual([["CAVE4004", "tsconfig.json"]]);
+    expect(reused).toEqual(alone);
+  });
+
   it("gives up when an extra module does not build, and stage bundles the modules itself", async () => {
     const root = project({
       "tools/orders.ts": toolModule("lookupOrder"),
