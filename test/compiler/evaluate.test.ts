@@ -7,23 +7,16 @@ import { discover } from "../../compiler/discover/index.js";
 import { evaluate } from "../../compiler/evaluate/index.js";
 import { stage } from "../../compiler/stage/index.js";
 import type { AnalyseResult, EvaluateResult, StageResult } from "../../compiler/types.js";
+import { removeCopies, writeProject } from "../support/projects.js";
 import { REPO_ROOT } from "../support/golden.js";
 
 const made: string[] = [];
 afterAll(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeCopies();
 });
 
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "cave-evaluate-"));
-  made.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
-  return root;
-}
+const project = writeProject;
 
 interface Run {
   readonly root: string;

@@ -7,7 +7,7 @@ import { mentioningCave } from "../../compiler/analyse/candidates.js";
 import { discover } from "../../compiler/discover/index.js";
 import { bundleAhead, stage } from "../../compiler/stage/index.js";
 import { REPO_ROOT } from "../support/golden.js";
-import { copyProject, removeCopies } from "../support/projects.js";
+import { copyProject, removeCopies, writeProject } from "../support/projects.js";
 
 const made: string[] = [];
 afterAll(() => {
@@ -15,16 +15,7 @@ afterAll(() => {
   removeCopies();
 });
 
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "cave-stage-ahead-"));
-  made.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
-  return root;
-}
+const project = writeProject;
 
 const CONFIG = { include: ["**/*.ts"], exclude: [], lock: "cave.lock", outDir: ".cave" } as const;
 

@@ -9,7 +9,7 @@ import { assignCanonicalIds } from "../../compiler/stage/canonical-ids.js";
 import type { StageResult } from "../../compiler/types.js";
 import { sha256 } from "../../src/contract/hash.js";
 import { REPO_ROOT } from "../support/golden.js";
-import { copyProject, removeCopies } from "../support/projects.js";
+import { copyProject, removeCopies, writeProject } from "../support/projects.js";
 
 const made: string[] = [];
 afterAll(() => {
@@ -17,20 +17,7 @@ afterAll(() => {
   removeCopies();
 });
 
-/** A project in a fresh temporary folder, `depth` folders deep, with the repository's node_modules linked in unless `nodeModules` is false. */
-function project(files: Record<string, string>, options: { depth?: number; nodeModules?: boolean } = {}): string {
-  const base = mkdtempSync(join(tmpdir(), "cave-stage-"));
-  made.push(base);
-  let root = base;
-  for (let i = 0; i < (options.depth ?? 0); i++) root = join(root, `d${i}`);
-  mkdirSync(root, { recursive: true });
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  if (options.nodeModules !== false) symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
-  return root;
-}
+const project = writeProject;
 
 const CONFIG = { include: ["**/*.ts"], exclude: [], lock: "cave.lock", outDir: ".cave" } as const;
 

@@ -1,6 +1,6 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { REPO_ROOT } from "./golden.js";
 
 const made: string[] = [];
@@ -31,6 +31,21 @@ function copyTree(from: string, to: string, reverse: boolean): void {
       copyTree(source, join(to, name), reverse);
     } else cpSync(source, join(to, name));
   }
+}
+
+/** A project made of the given files in a fresh temporary root (`depth` folders deep), with the repository's node_modules linked in unless `nodeModules` is false. */
+export function writeProject(files: Readonly<Record<string, string>>, options: { depth?: number; nodeModules?: boolean } = {}): string {
+  const base = mkdtempSync(join(tmpdir(), "cave-project-"));
+  made.push(base);
+  let root = base;
+  for (let i = 0; i < (options.depth ?? 0); i++) root = join(root, `d${i}`);
+  mkdirSync(root, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  if (options.nodeModules !== false) symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
+  return root;
 }
 
 export function removeCopies(): void {
