@@ -10,11 +10,7 @@ import type { AnalyseResult, EvaluateResult, StageResult } from "../../compiler/
 import { removeCopies, writeProject } from "../support/projects.js";
 import { REPO_ROOT } from "../support/golden.js";
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  removeCopies();
-});
+afterAll(removeCopies);
 
 const project = writeProject;
 

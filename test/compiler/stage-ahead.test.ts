@@ -7,30 +7,13 @@ import { mentioningCave } from "../../compiler/analyse/candidates.js";
 import { discover } from "../../compiler/discover/index.js";
 import { bundleAhead, stage } from "../../compiler/stage/index.js";
 import { REPO_ROOT } from "../support/golden.js";
-import { copyProject, removeCopies, writeProject } from "../support/projects.js";
+import { copyProject, removeCopies, STAGE_CONFIG, toolModule, writeProject } from "../support/projects.js";
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  removeCopies();
-});
+afterAll(removeCopies);
 
 const project = writeProject;
 
-const CONFIG = { include: ["**/*.ts"], exclude: [], lock: "cave.lock", outDir: ".cave" } as const;
-
-const toolModule = (name: string, extra = "") => `import { schema, tool } from "cave";
-${extra}
-export const ${name} = tool({
-  name: "${name}",
-  description: "Does ${name}.",
-  effect: "read",
-  input: schema.object({ id: schema.string() }),
-  async execute({ id }) {
-    return { id };
-  },
-});
-`;
+const CONFIG = STAGE_CONFIG;
 
 /** Stages the modules analysis names, alone and with everything that mentions "cave" bundled ahead. */
 async function bothWays(root: string) {

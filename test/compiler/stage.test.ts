@@ -9,30 +9,13 @@ import { assignCanonicalIds } from "../../compiler/stage/canonical-ids.js";
 import type { StageResult } from "../../compiler/types.js";
 import { sha256 } from "../../src/contract/hash.js";
 import { REPO_ROOT } from "../support/golden.js";
-import { copyProject, removeCopies, writeProject } from "../support/projects.js";
+import { copyProject, removeCopies, STAGE_CONFIG, toolModule, writeProject } from "../support/projects.js";
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  removeCopies();
-});
+afterAll(removeCopies);
 
 const project = writeProject;
 
-const CONFIG = { include: ["**/*.ts"], exclude: [], lock: "cave.lock", outDir: ".cave" } as const;
-
-const toolModule = (name: string, extra = "") => `import { schema, tool } from "cave";
-${extra}
-export const ${name} = tool({
-  name: "${name}",
-  description: "Does ${name}.",
-  effect: "read",
-  input: schema.object({ id: schema.string() }),
-  async execute({ id }) {
-    return { id };
-  },
-});
-`;
+const CONFIG = STAGE_CONFIG;
 
 async function importBundle(code: string): Promise<Record<string, unknown>> {
   return (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as Record<string, unknown>;

@@ -9,7 +9,7 @@ import type { CallOutcome } from "../../runtime/index.js";
 import { removeCopies } from "../support/projects.js";
 import { startHost } from "./support/host-process.js";
 import { builtProject } from "./support/project.js";
-import { closeSandboxes, gone, sandboxed, type Sandboxed } from "./support/runtime.js";
+import { closeSandboxes, gone, sandboxed, type Sandboxed, code } from "./support/runtime.js";
 
 let root: string;
 beforeAll(async () => {
@@ -20,9 +20,6 @@ afterAll(() => {
   removeCopies();
 });
 
-function code(outcome: CallOutcome): string {
-  return outcome.ok ? "ok" : outcome.error.code;
-}
 
 function message(outcome: CallOutcome): string {
   return outcome.ok ? "" : outcome.error.message;

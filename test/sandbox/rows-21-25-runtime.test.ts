@@ -12,7 +12,7 @@ import { hashJson } from "../../src/contract/hash.js";
 import { removeCopies } from "../support/projects.js";
 import { startHost } from "./support/host-process.js";
 import { builtProject } from "./support/project.js";
-import { closeSandboxes, sandboxed } from "./support/runtime.js";
+import { closeSandboxes, sandboxed, code } from "./support/runtime.js";
 
 let root: string;
 beforeAll(async () => {
@@ -23,9 +23,6 @@ afterAll(() => {
   removeCopies();
 });
 
-function code(outcome: CallOutcome): string {
-  return outcome.ok ? "ok" : outcome.error.code;
-}
 
 async function waitFor(condition: () => boolean, ms = 20_000): Promise<void> {
   const until = Date.now() + ms;

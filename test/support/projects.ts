@@ -51,3 +51,20 @@ export function writeProject(files: Readonly<Record<string, string>>, options: {
 export function removeCopies(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
+
+/** The configuration staging tests pass: every .ts file, default folders. */
+export const STAGE_CONFIG = { include: ["**/*.ts"], exclude: [], lock: "cave.lock", outDir: ".cave" } as const;
+
+/** A one-tool module named `name` (a read tool echoing its id), with `extra` lines before it. */
+export const toolModule = (name: string, extra = "") => `import { schema, tool } from "cave";
+${extra}
+export const ${name} = tool({
+  name: "${name}",
+  description: "Does ${name}.",
+  effect: "read",
+  input: schema.object({ id: schema.string() }),
+  async execute({ id }) {
+    return { id };
+  },
+});
+`;

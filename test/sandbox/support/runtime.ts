@@ -1,3 +1,4 @@
+import type { CallOutcome } from "../../../src/contract/outcome.js";
 import { createRuntime, MemoryReceiptSink, type Runtime } from "../../../runtime/index.js";
 import { createSandboxDispatcher, type SandboxDispatcher, type SandboxOptions } from "../../../runtime/sandbox/index.js";
 
@@ -38,4 +39,9 @@ export async function gone(pid: number, ms = 5000): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return false;
+}
+
+/** "ok" or the failed call's error code. */
+export function code(outcome: CallOutcome): string {
+  return outcome.ok ? "ok" : outcome.error.code;
 }
