@@ -4,16 +4,57 @@ import { planShapeProblems } from "../results/check-plan.js";
 
 /**
  * The structural check of a v1 lock, the runtime's copy of docs/cave.lock.schema.json written as
- * code (the runtime carries no schema compiler). It returns the first problem as "<path>: <what>",
- * or undefined when the lock has the v1 shape. Integrity is checked before this, so a failure here
- * means a compiler bug or a hand-made lock, never a stray edit.
+ * code (the runtime carries no schema compiler). Each check returns the first problem as
+ * "<path>: <what>", or undefined when that part has the v1 shape. Integrity is checked before this,
+ * so a failure here means a compiler bug or a hand-made lock, never a stray edit.
  *
- * It runs at every start-up over every tool, so the passing path allocates nothing it can avoid:
- * a problem's path is built from (prefix, key) only when there is a problem.
+ * The runtime checks the top level at start-up and each tool's entry when it first reads it
+ * (read-lock.ts); deploy checks run the whole of checkLockShape(). The passing path allocates
+ * nothing it can avoid: a problem's path is built from (prefix, key) only when there is a problem.
  */
 export function checkLockShape(lock: Record<string, unknown>): string | undefined {
+  const tools = isRecord(lock.tools) ? lock.tools : undefined;
+  const isLocked = (name: string) => tools !== undefined && Object.hasOwn(tools, name);
   const problems: string[] = [];
   const c = new Checker(problems);
+  checkTop(c, lock);
+  if (tools !== undefined) {
+    // Keys and values as two native arrays: a lock's tools object is too large for fast property lookups.
+    const names = Object.keys(tools);
+    const entries = Object.values(tools);
+    for (let i = 0; i < names.length; i++) checkTool(c, names[i]!, entries[i]);
+    for (let i = 0; i < names.length; i++) {
+      const t = entries[i];
+      if (isRecord(t)) danglingNames(c, isLocked, t.nestedTools, "tools", names[i]!, "nestedTools");
+    }
+    danglingAgentTools(c, lock.agents, isLocked);
+  }
+  return problems[0];
+}
+
+/**
+ * Everything but the tools' entries: the top-level keys, buildDir, sdk and agents, and that each
+ * agent's tools are locked tools. `toolNames` are the keys of `tools`.
+ */
+export function checkLockTopShape(lock: Record<string, unknown>, toolNames: ReadonlySet<string>): string | undefined {
+  const problems: string[] = [];
+  const c = new Checker(problems);
+  checkTop(c, lock);
+  for (const name of toolNames) c.name(name, "tools", name);
+  danglingAgentTools(c, lock.agents, (name) => toolNames.has(name));
+  return problems[0];
+}
+
+/** One tool's entry, and that the nested tools it names are locked tools. */
+export function checkToolShape(name: string, tool: unknown, toolNames: ReadonlySet<string>): string | undefined {
+  const problems: string[] = [];
+  const c = new Checker(problems);
+  checkTool(c, name, tool);
+  if (isRecord(tool)) danglingNames(c, (n) => toolNames.has(n), tool.nestedTools, "tools", name, "nestedTools");
+  return problems[0];
+}
+
+function checkTop(c: Checker, lock: Record<string, unknown>): void {
   c.keys(lock, "", LOCK_KEYS);
   c.relativePath(lock.buildDir, "", "buildDir");
   if (lock.sdk !== null && c.keys(lock.sdk, "sdk", SDK_KEYS)) {
@@ -36,31 +77,21 @@ export function checkLockShape(lock: Record<string, unknown>): string | undefine
       c.sortedNames(a.tools, at, "tools");
     }
   }
-  if (c.record(lock.tools, "", "tools")) {
-    const tools = lock.tools as Record<string, unknown>;
-    // Keys and values as two native arrays: a lock's tools object is too large for fast property lookups.
-    const names = Object.keys(tools);
-    const entries = Object.values(tools);
-    for (let i = 0; i < names.length; i++) checkTool(c, names[i]!, entries[i]);
-    // Names that point at other tools must point inside this lock: nested tools first, then agents' tools.
-    for (let i = 0; i < names.length; i++) {
-      const t = entries[i];
-      if (isRecord(t)) danglingNames(c, tools, t.nestedTools, "tools", names[i]!, "nestedTools");
-    }
-    if (isRecord(lock.agents)) {
-      const agents = lock.agents;
-      for (const name of Object.keys(agents)) {
-        const a = agents[name];
-        if (isRecord(a)) danglingNames(c, tools, a.tools, "agents", name, "tools");
-      }
-    }
-  }
-  return problems[0];
+  c.record(lock.tools, "", "tools");
 }
 
-function danglingNames(c: Checker, tools: Record<string, unknown>, names: unknown, group: string, owner: string, key: string): void {
+function danglingAgentTools(c: Checker, agents: unknown, isLocked: (name: string) => boolean): void {
+  if (!isRecord(agents)) return;
+  for (const name of Object.keys(agents)) {
+    const a = agents[name];
+    if (isRecord(a)) danglingNames(c, isLocked, a.tools, "agents", name, "tools");
+  }
+}
+
+/** Names that point at other tools must point inside this lock. */
+function danglingNames(c: Checker, isLocked: (name: string) => boolean, names: unknown, group: string, owner: string, key: string): void {
   if (!Array.isArray(names)) return;
-  for (const n of names) if (typeof n === "string" && !Object.hasOwn(tools, n)) c.problem(`${group}.${owner}`, key, `names of locked tools (${JSON.stringify(n)} is not in the lock)`);
+  for (const n of names) if (typeof n === "string" && !isLocked(n)) c.problem(`${group}.${owner}`, key, `names of locked tools (${JSON.stringify(n)} is not in the lock)`);
 }
 
 /**

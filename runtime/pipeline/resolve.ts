@@ -1,3 +1,4 @@
+import { RuntimeError } from "../errors.js";
 import { describePath, snapshotJson } from "../json-data.js";
 import { reservedDispatcherFor, reservedToolFor } from "../results/reserved-call.js";
 import type { CallState, Failure } from "./state.js";
@@ -24,7 +25,14 @@ export function resolve(state: CallState): Failure | undefined {
   }
 
   const tools = state.engine.lock.tools;
-  const tool = Object.hasOwn(tools, state.name) ? tools[state.name] : reservedToolFor(state.engine.lock, state.name);
+  let tool;
+  try {
+    tool = Object.hasOwn(tools, state.name) ? tools[state.name] : reservedToolFor(state.engine.lock, state.name);
+  } catch (thrown) {
+    // A tool's lock entry is parsed and shape-checked on first read (runtime/lock/read-lock.ts).
+    if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
+    throw thrown;
+  }
   if (tool === undefined) {
     return { code: "UNKNOWN_TOOL", message: `${JSON.stringify(state.name)} is not a locked tool (the lock has ${Object.keys(tools).length}; runtime.toolDeclarations() lists them); call a locked tool, or add it and run cave build` };
   }

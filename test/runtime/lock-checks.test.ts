@@ -1,62 +1,89 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parsedCanonicalJson } from "../../runtime/lock/canonical-text.js";
+import { compactLock } from "../../runtime/lock/compact-text.js";
 import { checkLockShape } from "../../runtime/lock/check-shape.js";
 import { canonicalJson } from "../../src/contract/hash.js";
 import { REPO_ROOT } from "../support/golden.js";
 
-// The start-up checks take fast paths for a lock written by cave build; these tests pin that the
-// answers are the general path's, for such a lock and for everything off the fast path.
+// The start-up checks take a fast path for a lock written by cave build; these tests pin that it
+// never changes what a lock means, and answers only for what it fully understands.
 
 const exampleText = readFileSync(join(REPO_ROOT, "cave.lock.example"), "utf8");
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const example = (): Json => JSON.parse(exampleText) as Json;
 
-describe("parsedCanonicalJson", () => {
-  function same(text: string): void {
-    const value: unknown = JSON.parse(text);
-    const expected = (() => {
-      try {
-        return canonicalJson(value);
-      } catch (thrown) {
-        return `throws ${(thrown as Error).message}`;
-      }
-    })();
-    const actual = (() => {
-      try {
-        return parsedCanonicalJson(value, text);
-      } catch (thrown) {
-        return `throws ${(thrown as Error).message}`;
-      }
-    })();
-    expect(actual, text.slice(0, 80)).toBe(expected);
+describe("compactLock", () => {
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return "not JSON";
+    }
+  };
+
+  /** If compactLock answers, its bytes mean what the text means, and each member is the text's member. */
+  function faithful(text: string): ReturnType<typeof compactLock> {
+    const compact = compactLock(Buffer.from(text));
+    if (compact === undefined) return undefined;
+    expect(parse(compact.bytes.toString("utf8")), text.slice(0, 80)).toEqual(parse(text));
+    const whole = parse(text) as Json;
+    if (typeof whole !== "object") return compact;
+    const part = (from: number, to: number): unknown => JSON.parse(compact.bytes.toString("utf8", from, to));
+    for (const member of compact.members) expect(part(member.colon + 1, member.end)).toEqual(whole[part(member.start, member.colon) as string]);
+    for (const member of compact.tools ?? []) expect(part(member.colon + 1, member.end)).toEqual(whole.tools[part(member.start, member.colon) as string]);
+    return compact;
   }
 
-  it("gives canonicalJson's bytes for a lock from cave build, pretty or not", () => {
-    same(exampleText);
-    same(JSON.stringify(JSON.parse(exampleText)));
+  it("turns a lock from cave build into its canonical bytes, and finds every tool's entry", () => {
+    const compact = faithful(exampleText)!;
     const { integrity: _integrity, ...body } = example();
-    expect(parsedCanonicalJson(body, exampleText)).toBe(canonicalJson(body));
+    const withoutIntegrity = compact.members.filter((m) => !compact.bytes.toString("utf8", m.start, m.colon).includes("integrity"));
+    const text = `{${withoutIntegrity.map((m) => compact.bytes.toString("utf8", m.start, m.end)).join(",")}}`;
+    expect(text).toBe(canonicalJson(body));
+    expect(compact.tools!.map((m) => JSON.parse(compact.bytes.toString("utf8", m.start, m.colon)))).toEqual(Object.keys(example().tools));
   });
 
+  // String.raw: the JSON text exactly as written, backslashes included.
   it.each([
-    ['{"b":1,"a":2}', "keys out of order"],
-    ['{"a":{"d":1,"c":[{"f":1,"e":2}]}}', "nested keys out of order"],
-    ['{"9":1,"10":2}', "integer-like keys (property order differs from text order)"],
-    ['{"10":1,"9":2}', "integer-like keys in code-unit order"],
-    ['{"a":"\\ud800"}', "a lone surrogate in a value"],
-    ['{"\\udc00":1}', "a lone surrogate in a key"],
-    ['{"a":"\\u0041\\u00e9"}', "\\u escapes of ordinary characters"],
-    ['{"a":1e400}', "a number that parses to Infinity"],
-    ['{"a":-0,"b":1.50,"c":1e2,"d":0.000001,"e":1e-7}', "number spellings"],
-    ['{"__proto__":{"x":1},"a":2}', "a __proto__ key"],
-    ['{"a":1,"a":2}', "a duplicate key"],
-    [`${"[".repeat(300)}1${"]".repeat(300)}`, "nesting past 256 levels"],
-    ['{"é":"ü","e":"\\"quoted\\"\\n"}', "non-ASCII and escaped characters"],
-    ['"text"', "a bare string"],
-  ])("gives canonicalJson's answer for %s (%s)", (text) => {
-    same(text);
+    [String.raw`{"a": 1 2}`, "whitespace between two digits (1 2 must not become 12)"],
+    [String.raw`{"a": tr ue}`, "whitespace inside a literal"],
+    ['{"a": 1, "b": -\n 2}', "whitespace after a minus sign"],
+    [String.raw`{"a": "x" "y"}`, "two strings side by side"],
+    [String.raw`{"b\\": 1, "c\\\"": 2}`, "keys ending in an escaped backslash and an escaped quote"],
+    [String.raw`{"a": "\\", "b": "\\\\"}`, "strings ending in escaped backslashes"],
+    [String.raw`{"a": "he said \": \" ok", "b": "\\\": x"}`, "an escaped quote followed by a colon and a space, inside a string"],
+    [String.raw`{"k": ": starts with colon", "l": [": x", "y, \"z\": 1"]}`, "strings that look like keys"],
+    ['{"a":\r\n\t1}', "CR, LF and tab between tokens"],
+    [String.raw`{"a": "é \u0041 \u2028", "é": 1}`, "non-ASCII characters and \\u escapes"],
+    ['{"a": "line\nbreak"}', "a raw line break inside a string (not JSON)"],
+    [String.raw`{"tools": {"a": {"x": [1, {"y": 2}]}, "b": {}}, "z": 1}`, "tools with nested arrays and objects"],
+    [String.raw`{"tools": []}`, "tools that is an array"],
+    [String.raw`{"tools": 1}`, "tools that is a number"],
+    [String.raw`{"tools": {}, "tools": {"a": 1}}`, "a second tools key"],
+    [String.raw`{"a": 1}}`, "a stray closing brace"],
+    [String.raw`{"a": 1} x`, "bytes after the object"],
+    [String.raw`{"a": "unterminated`, "an unterminated string"],
+    [String.raw`{"a": 1`, "an unclosed object"],
+    [String.raw`["a", 1]`, "an array at the top"],
+    [String.raw`"text"`, "a bare string"],
+    ["{}", "an empty object"],
+    [String.raw`{"a": [1, 2], "b": {"c": null}}`, "containers below the top"],
+  ])("never changes what %s means (%s)", (text) => {
+    faithful(text);
+  });
+
+  it("refuses what only whitespace separates, and unbalanced or trailing input", () => {
+    for (const text of ['{"a": 1 2}', '{"a": tr ue}', '{"a": 1}}', '{"a": 1} x', '{"a": "x', '{"a": 1', '["a"]', '"x"']) {
+      expect(compactLock(Buffer.from(text)), text).toBeUndefined();
+    }
+  });
+
+  it("finds tools only when it is one object", () => {
+    expect(compactLock(Buffer.from('{"tools": []}'))?.tools).toBeUndefined();
+    expect(compactLock(Buffer.from('{"tools": 1}'))?.tools).toBeUndefined();
+    expect(compactLock(Buffer.from('{"tools": {}, "tools": {}}'))).toBeUndefined();
+    expect(compactLock(Buffer.from('{"tools": {}}'))?.tools).toEqual([]);
   });
 });
 

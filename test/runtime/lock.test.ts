@@ -104,25 +104,80 @@ describe("start-up verification", () => {
     expect(elsewhere.message).toMatch(/^deploy\/cave\.lock does not exist/);
   });
 
-  it("refuses a lock that is not JSON, or not the v1 shape even with a matching integrity", async () => {
+  it("refuses a lock that is not JSON, or whose top level is not the v1 shape even with a matching integrity", async () => {
     const root = copy();
     writeFileSync(join(root, "cave.lock"), "{ not json");
     expect((await refusal({ root, mode: "host" })).code).toBe("LOCK_INVALID");
 
     const lock = readLock(copy());
-    const broken = { ...lock, tools: { ...lock.tools, lookup: { ...lock.tools.lookup, effect: "delete" } } };
-    writeSealed(root, broken as unknown as Record<string, unknown>);
+    writeSealed(root, { ...lock, buildDir: "../elsewhere" } as unknown as Record<string, unknown>);
     const error = await refusal({ root, mode: "host" });
     expect(error.code).toBe("LOCK_INVALID");
-    expect(error.message).toContain("tools.lookup.effect must be one of read, write, idempotent, external");
+    expect(error.message).toBe("cave.lock is not a valid lockfileVersion 1 lock: buildDir must be a POSIX path relative to the project root, inside it; regenerate it with cave build");
 
-    const dangling = { ...lock, tools: { ...lock.tools, composite: { ...lock.tools.composite, nestedTools: ["ghost"] } } };
-    writeSealed(root, dangling as unknown as Record<string, unknown>);
-    expect((await refusal({ root, mode: "host" })).message).toContain('"ghost" is not in the lock');
+    const agent = { module: "tools/read.ts", export: "team", description: null, tools: ["ghost", "lookup"] };
+    writeSealed(root, { ...lock, agents: { ...lock.agents, team: agent } } as unknown as Record<string, unknown>);
+    expect((await refusal({ root, mode: "host" })).message).toContain('agents.team.tools must be names of locked tools ("ghost" is not in the lock)');
 
-    const escaping = { ...lock, tools: { ...lock.tools, lookup: { ...lock.tools.lookup, source: { ...lock.tools.lookup!.source, bundle: "../outside.mjs" } } } };
-    writeSealed(root, escaping as unknown as Record<string, unknown>);
-    expect((await refusal({ root, mode: "host" })).message).toContain("tools.lookup.source.bundle must be a POSIX path relative to the project root");
+    writeSealed(root, { ...lock, tools: { ...lock.tools, "bad name!": lock.tools.lookup } } as unknown as Record<string, unknown>);
+    expect((await refusal({ root, mode: "host" })).message).toContain("tools.bad name! must be named by");
+  });
+
+  it("refuses a malformed tool entry (with a matching integrity) when that tool is first read, and nothing of it runs", async () => {
+    const root = copy();
+    const lock = readLock(root);
+    const broken = {
+      ...lock,
+      tools: {
+        ...lock.tools,
+        lookup: { ...lock.tools.lookup, effect: "delete" },
+        composite: { ...lock.tools.composite, nestedTools: ["ghost"] },
+        hang: { ...lock.tools.hang, source: { ...lock.tools.hang!.source, bundle: "../outside.mjs" } },
+      },
+    };
+    writeSealed(root, broken as unknown as Record<string, unknown>);
+    const runtime = await createRuntime({ root, mode: "host" });
+    expect(runtime.toolNames).toEqual(Object.keys(lock.tools).sort());
+
+    const lookup = await runtime.call("lookup", { region: "EU" });
+    expect(lookup.ok).toBe(false);
+    expect(lookup.ok ? undefined : lookup.error).toEqual({
+      code: "LOCK_INVALID",
+      message: "cave.lock is not a valid lockfileVersion 1 lock: tools.lookup.effect must be one of read, write, idempotent, external; regenerate it with cave build",
+    });
+    expect(lookup.receipt.outcome).toBe("LOCK_INVALID");
+    const composite = await runtime.call("composite", {});
+    expect(composite.ok ? undefined : composite.error.message).toContain('tools.composite.nestedTools must be names of locked tools ("ghost" is not in the lock)');
+    const hang = await runtime.call("hang", {});
+    expect(hang.ok ? undefined : hang.error.message).toContain("tools.hang.source.bundle must be a POSIX path relative to the project root");
+
+    // The other tools run; the deploy-time checks read every entry and refuse.
+    expect(await runtime.call("echo", { text: "still here" })).toMatchObject({ ok: true });
+    await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_INVALID" });
+    expect(() => runtime.toolDeclarations("openai")).toThrow(/tools\.composite\.nestedTools|tools\.lookup\.effect/);
+  });
+
+  it("reads a lock with CRLF line ends, tabs, and strings holding quotes, colons and escapes as the same lock", async () => {
+    const root = copy();
+    const lock = readLock(root);
+    const description = 'Looks up "a": b, {c}: \\"d\\" \u00e9\n';
+    writeSealed(root, { ...lock, tools: { ...lock.tools, lookup: { ...lock.tools.lookup, description } } } as unknown as Record<string, unknown>);
+    const text = readFileSync(join(root, "cave.lock"), "utf8");
+    writeFileSync(join(root, "cave.lock"), text.replaceAll("\n", "\r\n").replaceAll("  ", "\t"));
+    const runtime = await createRuntime({ root, mode: "host" });
+    const declared = runtime.toolDeclarations("openai").find((d) => d.function.name === "lookup");
+    expect(declared?.function.description).toBe(description);
+    expect((await runtime.call("lookup", { region: "EU" })).ok).toBe(true);
+  });
+
+  it("refuses a lock whose whitespace splits a number, though removing it would give the sealed bytes", async () => {
+    const root = copy();
+    const text = readFileSync(join(root, "cave.lock"), "utf8");
+    const timeout = /"timeoutMs": (\d)(\d+)/.exec(text)!;
+    writeFileSync(join(root, "cave.lock"), text.replace(timeout[0], `"timeoutMs": ${timeout[1]} ${timeout[2]}`));
+    const error = await refusal({ root, mode: "host" });
+    expect(error.code).toBe("LOCK_INVALID");
+    expect(error.message).toBe("cave.lock is not valid JSON; regenerate it with cave build and never edit it by hand");
   });
 
   it("refuses unknown and ill-typed options", async () => {
