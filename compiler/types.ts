@@ -90,6 +90,11 @@ export interface StagedSdk {
 export interface StageResult extends PassResult {
   readonly modules: ReadonlyMap<string, StagedModule>;
   readonly sdk: StagedSdk | null;
+  /**
+   * The SDK prelude every bundle of this build carries after its header (the require shim and `var __caveSdk = ...`),
+   * so that the evaluator can run it once per process; absent, every bundle is evaluated whole. Never output.
+   */
+  readonly sdkPrelude?: string | undefined;
   /** Absolute path -> sha256 of every file any graph was built from (for the build cache only; never output). */
   readonly inputFiles: ReadonlyMap<string, string>;
 }

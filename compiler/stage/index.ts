@@ -65,12 +65,14 @@ export async function stage(root: string, modules: readonly string[], config: Ca
   const staged = new Map<string, StagedModule>();
   const inputFiles = new Map<string, string>();
   const sdkGraph: { value: StagedSdk | null } = { value: null };
+  let sdkPrelude: string | undefined;
   try {
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
     const entries = selectEntries(roots, modules, config, diagnostics);
     if (entries.length === 0) return { modules: staged, sdk: null, inputFiles, diagnostics };
     const reusable = ahead && covers(ahead, roots, entries) ? ownPart(ahead, entries, config) : undefined;
     if (ahead && reusable) {
+      sdkPrelude = ahead.sdk.prelude;
       await assemble(roots, root, config, entries, reusable, ahead.sdk, staged, diagnostics, inputFiles, sdkGraph);
     } else {
       // The SDK is bundled while esbuild already reads the modules: only loading "cave" waits for its facade. When the
@@ -81,12 +83,13 @@ export async function stage(root: string, modules: readonly string[], config: Ca
       diagnostics.push(...sdkDiagnostics);
       if (!sdk) return { modules: staged, sdk: null, inputFiles, diagnostics };
       diagnostics.push(...entriesDiagnostics);
+      sdkPrelude = sdk.prelude;
       if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph);
     }
   } catch (thrown) {
     diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
   }
-  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: sdkGraph.value, inputFiles, diagnostics: dedupe(diagnostics) };
+  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: sdkGraph.value, sdkPrelude, inputFiles, diagnostics: dedupe(diagnostics) };
 }
 
 /** Whether an earlier build bundled every one of these entries, for this project, with the same output names. */

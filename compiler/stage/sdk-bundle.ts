@@ -11,6 +11,8 @@ export interface SdkBundle {
    * Prepended to every bundle: the require shim, then the SDK as one `var __caveSdk = (() => {...})()`.
    * It is built once and concatenated, not re-linked and re-printed by esbuild for every entry point:
    * that is what made staging 1,000 modules slow (esbuild links each entry's whole graph on its own).
+   * The evaluator relies on this shape: `${REQUIRE_SHIM}\n` then code whose only module-scope binding is
+   * `var __caveSdk` (esbuild's IIFE form), so it can evaluate the SDK once and give each bundle's body that value.
    */
   readonly prelude: string;
   /** The module every `import "cave"` resolves to: it re-exports the SDK's exports from `__caveSdk`. */
