@@ -4,13 +4,17 @@
  * staged bundle from a data: URL (nothing is read from or written to disk), and reports the tool and
  * agent definitions it exports as plain data. `execute` is never called. child-script.ts bundles it
  * with what it imports, so it must import only node builtins and self-contained modules.
+ * It evaluates the build's SDK once, when asked, deep-frozen, for bundle bodies to share (split.ts).
  */
 import { installDenyLayer } from "../../runtime/sandbox/child/deny.mjs";
-import type { ChildMessage, ExportReport, ImportRequest, RawAgent, RawSchema, RawTool } from "./protocol.js";
+import { deepFreeze, realmObjects } from "./freeze.js";
+import { SDK_HANDLE, SDK_HANDOFF, type ChildMessage, type ExportReport, type ImportRequest, type RawAgent, type RawSchema, type RawTool, type SdkRequest } from "./protocol.js";
 
 // Build-time evaluation is hermetic: a module that fetches its schema at import would make the lock
 // depend on the network (and Node 20's permission model does not stop network access).
 installDenyLayer({ selfPid: process.pid });
+// Taken before any module runs: what a deep freeze of the shared SDK must leave alone.
+const REALM = realmObjects();
 
 const TOOL_BRAND = Symbol.for("cave.tool");
 const AGENT_BRAND = Symbol.for("cave.agent");
@@ -26,6 +30,9 @@ const defineProperty = Object.defineProperty;
 const isArray = Array.isArray;
 const isFinite = Number.isFinite;
 const toBase64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+const dataUrl = (code: string) => `data:text/javascript;base64,${toBase64(code)}`;
+const schedule = setImmediate;
+const nextTurn = () => new Promise<void>((resolve) => schedule(resolve));
 
 class ExitCalled extends Error {
   constructor(readonly exitCode: number) {
@@ -39,9 +46,12 @@ class Unreadable extends Error {}
 process.exit = ((code?: number | string | null) => {
   throw new ExitCalled(typeof code === "number" ? code : Number(code ?? 0) || 0);
 }) as typeof process.exit;
-// Failures in timers or promises a module leaves behind do not change what it exported.
-process.on("uncaughtException", () => undefined);
-process.on("unhandledRejection", () => undefined);
+// Failures in timers or promises a module leaves behind do not change what it exported. They are counted, though: a
+// module evaluated with the shared SDK is trusted only if nothing threw meanwhile (a swallowed failure could be its
+// attempt to change the frozen SDK, which would have worked on its own copy).
+let strayFailures = 0;
+process.on("uncaughtException", () => void strayFailures++);
+process.on("unhandledRejection", () => void strayFailures++);
 
 function describe(thrown: unknown, replace?: { readonly from: string; readonly to: string }): string {
   let text: string;
@@ -193,7 +203,7 @@ function authoringRule(thrown: unknown): { code: string; hint: string } | null {
 
 async function importModule(request: ImportRequest): Promise<ChildMessage> {
   let namespace: Record<string, unknown>;
-  const url = `data:text/javascript;base64,${toBase64(request.code)}`;
+  const url = dataUrl(request.code);
   try {
     namespace = (await import(url)) as Record<string, unknown>;
   } catch (thrown) {
@@ -203,8 +213,45 @@ async function importModule(request: ImportRequest): Promise<ChildMessage> {
   return { type: "imported", module: request.module, exports: readExports(namespace) };
 }
 
-process.on("message", (message: ImportRequest) => {
-  if (message?.type !== "import") return;
-  void importModule(message).then(send);
+/**
+ * A body evaluated with the shared SDK is reported only when it is exactly what importing the whole bundle would
+ * give: it succeeded, and nothing threw elsewhere meanwhile (checked a turn later, when Node has reported rejections
+ * left unhandled). A module that tried to change the frozen SDK got a TypeError where its own copy would have
+ * changed; so anything else is "untrusted" and the parent imports the whole bundle.
+ */
+async function importBody(request: ImportRequest): Promise<ChildMessage> {
+  const failures = strayFailures;
+  const reply = await importModule(request);
+  await nextTurn();
+  return reply.type === "imported" && strayFailures === failures ? reply : { type: "untrusted", module: request.module };
+}
+
+let shared: object | undefined;
+
+/** Evaluates the SDK once, freezes it and makes it what SDK_HANDLE exports. On any failure, nothing is shared. */
+async function shareSdk(request: SdkRequest): Promise<ChildMessage> {
+  if (shared !== undefined) return { type: "sdk", shared: false, message: "the SDK was shared already" };
+  try {
+    const sdk = ((await import(dataUrl(request.code))) as { default?: unknown }).default;
+    if ((typeof sdk !== "object" && typeof sdk !== "function") || sdk === null) throw new TypeError(`the SDK module exported ${kindOf(sdk)}`);
+    deepFreeze(sdk, REALM);
+    defineProperty(globalThis, SDK_HANDOFF, { value: sdk, configurable: true });
+    try {
+      const handle = (await import(SDK_HANDLE)) as { default?: unknown };
+      if (handle.default !== sdk) throw new TypeError("the SDK handle module did not export the SDK");
+    } finally {
+      delete (globalThis as Record<string, unknown>)[SDK_HANDOFF];
+    }
+    shared = sdk;
+    return { type: "sdk", shared: true, message: null };
+  } catch (thrown) {
+    return { type: "sdk", shared: false, message: describe(thrown) };
+  }
+}
+
+process.on("message", (message: ImportRequest | SdkRequest) => {
+  if (message?.type === "sdk") void shareSdk(message).then(send);
+  else if (message?.type === "import" && !message.sharedSdk) void importModule(message).then(send);
+  else if (message?.type === "import") void (shared !== undefined ? importBody(message) : Promise.resolve<ChildMessage>({ type: "untrusted", module: message.module })).then(send);
 });
 send({ type: "ready" });

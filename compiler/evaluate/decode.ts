@@ -86,7 +86,9 @@ export function decodeAgent(module: string, exportName: string, raw: RawAgent): 
 export function isChildMessage(value: unknown): value is ChildMessage {
   if (!isPlainObject(value)) return false;
   if (value.type === "ready") return true;
+  if (value.type === "sdk") return typeof value.shared === "boolean" && (value.message === null || typeof value.message === "string");
   if (typeof value.module !== "string") return false;
+  if (value.type === "untrusted") return true;
   if (value.type === "threw") {
     const rule = value.rule as { code?: unknown; hint?: unknown } | null | undefined;
     const ruleOk = rule === null || (typeof rule === "object" && typeof rule.code === "string" && typeof rule.hint === "string");

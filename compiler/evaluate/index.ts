@@ -9,6 +9,7 @@ import { decodeAgent, decodeTool, isChildMessage, Undecodable } from "./decode.j
 import { checkOpaqueValidators } from "./lock-rules.js";
 import { importAll, type Job, type Outcome } from "./pool.js";
 import type { ExportReport } from "./protocol.js";
+import { bundleBody, sdkModule } from "./split.js";
 import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 
 export interface EvaluateOptions {
@@ -31,6 +32,8 @@ const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values
  * per module) to read the tool and agent definitions they export, without calling `execute`. Every
  * definition is cross-checked against what analysis read from the source, and opaque validators
  * without a semantics hash are refused. A module that throws, hangs or exits is a diagnostic naming it.
+ * Each child evaluates the build's SDK once, deep-frozen, and imports each bundle's body with it (split.ts,
+ * pool.ts); what a module exports is the same as importing its whole bundle, which is what the runtime does.
  */
 export async function evaluate(root: string, staged: StageResult, analysed: AnalyseResult, options: EvaluateOptions = {}): Promise<EvaluateResult> {
   const timeoutMs = checkOptions(options);
@@ -38,17 +41,21 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
   const modules = [...staged.modules.values()].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
   if (modules.length === 0) return { tools: [], agents: [], diagnostics: [] };
   const diagnostics: Diagnostic[] = [];
-  const outcomes = new Map<string, Outcome>();
+  const outcomes = new Map<string, Exclude<Outcome, { type: "imported" }> | { readonly type: "imported"; readonly exports: readonly ExportReport[] }>();
   try {
     const jobs: Job[] = [];
+    // Each child evaluates the build's SDK once; a bundle that begins with exactly that prelude is imported as its body
+    // (split.ts). The exports are the same either way, so the cache, by the bundle's hash, holds for both.
+    const prelude = staged.sdkPrelude;
     for (const { module, bundlePath, code, sha256 } of modules) {
       // A cached entry is checked like a child's reply (and then decoded like one), so a bad entry is only a miss.
       const exports = cache.get([sha256, timeoutMs]);
       if (isChildMessage({ type: "imported", module, exports })) outcomes.set(module, { type: "imported", exports: exports! });
-      else jobs.push({ module, label: bundlePath, code });
+      else jobs.push({ module, label: bundlePath, code, body: prelude === undefined ? undefined : bundleBody(module, code, prelude) });
     }
     if (jobs.length > 0) {
-      const imported = await importAll(jobs, await childScript(), { timeoutMs, cwd: root });
+      const sdk = prelude !== undefined && jobs.some((job) => job.body !== undefined) ? sdkModule(prelude) : undefined;
+      const imported = await importAll(jobs, await childScript(), { timeoutMs, cwd: root, sdk });
       for (const [module, outcome] of imported) {
         outcomes.set(module, outcome);
         if (outcome.type === "imported") cache.set([staged.modules.get(module)!.sha256, timeoutMs], outcome.exports);

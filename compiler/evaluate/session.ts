@@ -1,24 +1,33 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { isChildMessage } from "./decode.js";
-import type { ChildMessage, ImportRequest } from "./protocol.js";
+import type { ChildMessage, ImportRequest, SdkRequest } from "./protocol.js";
 import { permissionFlag } from "./child-script.js";
 
 /** What happened to one import request. */
 export type Reply =
-  | Extract<ChildMessage, { type: "imported" | "threw" }>
+  | Extract<ChildMessage, { type: "imported" | "threw" | "untrusted" }>
   | { readonly type: "timeout" }
   | { readonly type: "ended"; readonly detail: string };
 
 const STDERR_TAIL = 2000;
+/**
+ * Measured on Node 20: importing a whole bundle keeps ~300 KB of heap (its own SDK with TypeBox), a body evaluated
+ * with the shared SDK ~20-50 KB.
+ */
+export const RETAINED_WHOLE = 6;
 
 /** One evaluation child process: an empty environment, the permission model, one import at a time. */
 export class Session {
   /** How many imports were sent to this child. */
   imports = 0;
+  /** What those imports keep in the child's memory, in bodies' worth: a whole bundle carries its own SDK (RETAINED_WHOLE). */
+  retained = 0;
   /** True until the first import is sent: a failure of the first module cannot be blamed on another. */
   get fresh(): boolean {
     return this.imports === 0;
   }
+  /** Whether the child evaluated the build's SDK, frozen, for bundle bodies to share (shareSdk). */
+  sharesSdk = false;
   readonly #child: ChildProcess;
   #stderr = "";
   #ended: string | undefined;
@@ -60,9 +69,32 @@ export class Session {
     return session;
   }
 
+  /**
+   * Has the child evaluate the SDK once (split.ts sdkModule) for later bodies to share; false if it could not (then
+   * every bundle is imported whole, which is always correct). Not an import: the child stays fresh. Throws, with the
+   * child killed, if it does not answer in time.
+   */
+  async shareSdk(code: string, timeoutMs: number): Promise<boolean> {
+    if (this.#ended === undefined) {
+      try {
+        this.#child.send({ type: "sdk", code } satisfies SdkRequest);
+      } catch {
+        // The channel closed under us; the "close" event reports why.
+      }
+    }
+    const reply = await this.#next(timeoutMs);
+    if (reply.type !== "sdk") {
+      this.kill();
+      throw new Error(`the evaluation process did not evaluate the SDK: ${reply.type === "ended" ? reply.detail : reply.type === "timeout" ? "it timed out" : "it answered out of turn"}`);
+    }
+    this.sharesSdk = reply.shared;
+    return this.sharesSdk;
+  }
+
   /** Sends one bundle to import and waits for its definitions, its error, the deadline or the end of the process. */
   async run(request: ImportRequest, timeoutMs: number): Promise<Reply> {
     this.imports++;
+    this.retained += request.sharedSdk ? 1 : RETAINED_WHOLE;
     if (this.#ended === undefined) {
       try {
         this.#child.send(request);
@@ -72,6 +104,7 @@ export class Session {
     }
     const reply = await this.#next(timeoutMs);
     if (reply.type === "ready") return { type: "ended", detail: "the evaluation process restarted unexpectedly" };
+    if (reply.type === "sdk") return { type: "ended", detail: "the evaluation process answered out of turn" };
     return reply;
   }
 
