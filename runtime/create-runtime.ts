@@ -59,6 +59,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     loader: new Loader(root),
     breakers: new Breakers(resolved.breaker),
     dispatchers: { required: resolved.dispatchers.required ?? ownSandbox!, none: resolved.dispatchers.none ?? inProcessDispatcher },
+    resolved: new Map(),
   };
   const toolNames = Object.freeze(Object.keys(lock.tools).sort());
   const defaultRun = new RunState(resolved.budget);

@@ -1,3 +1,5 @@
+import { COMPACT_WASM } from "./compact-wasm.js";
+
 /**
  * A lock's bytes with every whitespace byte outside strings removed, and where the members of its
  * top-level object and of its `tools` object are in them. For a lock cave build wrote (keys sorted,
@@ -6,10 +8,11 @@
  * then parse one tool's entry at a time, instead of parsing, re-serialising and hashing megabytes.
  *
  * Nothing here trusts the result: a hash match is what proves the bytes are the canonical form. The
- * scan only has to be exact about what is inside a string (so it never removes a string's byte), and
- * to refuse input whose whitespace separates two tokens that would otherwise run together (`1 2`), so
- * that the compact bytes are never valid JSON that the original bytes were not. Anything it does not
- * recognise is `undefined`: the caller then takes the general path (parse everything, canonicalise).
+ * scan (compact.wat, run as WebAssembly) only has to be exact about what is inside a string (so it
+ * never removes a string's byte), and to refuse input whose whitespace separates two tokens that
+ * would otherwise run together (`1 2`), so that the compact bytes are never valid JSON that the
+ * original bytes were not. Anything it does not recognise is `undefined`: the caller then takes the
+ * general path (parse everything, canonicalise).
  */
 export interface CompactLock {
   readonly bytes: Buffer;
@@ -34,70 +37,34 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 const TOOLS_KEY = Buffer.from('"tools"');
 
+
+/** The part of the WebAssembly API used here (the TypeScript libs this package compiles with do not declare it). */
+interface Wasm {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: { memory: { buffer: ArrayBuffer; grow(pages: number): number }; compact(n: number, marks: number, cap: number): number } };
+}
+const wasm = (globalThis as { WebAssembly?: Wasm }).WebAssembly;
+
+/** Compiled on first use; null when this Node has no WebAssembly (e.g. --jitless): the general path then. */
+let compiled: object | null | undefined;
+
 export function compactLock(source: Uint8Array): CompactLock | undefined {
-  const out = Buffer.allocUnsafe(source.length);
-  // Where the structural bytes ({ } [ ] , :) outside strings landed in `out`; a lock has about one per 18 bytes.
-  const marks = new Int32Array((source.length >> 3) + 64);
-  const length = compactBytes(source, out, marks);
-  if (length < 0) return undefined;
-  return findMembers(out.subarray(0, length), marks);
-}
-
-/**
- * Copies `source` to `out` without the whitespace outside strings, and records in `marks` (ended by
- * -1) the offset in `out` of each structural byte. Returns the length written, or -1: an unterminated
- * string, a control byte outside a string, whitespace between two bytes of numbers or literals, or
- * more structural bytes than `marks` holds. Two passes, this one tight, because V8 optimises a loop
- * with few branches well on its first and only run, and this loop sees every byte of the lock.
- */
-function compactBytes(source: Uint8Array, out: Uint8Array, marks: Int32Array): number {
+  compiled ??= wasm === undefined ? null : new wasm.Module(Buffer.from(COMPACT_WASM, "base64"));
+  if (compiled === null || wasm === undefined) return undefined;
+  const { memory, compact } = new wasm.Instance(compiled).exports;
   const n = source.length;
-  const lastMark = marks.length - 1;
-  let o = 0;
-  let i = 0;
-  let m = 0;
-  let gap = false;
-  let afterWord = false;
-  while (i < n) {
-    const c = source[i++]!;
-    // 0x22 is the quote, 0x5c the backslash; whitespace is 0x20, 0x0a, 0x0d and 0x09.
-    if (c === 0x20 || c === 0x0a) {
-      gap = true;
-    } else if (c === 0x22) {
-      out[o++] = c;
-      for (;;) {
-        if (i >= n) return -1;
-        const d = source[i++]!;
-        out[o++] = d;
-        if (d === 0x22) break;
-        if (d === 0x5c) {
-          if (i >= n) return -1;
-          out[o++] = source[i++]!;
-        }
-      }
-      gap = false;
-      afterWord = false;
-    } else if (c > 0x20) {
-      if (c === OPEN_BRACE || c === CLOSE_BRACE || c === OPEN_BRACKET || c === CLOSE_BRACKET || c === COMMA || c === COLON) {
-        if (m === lastMark) return -1;
-        marks[m++] = o;
-        afterWord = false;
-      } else {
-        // Whitespace separates tokens: "1 2" is not JSON, "12" is; so is "tr ue" against "true".
-        if (gap && afterWord) return -1;
-        afterWord = true;
-      }
-      gap = false;
-      out[o++] = c;
-    } else if (c === 0x0d || c === 0x09) {
-      gap = true;
-    } else return -1;
-  }
-  marks[m] = -1;
-  return o;
+  // Marks at depth 1 and 2 only: a few per tool. A lock with more than one per 16 bytes is odd; general path.
+  const marksAt = (n + 3) & ~3;
+  const cap = (n >> 4) + 64;
+  const pages = Math.ceil((marksAt + cap * 4) / 65536) - memory.buffer.byteLength / 65536;
+  if (pages > 0) memory.grow(pages);
+  new Uint8Array(memory.buffer).set(source);
+  const length = compact(n, marksAt, cap);
+  if (length < 0) return undefined;
+  return findMembers(Buffer.from(memory.buffer, 0, length), new Int32Array(memory.buffer, marksAt, cap));
 }
 
-/** The top-level object's members and the tools object's members, from the structural bytes' offsets. */
+/** The top-level object's members and the tools object's members, from the offsets of the structural bytes at depth 1 and 2. */
 function findMembers(bytes: Buffer, marks: Int32Array): CompactLock | undefined {
   if (marks[0] !== 0 || bytes[0] !== OPEN_BRACE) return undefined;
   const members: Member[] = [];

@@ -25,13 +25,16 @@ export function resolve(state: CallState): Failure | undefined {
   }
 
   const tools = state.engine.lock.tools;
-  let tool;
-  try {
-    tool = Object.hasOwn(tools, state.name) ? tools[state.name] : reservedToolFor(state.engine.lock, state.name);
-  } catch (thrown) {
-    // A tool's lock entry is parsed and shape-checked on first read (runtime/lock/read-lock.ts).
-    if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
-    throw thrown;
+  let tool = state.engine.resolved.get(state.name);
+  if (tool === undefined) {
+    try {
+      tool = Object.hasOwn(tools, state.name) ? tools[state.name] : reservedToolFor(state.engine.lock, state.name);
+    } catch (thrown) {
+      // A tool's lock entry is parsed and shape-checked on first read (runtime/lock/read-lock.ts).
+      if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
+      throw thrown;
+    }
+    if (tool !== undefined) state.engine.resolved.set(state.name, tool);
   }
   if (tool === undefined) {
     return { code: "UNKNOWN_TOOL", message: `${JSON.stringify(state.name)} is not a locked tool (the lock has ${Object.keys(tools).length}; runtime.toolDeclarations() lists them); call a locked tool, or add it and run cave build` };

@@ -17,6 +17,8 @@ export interface Engine {
   readonly loader: Loader;
   readonly breakers: Breakers;
   readonly dispatchers: { readonly required: Dispatcher; readonly none: Dispatcher };
+  /** Tools resolved so far, by name: a lock entry is read (parsed and checked) once, then found here. */
+  readonly resolved: Map<string, LockedTool>;
 }
 
 /** How a call ended when it did not succeed: the outcome's error. */

@@ -73,6 +73,34 @@ describe("compactLock", () => {
     faithful(text);
   });
 
+  it("gives JSON.stringify's bytes for any JSON value printed with any indentation (seeded random values)", () => {
+    let seed = 42;
+    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const strings = ["", "a", 'he said "hi"', "back\\slash\\", "colon: space", '": ', "{[,]}", "é ü \u2028", "tab\tnew\nline", "\\\"", "tools"];
+    const value = (depth: number): unknown => {
+      const kind = depth > 3 ? random() * 3 : random() * 6;
+      if (kind < 1) return pick(strings);
+      if (kind < 2) return pick([0, -1.5, 1e21, 12345, 0.000001, true, false, null]);
+      if (kind < 3) return pick(strings) + String(Math.floor(random() * 100));
+      if (kind < 4.5) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, (_, i) => [pick(strings) + i, value(depth + 1)]));
+    };
+    for (let round = 0; round < 300; round++) {
+      const lock = { a: value(1), tools: Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, (_, i) => [`t${i}`, value(2)])), z: value(1) };
+      const indent = pick([0, 1, 2, 4, "\t"]);
+      const text = JSON.stringify(lock, null, indent);
+      const compact = faithful(pick([text, text.replaceAll("\n", "\r\n")]))!;
+      expect(compact.bytes.toString("utf8")).toBe(JSON.stringify(lock));
+      expect(compact.tools).toHaveLength(Object.keys(lock.tools).length);
+    }
+  });
+
+  it("ships the WebAssembly that compact.wat assembles to", async () => {
+    const { assembledModule } = (await import(join(REPO_ROOT, "scripts", "build-compact-wasm.mjs"))) as { assembledModule(): Promise<string> };
+    expect(readFileSync(join(REPO_ROOT, "runtime", "lock", "compact-wasm.ts"), "utf8"), "run node scripts/build-compact-wasm.mjs").toBe(await assembledModule());
+  });
+
   it("refuses what only whitespace separates, and unbalanced or trailing input", () => {
     for (const text of ['{"a": 1 2}', '{"a": tr ue}', '{"a": 1}}', '{"a": 1} x', '{"a": "x', '{"a": 1', '["a"]', '"x"']) {
       expect(compactLock(Buffer.from(text)), text).toBeUndefined();
