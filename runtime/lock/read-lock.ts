@@ -149,6 +149,13 @@ function invalid(shown: string, problem: string): RuntimeError {
 
 /** A member's key, or undefined if it is not a JSON string. */
 function keyOf(text: Buffer, member: Member): string | undefined {
+  // A key without escapes or control bytes (every tool name) is its bytes between the quotes.
+  const end = member.colon - 1;
+  if (text[member.start] === 0x22 && text[end] === 0x22 && end > member.start) {
+    let plain = true;
+    for (let i = member.start + 1; i < end && plain; i++) plain = text[i]! !== 0x5c && text[i]! >= 0x20;
+    if (plain) return text.toString("utf8", member.start + 1, end);
+  }
   try {
     const key: unknown = JSON.parse(text.toString("utf8", member.start, member.colon));
     return typeof key === "string" ? key : undefined;
