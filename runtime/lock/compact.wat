@@ -2,10 +2,12 @@
 ;; strings and records where the structural bytes ({ } [ ] , :) at nesting depth 1 and 2 landed.
 ;; WebAssembly because this loop sees every byte of a megabytes-large lock once, at start-up: V8 runs
 ;; a JavaScript loop that runs once in its slow tiers until an optimised version is ready, which on a
-;; busy machine is most of the loop; this runs at baseline-compiled speed from its first byte.
+;; busy machine is most of the loop; this runs at baseline-compiled speed from its first byte, and
+;; is called once per slice of the lock so that V8 can move it to optimised code part way through.
 ;; Assembled by scripts/build-compact-wasm.mjs into compact-wasm.ts (a test checks they agree).
 ;;
-;; compact(n, marks, cap) -> length written, or -1
+;; compact(limit, n, marks, cap) -> length written, -1, or -2
+;;   limit  pause (-2) once the read offset reaches it; call again with a higher limit to go on
 ;;   n      the lock's length; its bytes are at offset 0 and are overwritten by the result
 ;;   marks  offset (4-aligned) of room for cap i32 offsets into the result, ended by -1
 ;;   -1     an unterminated string, a control byte outside a string, whitespace between two bytes of
@@ -14,11 +16,35 @@
 ;; at most the eight bytes just read).
 (module
   (memory (export "memory") 1)
-  (func (export "compact") (param $n i32) (param $marks i32) (param $cap i32) (result i32)
+  ;; Where a paused scan stands: read and write offsets, marks so far, whitespace seen, last token a
+  ;; number or literal, nesting depth.
+  (global $at (mut i32) (i32.const 0))
+  (global $out (mut i32) (i32.const 0))
+  (global $marked (mut i32) (i32.const 0))
+  (global $gapSeen (mut i32) (i32.const 0))
+  (global $afterWord (mut i32) (i32.const 0))
+  (global $nesting (mut i32) (i32.const 0))
+  (func (export "compact") (param $limit i32) (param $n i32) (param $marks i32) (param $cap i32) (result i32)
     (local $i i32) (local $o i32) (local $m i32) (local $c i32) (local $gap i32) (local $word i32) (local $depth i32) (local $w i64)
+    (local.set $i (global.get $at))
+    (local.set $o (global.get $out))
+    (local.set $m (global.get $marked))
+    (local.set $gap (global.get $gapSeen))
+    (local.set $word (global.get $afterWord))
+    (local.set $depth (global.get $nesting))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        ;; Pause between tokens once past the limit (a string in progress is finished first).
+        (if (i32.ge_u (local.get $i) (local.get $limit))
+          (then
+            (global.set $at (local.get $i))
+            (global.set $out (local.get $o))
+            (global.set $marked (local.get $m))
+            (global.set $gapSeen (local.get $gap))
+            (global.set $afterWord (local.get $word))
+            (global.set $nesting (local.get $depth))
+            (return (i32.const -2))))
         (local.set $c (i32.load8_u (local.get $i)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (if (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x0a)))
