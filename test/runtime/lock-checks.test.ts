@@ -96,6 +96,18 @@ describe("compactLock", () => {
     }
   });
 
+  it("gives the same bytes for a lock of several slices, with strings, escapes and whitespace runs across slice ends", () => {
+    // Slices are 256 KiB; vary the padding so strings, escapes and indentation cross every boundary.
+    const tools: Record<string, unknown> = {};
+    for (let i = 0; i < 3000; i++) tools[`t${i}`] = { d: `${"x".repeat(i % 97)}\\"\\${"y".repeat(i % 13)}`, n: [i, -i / 7, true, null], o: { k: "é".repeat(i % 5) } };
+    for (const indent of [2, 7]) {
+      const lock = { a: 1, tools, z: "end" };
+      const compact = compactLock(Buffer.from(JSON.stringify(lock, null, indent)))!;
+      expect(compact.bytes.toString("utf8")).toBe(JSON.stringify(lock));
+      expect(compact.tools).toHaveLength(3000);
+    }
+  });
+
   it("ships the WebAssembly that compact.wat assembles to", async () => {
     const { assembledModule } = (await import(join(REPO_ROOT, "scripts", "build-compact-wasm.mjs"))) as { assembledModule(): Promise<string> };
     expect(readFileSync(join(REPO_ROOT, "runtime", "lock", "compact-wasm.ts"), "utf8"), "run node scripts/build-compact-wasm.mjs").toBe(await assembledModule());
