@@ -1,6 +1,7 @@
 import type { CaveLock } from "../src/contract/lock.js";
 import type { AnalyseResult, EvaluateResult, StageResult, ValidatorsResult } from "./types.js";
 import type { Location } from "./diagnostics.js";
+import { sha256 } from "../src/contract/hash.js";
 import { transformFiles } from "./results/index.js";
 
 /** Every transparent (TypeBox) schema that needs a precompiled validator, with who owns it for messages. */
@@ -29,3 +30,19 @@ export function buildFolderFiles(staged: StageResult, validated: ValidatorsResul
   return new Map(entries);
 }
 
+/**
+ * sha256 of each build-folder file (for emit, which keeps unchanged files, and the build cache's record). Bundles and
+ * validators were hashed when they were made (their sha256 is in the lock): those are taken when the text is that very
+ * module's, the rest are hashed.
+ */
+export function buildFolderHashes(files: ReadonlyMap<string, string>, staged: StageResult, validated: ValidatorsResult): Record<string, string> {
+  const known = new Map<string, { code: string; sha256: string }>();
+  for (const module of staged.modules.values()) known.set(module.bundlePath, module);
+  for (const validator of validated.validators.values()) known.set(validator.path, validator);
+  const out: Record<string, string> = {};
+  for (const [path, text] of files) {
+    const made = known.get(path);
+    out[path] = made !== undefined && made.code === text ? made.sha256 : sha256(text);
+  }
+  return out;
+}

@@ -6,7 +6,7 @@ import { plan } from "./plan/index.js";
 import { checkResults } from "./results/index.js";
 import { emit } from "./emit/index.js";
 import { renderLock } from "./emit/render.js";
-import { buildFolderFiles, schemasToPrecompile } from "./build-parts.js";
+import { buildFolderFiles, buildFolderHashes, schemasToPrecompile } from "./build-parts.js";
 import { error, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { CaveConfig } from "./types.js";
 import { unknownKeyHint } from "../src/suggest.js";
@@ -98,8 +98,10 @@ async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnost
   ]);
   // Analysis runs on a worker thread while esbuild already bundles the modules that mention "cave" (all those
   // analysis can name, perhaps a few more); stage then keeps what analysis names, or bundles them itself.
+  // The analysis worker starts first: it is the longer of the two, and finding the mentions takes a while.
+  const analysing = analyseOffThread(root, settings.files);
   const ahead = bundleAhead(root, await mentioningCave(root, settings.files), config);
-  const analysed = await analyseOffThread(root, settings.files);
+  const analysed = await analysing;
   diagnostics.push(...analysed.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
@@ -121,13 +123,15 @@ async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnost
   const lock = plan(config, evaluated, staged, validated);
   const lockText = renderLock(lock);
   const files = buildFolderFiles(staged, validated, lock);
+  // Bundles and validators were hashed when they were made: emit uses that to keep unchanged files of the previous
+  // build folder (by a hard link, after checking their bytes), and the cache records it.
+  const hashes = buildFolderHashes(files, staged, validated);
 
-  if (write) diagnostics.push(...emit(root, { config, lockText, files }));
+  if (write) diagnostics.push(...emit(root, { config, lockText, files, hashes }));
   const ok = !hasErrors(diagnostics);
   if (write && ok && useCache) {
     const inputs = hashInputs(root, settings.files, staged.inputFiles);
-    const outputs = Object.fromEntries([...files].map(([path, text]) => [path, sha256(text)]));
-    store(root, { key, inputs, lockPath: config.lock, lockSha256: sha256(lockText), outputs, diagnostics: diagnostics.filter((d) => d.severity === "warning") });
+    store(root, { key, inputs, lockPath: config.lock, lockSha256: sha256(lockText), outputs: hashes, diagnostics: diagnostics.filter((d) => d.severity === "warning") });
   }
   return { ok, diagnostics: sortDiagnostics(diagnostics), config, lock, lockText, files, written: write && ok, cached: false };
 }

@@ -4,6 +4,7 @@ import { hashJson } from "../../src/contract/hash.js";
 import type { CaveConfig, EvaluateResult, StageResult, ValidatorsResult } from "../types.js";
 import { lockSchema } from "./schema-lock.js";
 import { lockResult } from "../results/index.js";
+import { sortKeys } from "../emit/render.js";
 
 /** Turns the evaluated, staged and validated facts into the lock: every decision the runtime will follow, made here. */
 export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: StageResult, validated: ValidatorsResult): CaveLock {
@@ -32,7 +33,9 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
   for (const agent of [...evaluated.agents].sort((a, b) => compare(a.name, b.name))) {
     agents[agent.name] = { module: agent.module, export: agent.exportName, description: agent.description, tools: [...agent.tools].sort() };
   }
-  const body = { lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools };
+  // Keys sorted once here: canonical JSON of sorted plain data is JSON.stringify's own output (hash.ts's fast path),
+  // where the general RFC 8785 serialiser took most of planning a 1,000-tool lock.
+  const body = sortKeys({ lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools }) as Omit<CaveLock, "integrity">;
   return { ...body, integrity: hashJson(body) };
 }
 
