@@ -1,4 +1,4 @@
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import type { Module } from "./model.js";
 
 /** What a name refers to, as far as static analysis cares. */

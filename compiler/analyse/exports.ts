@@ -1,4 +1,4 @@
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import { hasModifier } from "./bindings.js";
 import type { Module } from "./model.js";
 

@@ -1,4 +1,4 @@
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import type { Definition } from "./definition.js";
 import type { Module } from "./model.js";
 import { propertyKey, unwrap } from "./static-value.js";

@@ -1,4 +1,4 @@
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import { accessedName, caveFunctionOf, caveImports, refersToCave } from "./cave-imports.js";
 import { CAVE_PACKAGE, isCaveFunction, type CaveFunction, type Module } from "./model.js";
 

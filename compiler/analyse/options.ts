@@ -1,4 +1,4 @@
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import type { CaveFunction, Module } from "./model.js";
 import { propertyKey, type Evaluator, type NotStatic } from "./static-value.js";
 

@@ -1,4 +1,4 @@
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import { moduleExports } from "./exports.js";
 import type { Module } from "./model.js";
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
-import { Project, ts } from "ts-morph";
+import { Project, ts } from "./typescript.js";
 import { describeThrown, error, type Diagnostic } from "../diagnostics.js";
 import type { Module } from "./model.js";
 

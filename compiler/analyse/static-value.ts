@@ -1,4 +1,4 @@
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import { moduleBinding, resolveName, type Binding } from "./bindings.js";
 import { caveFunctionOf } from "./cave-imports.js";
 import { moduleExports } from "./exports.js";
