@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
-import { Project, ts } from "./typescript.js";
+import { ts } from "./typescript.js";
 import { describeThrown, error, type Diagnostic } from "../diagnostics.js";
 import type { Module } from "./model.js";
 
@@ -18,19 +18,10 @@ const EXTENSION_CANDIDATES: Readonly<Record<string, readonly string[]>> = {
 const EXTENSIONLESS_CANDIDATES = [".ts", ".tsx", ".mts", ".js", "/index.ts", "/index.tsx", "/index.js"];
 
 /**
- * The project's modules, each read and parsed at most once, in one ts-morph Project without a type
- * checker. Files outside the build are parsed only when an import between modules leads to them.
+ * The project's modules, each read and parsed at most once, without a type checker. Files outside the build are
+ * parsed only when an import between modules leads to them.
  */
 export class Sources {
-  // The project never touches the disk itself: this class reads each file once and hands ts-morph the
-  // text (with the real file system, ts-morph re-reads and re-parses a file it is given the text of).
-  private readonly project = new Project({
-    useInMemoryFileSystem: true,
-    skipAddingFilesFromTsConfig: true,
-    skipFileDependencyResolution: true,
-    skipLoadingLibFiles: true,
-    compilerOptions: { allowJs: true, noLib: true },
-  });
   private readonly texts = new Map<string, string | null>();
   private readonly modules = new Map<string, Module | null>();
   private readonly resolved = new Map<string, string | null>();
@@ -66,7 +57,10 @@ export class Sources {
     const text = this.text(file);
     let module: Module | null = null;
     if (text !== null) {
-      const sf = this.project.createSourceFile(join(this.root, file), text).compilerNode;
+      // The syntax tree a ts-morph Project would hold (its compilerNode: TypeScript's parser at the latest target,
+      // with parent links, the script kind from the extension), without the Project: only the tree is read, and the
+      // Project's bookkeeping per file cost about a third as much as parsing it.
+      const sf = ts.createSourceFile(join(this.root, file), text, ts.ScriptTarget.Latest, true);
       module = { file, sf, inBuild: this.inBuild.has(file) };
       this.reportSyntaxErrors(module);
     }
