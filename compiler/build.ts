@@ -89,17 +89,17 @@ interface PassSettings {
 async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnostic[], caches: PassCaches, settings: PassSettings): Promise<BuildResult> {
   const { key, write, useCache } = settings;
   // The passes load only on a cache miss: ts-morph alone takes longer to import than a whole no-change rebuild.
-  const [{ analyseOffThread }, { mentioningCave }, { bundleAhead, stage }, { evaluate }, { validators }] = await Promise.all([
-    import("./analyse/off-thread.js"),
+  // Analysis runs on a worker thread while esbuild already bundles the modules that mention "cave" (all those
+  // analysis can name, perhaps a few more); stage then keeps what analysis names, or bundles them itself. The
+  // analysis worker starts first, before the other passes load: it is the longer of the two.
+  const { analyseOffThread } = await import("./analyse/off-thread.js");
+  const analysing = analyseOffThread(root, settings.files);
+  const [{ mentioningCave }, { bundleAhead, stage }, { evaluate }, { validators }] = await Promise.all([
     import("./analyse/candidates.js"),
     import("./stage/index.js"),
     import("./evaluate/index.js"),
     import("./validators/pass.js"),
   ]);
-  // Analysis runs on a worker thread while esbuild already bundles the modules that mention "cave" (all those
-  // analysis can name, perhaps a few more); stage then keeps what analysis names, or bundles them itself.
-  // The analysis worker starts first: it is the longer of the two, and finding the mentions takes a while.
-  const analysing = analyseOffThread(root, settings.files);
   const ahead = bundleAhead(root, await mentioningCave(root, settings.files), config);
   const analysed = await analysing;
   diagnostics.push(...analysed.diagnostics);
