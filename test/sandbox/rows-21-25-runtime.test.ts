@@ -89,7 +89,7 @@ describe("row 23: lock tampering", () => {
     expect(await checkDeployment(project)).toContainEqual(expect.objectContaining({ code: "CAVE9008", message: expect.stringContaining(".cave/bundles/tools/extra.mjs") }));
   });
 
-  it("a tool missing from the lock: the deploy check names it, and the runtime refuses the lock", async () => {
+  it("a tool missing from the lock: the deploy check names it, and the runtime refuses every tool that names it", async () => {
     const project = await builtProject("sandbox");
     const lockPath = join(project, "cave.lock");
     const lock = JSON.parse(readFileSync(lockPath, "utf8")) as { integrity: string; tools: Record<string, unknown> };
@@ -97,7 +97,16 @@ describe("row 23: lock tampering", () => {
     const { integrity: _old, ...body } = lock;
     writeFileSync(lockPath, `${JSON.stringify({ ...body, integrity: hashJson(body) }, null, 2)}\n`);
     expect(await checkDeployment(project)).toContainEqual(expect.objectContaining({ code: "CAVE9009", message: expect.stringContaining('names tool "add"') }));
-    await expect(createRuntime({ root: project, mode: "host" })).rejects.toMatchObject({ message: expect.stringContaining('"add"') });
+    // Tool entries are checked on first read (docs/runtime.md): the deploy-time check reads them all.
+    const runtime = await createRuntime({ root: project, mode: "host" });
+    try {
+      await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_INVALID", message: expect.stringContaining('("add" is not in the lock)') });
+      const composite = await runtime.call("composite", { calls: [] });
+      expect(composite).toMatchObject({ ok: false, error: { code: "LOCK_INVALID", message: expect.stringContaining('tools.composite.nestedTools must be names of locked tools ("add" is not in the lock)') } });
+      expect(await runtime.call("add", { a: 1, b: 2 })).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
+    } finally {
+      runtime.close();
+    }
   });
 
   it("the lock's integrity hash edited: the deploy check and createRuntime refuse it", async () => {
