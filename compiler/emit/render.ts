@@ -11,7 +11,22 @@ export function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Whether every object in the value already lists its keys in code-unit order, that is, sortKeys would give the same
+ * order: a walk that copies nothing (the planner hands over a lock sorted this way, see plan/index.ts).
+ */
+export function keysSorted(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(keysSorted);
+  if (value === null || typeof value !== "object") return true;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && !(keys[i - 1]! < keys[i]!)) return false;
+    if (!keysSorted((value as Record<string, unknown>)[keys[i]!])) return false;
+  }
+  return true;
+}
+
 /** The lock as reviewers read it: sorted keys, two-space indent, one fact per line, LF, trailing newline. */
 export function renderLock(lock: CaveLock): string {
-  return `${JSON.stringify(sortKeys(lock), null, 2)}\n`;
+  return `${JSON.stringify(keysSorted(lock) ? lock : sortKeys(lock), null, 2)}\n`;
 }

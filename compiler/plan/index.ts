@@ -34,9 +34,11 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
     agents[agent.name] = { module: agent.module, export: agent.exportName, description: agent.description, tools: [...agent.tools].sort() };
   }
   // Keys sorted once here: canonical JSON of sorted plain data is JSON.stringify's own output (hash.ts's fast path),
-  // where the general RFC 8785 serialiser took most of planning a 1,000-tool lock.
+  // where the general RFC 8785 serialiser took most of planning a 1,000-tool lock; and a lock whose keys are sorted
+  // is rendered as it is (renderLock) instead of copied again.
   const body = sortKeys({ lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools }) as Omit<CaveLock, "integrity">;
-  return { ...body, integrity: hashJson(body) };
+  const lock: CaveLock = { ...body, integrity: hashJson(body) };
+  return Object.fromEntries(Object.entries(lock).sort(([a], [b]) => compare(a, b))) as unknown as CaveLock;
 }
 
 /** Code-unit order, the same order canonical JSON uses, independent of locale. */

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { emit } from "../../compiler/emit/index.js";
+import { keysSorted, renderLock, sortKeys } from "../../compiler/emit/render.js";
+import type { CaveLock } from "../../src/contract/lock.js";
 import type { CaveConfig } from "../../compiler/types.js";
 import { sha256 } from "../../src/contract/hash.js";
 
@@ -81,5 +83,20 @@ describe("emit() keeping unchanged files", () => {
     expect(kept.isFile()).toBe(true);
     expect(kept.ino).not.toBe(inode(join(root, "elsewhere/copy.mjs")));
     expect(readFileSync(join(root, ".cave/bundles/same.mjs"), "utf8")).toBe("unchanged bundle\n");
+  });
+});
+
+describe("renderLock()", () => {
+  it("renders a lock whose keys are already sorted as it is, and sorts any other, to the same text", () => {
+    const unsorted = { tools: { b: { z: 1, a: [{ y: 2, x: 1 }] }, a: {} }, integrity: "sha256-x", agents: {} };
+    const sorted = sortKeys(unsorted);
+    expect(keysSorted(unsorted)).toBe(false);
+    expect(keysSorted(sorted)).toBe(true);
+    expect(renderLock(unsorted as unknown as CaveLock)).toBe(renderLock(sorted as CaveLock));
+    expect(renderLock(unsorted as unknown as CaveLock).split("\n").slice(0, 3)).toEqual(["{", '  "agents": {},', '  "integrity": "sha256-x",']);
+    // Integer-like keys are listed in numeric order by JavaScript itself, whatever sortKeys does.
+    const numeric = { tools: { "10": 1, "9": 2 } };
+    expect(keysSorted(numeric)).toBe(false);
+    expect(renderLock(numeric as unknown as CaveLock)).toBe(`${JSON.stringify(sortKeys(numeric), null, 2)}\n`);
   });
 });
