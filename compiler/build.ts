@@ -8,7 +8,7 @@ import { emit } from "./emit/index.js";
 import { renderLock } from "./emit/render.js";
 import { buildFolderFiles, buildFolderHashes, schemasToPrecompile } from "./build-parts.js";
 import { error, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
-import type { CaveConfig, EvaluateResult, ValidatorsResult } from "./types.js";
+import type { CaveConfig } from "./types.js";
 import { unknownKeyHint } from "../src/suggest.js";
 import { cacheKey, lookup, store } from "./cache/index.js";
 import { compilerIdentity } from "./cache/identity.js";
@@ -109,18 +109,11 @@ async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnost
   diagnostics.push(...staged.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
-  // With nothing cached, the validators pass compiles every schema: its compilers get ready (Ajv loaded here and on
-  // a worker thread) while evaluate runs.
-  const compilersReady = caches.validatorsEmpty ? import("./validators/parallel.js").then(({ SchemaCompilers }) => SchemaCompilers.start()) : undefined;
-  let evaluated: EvaluateResult, validated: ValidatorsResult;
-  try {
-    evaluated = await evaluate(root, staged, analysed, { timeoutMs: settings.evaluateTimeoutMs, cache: caches.evaluate });
-    diagnostics.push(...evaluated.diagnostics);
-    if (hasErrors(diagnostics)) return failed(diagnostics, config);
-    validated = await validators(root, config.outDir, schemasToPrecompile(evaluated, analysed), { cache: caches.validators, compilers: await compilersReady });
-  } finally {
-    (await compilersReady)?.close();
-  }
+  const evaluated = await evaluate(root, staged, analysed, { timeoutMs: settings.evaluateTimeoutMs, cache: caches.evaluate });
+  diagnostics.push(...evaluated.diagnostics);
+  if (hasErrors(diagnostics)) return failed(diagnostics, config);
+
+  const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated, analysed), { cache: caches.validators });
   diagnostics.push(...validated.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 

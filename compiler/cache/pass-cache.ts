@@ -45,11 +45,6 @@ export class PassCacheFile<V> implements PassCache<V> {
     this.#stored = readEntries<V>(this.#path);
   }
 
-  /** How many entries the cache file held when it was opened. */
-  get storedCount(): number {
-    return Object.keys(this.#stored).length;
-  }
-
   get(input: unknown): V | undefined {
     this.#consulted = true;
     const key = this.#key(input);

@@ -6,8 +6,6 @@ import { NO_CACHE, PassCacheFile, type PassCache } from "./pass-cache.js";
 export interface PassCaches {
   readonly evaluate: PassCache<readonly ExportReport[]>;
   readonly validators: PassCache<ValidatorCacheEntry>;
-  /** Whether the validators cache holds nothing: such a build compiles every schema (build.ts starts compilers early). */
-  readonly validatorsEmpty: boolean;
   /** Records what this build used and made; only a writing build writes. */
   save(): void;
 }
@@ -17,13 +15,12 @@ export interface PassCaches {
  * (build({ write: true })), never touched by build({ cache: false }).
  */
 export function openPassCaches(root: string, options: { readonly identity: string; readonly write: boolean; readonly enabled: boolean }): PassCaches {
-  if (!options.enabled) return { evaluate: NO_CACHE, validators: NO_CACHE, validatorsEmpty: true, save: () => undefined };
+  if (!options.enabled) return { evaluate: NO_CACHE, validators: NO_CACHE, save: () => undefined };
   const evaluate = new PassCacheFile<readonly ExportReport[]>(root, "evaluate", options);
   const validators = new PassCacheFile<ValidatorCacheEntry>(root, "validators", options);
   return {
     evaluate,
     validators,
-    validatorsEmpty: validators.storedCount === 0,
     save() {
       evaluate.save();
       validators.save();

@@ -1,10 +1,8 @@
 /**
- * A worker thread that compiles schemas beside the main thread (parallel.ts). It sets up its compiler (Ajv, the
- * meta-schema checker) as soon as it starts, possibly before the schemas are known, then waits for them. Both threads
- * take the next index from one shared counter, so neither waits for the other; the worker posts back what it
- * compiled, by index.
+ * A worker thread that compiles schemas beside the main thread (parallel.ts). Both take the next index from one
+ * shared counter, so neither waits for the other; the worker posts back what it compiled, by index.
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { standaloneCompiler, type Compiled } from "./compile.js";
 
 interface Work {
@@ -12,9 +10,8 @@ interface Work {
   readonly next: Int32Array;
 }
 
+const { schemas, next } = workerData as Work;
 const compile = standaloneCompiler();
-parentPort?.once("message", ({ schemas, next }: Work) => {
-  const done: Array<[number, Compiled]> = [];
-  for (let i = Atomics.add(next, 0, 1); i < schemas.length; i = Atomics.add(next, 0, 1)) done.push([i, compile(schemas[i])]);
-  parentPort?.postMessage(done);
-});
+const done: Array<[number, Compiled]> = [];
+for (let i = Atomics.add(next, 0, 1); i < schemas.length; i = Atomics.add(next, 0, 1)) done.push([i, compile(schemas[i])]);
+parentPort?.postMessage(done);

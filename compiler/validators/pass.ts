@@ -8,7 +8,6 @@ import { assembleValidator } from "./assemble.js";
 import { HELPERS, type HelperName } from "./helpers.js";
 import { helperSetName, preludeSource } from "./prelude.js";
 import type { Refusal } from "./refusal.js";
-import type { SchemaCompilers } from "./parallel.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -18,8 +17,6 @@ export type ValidatorCacheEntry = { readonly code: string; readonly helpers: rea
 export interface ValidatorsOptions {
   /** Ajv's code by schema hash and preludes by helper set, so unchanged schemas are never compiled again. */
   readonly cache?: PassCache<ValidatorCacheEntry>;
-  /** Compilers started ahead (parallel.ts), used for what the cache misses; the caller closes them. */
-  readonly compilers?: SchemaCompilers;
 }
 
 interface Group {
@@ -42,7 +39,7 @@ export async function validators(
   schemas: ReadonlyArray<{ jsonSchema: Record<string, unknown>; owner: string; at?: Location }>,
   options: ValidatorsOptions = {},
 ): Promise<ValidatorsResult> {
-  const unknown = Object.keys(options).filter((key) => key !== "cache" && key !== "compilers");
+  const unknown = Object.keys(options).filter((key) => key !== "cache");
   if (unknown.length > 0) throw new TypeError(`validators() does not know the option(s) ${unknown.join(", ")}`);
   const cache = options.cache ?? NO_CACHE;
   const diagnostics: Diagnostic[] = [];
@@ -66,7 +63,7 @@ export async function validators(
   }
 
   const hashes = [...groups.keys()].sort();
-  const outcomes = await compileAll(hashes, groups, cache, options.compilers);
+  const outcomes = await compileAll(hashes, groups, cache);
   const preludes = await preludesFor(outcomes.values(), cache);
 
   const modules = new Map<string, ValidatorModule>();
@@ -101,7 +98,7 @@ function assemble(outcome: Exclude<Outcome, { refusal: Refusal }>, preludes: Rea
 }
 
 /** Ajv's code for every schema: from the cache, or compiled (and cached when it compiles). */
-async function compileAll(hashes: readonly string[], groups: ReadonlyMap<string, Group>, cache: PassCache<ValidatorCacheEntry>, compilers: SchemaCompilers | undefined): Promise<Map<string, Outcome>> {
+async function compileAll(hashes: readonly string[], groups: ReadonlyMap<string, Group>, cache: PassCache<ValidatorCacheEntry>): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const missing: string[] = [];
   for (const hash of hashes) {
@@ -110,8 +107,8 @@ async function compileAll(hashes: readonly string[], groups: ReadonlyMap<string,
     else missing.push(hash);
   }
   if (missing.length === 0) return outcomes;
-  const schemas = missing.map((hash) => groups.get(hash)!.schema);
-  const compiled = compilers ? await compilers.compile(schemas) : await (await import("./parallel.js")).compileSchemas(schemas);
+  const { compileSchemas } = await import("./parallel.js");
+  const compiled = await compileSchemas(missing.map((hash) => groups.get(hash)!.schema));
   for (const [i, hash] of missing.entries()) {
     const result = compiled[i]!;
     if (result.ok) {
