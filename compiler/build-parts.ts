@@ -46,3 +46,27 @@ export function buildFolderHashes(files: ReadonlyMap<string, string>, staged: St
   }
   return out;
 }
+
+/** The bundles of these modules (those that define tools: the lock pins them), with their hashes, for beginEmit. */
+export function stagedBundles(staged: StageResult, modules: Iterable<string>): { files: Map<string, string>; hashes: Record<string, string> } {
+  const files = new Map<string, string>();
+  const hashes: Record<string, string> = {};
+  for (const name of modules) {
+    const module = staged.modules.get(name);
+    if (!module) continue;
+    files.set(module.bundlePath, module.code);
+    hashes[module.bundlePath] = module.sha256;
+  }
+  return { files, hashes };
+}
+
+/** The validator modules, with their hashes, for beginEmit. */
+export function validatorModules(validated: ValidatorsResult): { files: Map<string, string>; hashes: Record<string, string> } {
+  const files = new Map<string, string>();
+  const hashes: Record<string, string> = {};
+  for (const validator of validated.validators.values()) {
+    files.set(validator.path, validator.code);
+    hashes[validator.path] = validator.sha256;
+  }
+  return { files, hashes };
+}

@@ -4,9 +4,9 @@ import { sha256 } from "../src/contract/hash.js";
 import { discover } from "./discover/index.js";
 import { plan } from "./plan/index.js";
 import { checkResults } from "./results/index.js";
-import { emit } from "./emit/index.js";
+import { beginEmit } from "./emit/index.js";
 import { renderLock } from "./emit/render.js";
-import { buildFolderFiles, buildFolderHashes, schemasToPrecompile } from "./build-parts.js";
+import { buildFolderFiles, buildFolderHashes, schemasToPrecompile, stagedBundles, validatorModules } from "./build-parts.js";
 import { error, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { CaveConfig } from "./types.js";
 import { unknownKeyHint } from "../src/suggest.js";
@@ -109,31 +109,42 @@ async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnost
   diagnostics.push(...staged.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
-  const evaluated = await evaluate(root, staged, analysed, { timeoutMs: settings.evaluateTimeoutMs, cache: caches.evaluate });
-  diagnostics.push(...evaluated.diagnostics);
-  if (hasErrors(diagnostics)) return failed(diagnostics, config);
+  // From here a writing build writes its build folder aside as the files become known (a worker thread creates them
+  // while this thread evaluates and plans); finish() swaps exactly the final files in with the lock. A build that
+  // stops before removes what was written aside (abort() does nothing once finish() ran).
+  const emitting = write ? beginEmit(root, config) : undefined;
+  try {
+    emitting?.ahead(stagedBundles(staged, analysed.tools.map((tool) => tool.module)));
 
-  const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated, analysed), { cache: caches.validators });
-  diagnostics.push(...validated.diagnostics);
-  if (hasErrors(diagnostics)) return failed(diagnostics, config);
+    const evaluated = await evaluate(root, staged, analysed, { timeoutMs: settings.evaluateTimeoutMs, cache: caches.evaluate });
+    diagnostics.push(...evaluated.diagnostics);
+    if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
-  diagnostics.push(...checkResults(evaluated, analysed, config.outDir));
-  if (hasErrors(diagnostics)) return failed(diagnostics, config);
+    const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated, analysed), { cache: caches.validators });
+    diagnostics.push(...validated.diagnostics);
+    if (hasErrors(diagnostics)) return failed(diagnostics, config);
+    emitting?.ahead(validatorModules(validated));
 
-  const lock = plan(config, evaluated, staged, validated);
-  const lockText = renderLock(lock);
-  const files = buildFolderFiles(staged, validated, lock);
-  // Bundles and validators were hashed when they were made: emit uses that to keep unchanged files of the previous
-  // build folder (by a hard link, after checking their bytes), and the cache records it.
-  const hashes = buildFolderHashes(files, staged, validated);
+    diagnostics.push(...checkResults(evaluated, analysed, config.outDir));
+    if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
-  if (write) diagnostics.push(...emit(root, { config, lockText, files, hashes }));
-  const ok = !hasErrors(diagnostics);
-  if (write && ok && useCache) {
-    const inputs = hashInputs(root, settings.files, staged.inputFiles);
-    store(root, { key, inputs, lockPath: config.lock, lockSha256: sha256(lockText), outputs: hashes, diagnostics: diagnostics.filter((d) => d.severity === "warning") });
+    const lock = plan(config, evaluated, staged, validated);
+    const lockText = renderLock(lock);
+    const files = buildFolderFiles(staged, validated, lock);
+    // Bundles and validators were hashed when they were made: emit keeps unchanged files of the previous build
+    // folder by that (a hard link, after checking their bytes), and the cache records it.
+    const hashes = buildFolderHashes(files, staged, validated);
+
+    if (emitting) diagnostics.push(...(await emitting.finish({ lockText, files, hashes })));
+    const ok = !hasErrors(diagnostics);
+    if (write && ok && useCache) {
+      const inputs = hashInputs(root, settings.files, staged.inputFiles);
+      store(root, { key, inputs, lockPath: config.lock, lockSha256: sha256(lockText), outputs: hashes, diagnostics: diagnostics.filter((d) => d.severity === "warning") });
+    }
+    return { ok, diagnostics: sortDiagnostics(diagnostics), config, lock, lockText, files, written: write && ok, cached: false };
+  } finally {
+    await emitting?.abort();
   }
-  return { ok, diagnostics: sortDiagnostics(diagnostics), config, lock, lockText, files, written: write && ok, cached: false };
 }
 
 function failed(diagnostics: readonly Diagnostic[], config: CaveConfig | null): BuildResult {

@@ -1,22 +1,30 @@
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { emit } from "../../compiler/emit/index.js";
+import * as fromSource from "../../compiler/emit/index.js";
 import { keysSorted, renderLock, sortKeys } from "../../compiler/emit/render.js";
-import type { CaveLock } from "../../src/contract/lock.js";
 import type { CaveConfig } from "../../compiler/types.js";
+import type { CaveLock } from "../../src/contract/lock.js";
 import { sha256 } from "../../src/contract/hash.js";
+import { REPO_ROOT } from "../support/golden.js";
 
 /**
- * emit() may keep files of the build folder it replaces (hard links) when it is told their hashes: creating files is
- * most of what writing a build folder costs. Whatever it keeps, the result must be exactly the files it was given.
+ * beginEmit writes the build folder aside while the build goes on (a worker thread writes when the compiler runs from
+ * dist/, this thread from source), keeping byte-identical files of the folder it replaces as hard links. Whatever it
+ * wrote ahead or kept, it must end exactly as emit() would: the final files and nothing else, the new lock, nothing
+ * left beside them; or, on failure or abort, everything as before.
  */
 
 const made: string[] = [];
 afterAll(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+
+const DIST_EMIT = join(REPO_ROOT, "dist", "compiler", "emit", "index.js");
+type EmitModule = typeof fromSource;
+const variants: Array<[string, () => Promise<EmitModule>]> = [["on this thread (from source)", async () => fromSource]];
+if (existsSync(DIST_EMIT)) variants.push(["on a worker thread (from dist)", async () => (await import(DIST_EMIT)) as EmitModule]);
 
 const config = { include: ["tools/**/*.ts"], exclude: [], outDir: ".cave", lock: "cave.lock" } as unknown as CaveConfig;
 
@@ -42,47 +50,82 @@ function tree(root: string): Record<string, string> {
 }
 
 const inode = (path: string) => lstatSync(path).ino;
-const hashesOf = (files: Map<string, string>) => Object.fromEntries([...files].map(([path, text]) => [path, sha256(text)]));
+const withHashes = (entries: Record<string, string>) => {
+  const files = new Map(Object.entries(entries));
+  return { files, hashes: Object.fromEntries([...files].map(([path, text]) => [path, sha256(text)])) };
+};
 
-describe("emit() keeping unchanged files", () => {
-  const final = new Map([
-    [".cave/bundles/same.mjs", "unchanged bundle\n"],
-    [".cave/bundles/changed.mjs", "new bundle\n"],
-    [".cave/validators/new.mjs", "new validator é\n"],
-  ]);
-
-  it("links what is byte-identical, writes the rest, drops what is gone: exactly the given files", async () => {
-    const root = project({ ".cave/bundles/same.mjs": "unchanged bundle\n", ".cave/bundles/changed.mjs": "old bundle\n", ".cave/bundles/gone.mjs": "gone\n" });
+describe.each(variants)("beginEmit %s", (_, load) => {
+  it("ends with exactly the final files: kept, rewritten, added and dropped ones, and the earlier folder untouched until then", async () => {
+    const { beginEmit } = await load();
+    const root = project({ ".cave/bundles/same.mjs": "unchanged bundle\n", ".cave/bundles/guessed.mjs": "guessed bundle\n", ".cave/bundles/gone.mjs": "gone\n" });
     const same = inode(join(root, ".cave/bundles/same.mjs"));
-    const changed = inode(join(root, ".cave/bundles/changed.mjs"));
-    expect(emit(root, { config, lockText: "new lock\n", files: final, hashes: hashesOf(final) })).toEqual([]);
-    expect(tree(root)).toEqual({ ...Object.fromEntries(final), "cave.lock": "new lock\n" });
+    const pending = beginEmit(root, config);
+    // Written ahead: one file kept as it is, one guessed that will change (it is linked to the earlier file first),
+    // one that will not be wanted.
+    pending.ahead(withHashes({ ".cave/bundles/same.mjs": "unchanged bundle\n", ".cave/bundles/guessed.mjs": "guessed bundle\n", ".cave/bundles/unwanted.mjs": "x\n" }));
+    const final = withHashes({ ".cave/bundles/same.mjs": "unchanged bundle\n", ".cave/bundles/guessed.mjs": "final bundle\n", ".cave/validators/new.mjs": "validator é\n" });
+    expect(await pending.finish({ ...final, lockText: "new lock\n" })).toEqual([]);
+    expect(tree(root)).toEqual({ ...Object.fromEntries(final.files), "cave.lock": "new lock\n" });
     expect(inode(join(root, ".cave/bundles/same.mjs"))).toBe(same);
-    expect(inode(join(root, ".cave/bundles/changed.mjs"))).not.toBe(changed);
     expect(readdirSync(root).sort()).toEqual([".cave", "cave.lock"]);
+    await pending.abort();
+    expect(tree(root)).toEqual({ ...Object.fromEntries(final.files), "cave.lock": "new lock\n" });
   });
 
-  it("without hashes, or with a hash the earlier bytes do not have, writes every file anew", async () => {
-    const root = project({ ".cave/bundles/same.mjs": "unchanged bundle\n" });
-    const before = inode(join(root, ".cave/bundles/same.mjs"));
-    expect(emit(root, { config, lockText: "new lock\n", files: final })).toEqual([]);
-    expect(inode(join(root, ".cave/bundles/same.mjs"))).not.toBe(before);
+  it("a file rewritten after it was linked ahead is replaced, never written through into the earlier build's file", async () => {
+    const { beginEmit } = await load();
+    const root = project({ ".cave/bundles/a.mjs": "a\n" });
+    const pending = beginEmit(root, config);
+    pending.ahead(withHashes({ ".cave/bundles/a.mjs": "a\n" }));
+    // The build then fails after the write-ahead: the earlier folder must be exactly as it was.
+    const failing = await pending.finish({ ...withHashes({ ".cave/bundles/a.mjs": "b\n", ".cave/x": "file\n", ".cave/x/y": "under a file\n" }), lockText: "new lock\n" });
+    expect(failing.map((d) => d.code)).toEqual(["CAVE8001"]);
+    expect(tree(root)).toEqual({ ".cave/bundles/a.mjs": "a\n", "cave.lock": "old lock\n" });
+    expect(readdirSync(root).sort()).toEqual([".cave", "cave.lock"]);
 
-    // The earlier file was edited after its build: its bytes no longer hash as the new file's do.
-    writeFileSync(join(root, ".cave/bundles/same.mjs"), "unchanged bundle\n// edited\n");
-    expect(emit(root, { config, lockText: "new lock\n", files: final, hashes: hashesOf(final) })).toEqual([]);
-    expect(readFileSync(join(root, ".cave/bundles/same.mjs"), "utf8")).toBe("unchanged bundle\n");
+    const again = beginEmit(root, config);
+    again.ahead(withHashes({ ".cave/bundles/a.mjs": "a\n" }));
+    const before = inode(join(root, ".cave/bundles/a.mjs"));
+    expect(await again.finish({ ...withHashes({ ".cave/bundles/a.mjs": "b\n" }), lockText: "new lock\n" })).toEqual([]);
+    expect(tree(root)).toEqual({ ".cave/bundles/a.mjs": "b\n", "cave.lock": "new lock\n" });
+    expect(inode(join(root, ".cave/bundles/a.mjs"))).not.toBe(before);
   });
 
-  it("never keeps a symlink, even to identical bytes: the new folder holds a regular file", async () => {
-    const root = project({ "elsewhere/copy.mjs": "unchanged bundle\n" });
-    mkdirSync(join(root, ".cave/bundles"), { recursive: true });
-    symlinkSync(join(root, "elsewhere/copy.mjs"), join(root, ".cave/bundles/same.mjs"));
-    expect(emit(root, { config, lockText: "new lock\n", files: final, hashes: hashesOf(final) })).toEqual([]);
-    const kept = lstatSync(join(root, ".cave/bundles/same.mjs"));
+  it("keeps nothing whose bytes differ from the hash, and no symlink even to identical bytes", async () => {
+    const { beginEmit } = await load();
+    const root = project({ ".cave/bundles/edited.mjs": "bundle\n// edited\n", "elsewhere/copy.mjs": "linked bundle\n" });
+    symlinkSync(join(root, "elsewhere/copy.mjs"), join(root, ".cave/bundles/symlinked.mjs"));
+    const final = withHashes({ ".cave/bundles/edited.mjs": "bundle\n", ".cave/bundles/symlinked.mjs": "linked bundle\n" });
+    const pending = beginEmit(root, config);
+    pending.ahead(final);
+    expect(await pending.finish({ ...final, lockText: "new lock\n" })).toEqual([]);
+    expect(tree(root)).toEqual({ ...Object.fromEntries(final.files), "cave.lock": "new lock\n", "elsewhere/copy.mjs": "linked bundle\n" });
+    const kept = lstatSync(join(root, ".cave/bundles/symlinked.mjs"));
     expect(kept.isFile()).toBe(true);
     expect(kept.ino).not.toBe(inode(join(root, "elsewhere/copy.mjs")));
-    expect(readFileSync(join(root, ".cave/bundles/same.mjs"), "utf8")).toBe("unchanged bundle\n");
+  });
+
+  it("abort leaves the earlier lock and build folder, and nothing beside them", async () => {
+    const { beginEmit } = await load();
+    const root = project({ ".cave/bundles/a.mjs": "a\n" });
+    const before = tree(root);
+    const pending = beginEmit(root, config);
+    pending.ahead(withHashes({ ".cave/bundles/a.mjs": "a\n", ".cave/bundles/b.mjs": "b\n" }));
+    await pending.abort();
+    await pending.abort();
+    expect(tree(root)).toEqual(before);
+    expect(readdirSync(root).sort()).toEqual([".cave", "cave.lock"]);
+  });
+});
+
+describe("emit()", () => {
+  it("writes exactly the given files and the lock, replacing the earlier folder", () => {
+    const root = project({ ".cave/bundles/gone.mjs": "gone\n" });
+    const files = new Map([[".cave/bundles/a.mjs", "a\n"], [".cave/validators/v.mjs", "v\n"]]);
+    expect(fromSource.emit(root, { config, lockText: "new lock\n", files })).toEqual([]);
+    expect(tree(root)).toEqual({ ...Object.fromEntries(files), "cave.lock": "new lock\n" });
+    expect(readdirSync(root).sort()).toEqual([".cave", "cave.lock"]);
   });
 });
 
