@@ -3,7 +3,7 @@
 // Usage: npm run build && node bench/build/run.mjs [sizes...]   (default 10 100 1000)
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateProject } from "./generate.mjs";
@@ -22,6 +22,7 @@ function time(command, args, env = {}) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const rows = [];
+const loadBefore = loadavg();
 for (const n of sizes.length ? sizes : [10, 100, 1000]) {
   const root = mkdtempSync(join(tmpdir(), `cave-bench-${n}-`));
   try {
@@ -45,7 +46,9 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
 }
 
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
-console.log(`node ${process.version}, ${process.arch}; median of runs; each figure is a whole CLI process (start-up included)\n`);
+const load = (xs) => xs.map((x) => x.toFixed(2)).join(" ");
+console.log(`node ${process.version}, ${process.arch}; median of runs; each figure is a whole CLI process (start-up included)`);
+console.log(`load average (1, 5, 15 min): ${load(loadBefore)} before, ${load(loadavg())} after\n`);
 console.log("| tools | cave build (cold) | no-change rebuild | one-file rebuild | tsc --noEmit | cold / tsc | no-change / tsc | one-file / tsc |");
 console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const r of rows) {
