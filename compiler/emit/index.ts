@@ -70,7 +70,8 @@ export function beginEmit(root: string, config: CaveConfig): PendingEmit {
       const hash = hashes[path];
       if (hash !== undefined) known.push([relative, hash]);
     }
-    if (entries.length > 0) replies.push(writer.run({ write: replacement.staging, files: entries, reuse: { from: replacement.dir, hashes: known }, replacing }));
+    // The last job is given even with no files: it makes the (perhaps empty) folder that is swapped in.
+    if (entries.length > 0 || replacing) replies.push(writer.run({ write: replacement.staging, files: entries, reuse: { from: replacement.dir, hashes: known }, replacing }));
   };
   /** Waits for every job given so far; the first failure, if any. */
   const settle = async () => (await Promise.all(replies.splice(0))).find((reply): reply is Extract<WriteReply, { ok: false }> => !reply.ok);

@@ -106,6 +106,15 @@ describe.each(variants)("beginEmit %s", (_, load) => {
     expect(kept.ino).not.toBe(inode(join(root, "elsewhere/copy.mjs")));
   });
 
+  it("with no files at all, the build folder is swapped in empty", async () => {
+    const { beginEmit } = await load();
+    const root = project({ ".cave/bundles/a.mjs": "a\n" });
+    const pending = beginEmit(root, config);
+    expect(await pending.finish({ files: new Map(), hashes: {}, lockText: "new lock\n" })).toEqual([]);
+    expect(tree(root)).toEqual({ "cave.lock": "new lock\n" });
+    expect(readdirSync(join(root, ".cave"))).toEqual([]);
+  });
+
   it("abort leaves the earlier lock and build folder, and nothing beside them", async () => {
     const { beginEmit } = await load();
     const root = project({ ".cave/bundles/a.mjs": "a\n" });
