@@ -12,7 +12,8 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(repoRoot, "dist", "compiler", "cli", "bin.js");
 const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
-const runs = (n) => (n >= 1000 ? 2 : 3);
+// Three runs at every size: with two, the "median" below is the slower run.
+const RUNS = 3;
 
 function time(command, args, env = {}) {
   const start = process.hrtime.bigint();
@@ -28,7 +29,7 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
   try {
     generateProject(root, n, repoRoot);
     const cold = [], warm = [], oneFile = [], tscTimes = [];
-    for (let r = 0; r < runs(n); r++) {
+    for (let r = 0; r < RUNS; r++) {
       // Cold: no whole-build cache and no per-pass cache.
       rmSync(join(root, "node_modules", ".cache", "cave"), { recursive: true, force: true });
       cold.push(time(cli, ["build", "--root", root]));
@@ -39,7 +40,7 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
       oneFile.push(time(cli, ["build", "--root", root]));
       tscTimes.push(time(tsc, ["-p", join(root, "tsconfig.json"), "--noEmit"]));
     }
-    rows.push({ n, cold: median(cold), warm: median(warm), oneFile: median(oneFile), tsc: median(tscTimes) });
+    rows.push({ n, cold: median(cold), warm: median(warm), oneFile: median(oneFile), tsc: median(tscTimes), all: { cold, warm, oneFile, tsc: tscTimes } });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -54,3 +55,5 @@ console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const r of rows) {
   console.log(`| ${r.n} | ${fmt(r.cold)} | ${fmt(r.warm)} | ${fmt(r.oneFile)} | ${fmt(r.tsc)} | ${(r.cold / r.tsc).toFixed(2)} | ${(r.warm / r.tsc).toFixed(2)} | ${(r.oneFile / r.tsc).toFixed(2)} |`);
 }
+console.log("\nEvery run (ms), in order; the first cold build of each size has no earlier build folder:");
+for (const r of rows) for (const [name, xs] of Object.entries(r.all)) console.log(`  ${r.n} ${name}: ${xs.map((x) => x.toFixed(0)).join(", ")}`);
