@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { childProcesses } from "./child-process.js";
 import { existsSync } from "node:fs";
 
 /** How the sandbox's empty network namespace is made, when it is. */
@@ -77,7 +77,7 @@ function runs(unshare: string, args: readonly string[]): Promise<boolean> {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(unshare, [...args, "--", process.execPath, "--version"], { env: {}, stdio: "ignore" });
+      child = childProcesses().spawn(unshare, [...args, "--", process.execPath, "--version"], { env: {}, stdio: "ignore" });
     } catch {
       resolve(false);
       return;

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { childProcesses } from "./child-process.js";
 import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 import type { CallOutcome } from "../../src/contract/outcome.js";
@@ -105,7 +106,7 @@ export class SandboxChild {
     try {
       // detached: a new session and process group, so the whole group is killed at once and the
       // child cannot signal its parent's group.
-      child = spawn(command[0]!, command.slice(1), { env: { ...spec.env }, cwd: spec.cwd, detached: true, stdio: ["ignore", "ignore", "pipe", "pipe"], windowsHide: true });
+      child = childProcesses().spawn(command[0]!, command.slice(1), { env: { ...spec.env }, cwd: spec.cwd, detached: true, stdio: ["ignore", "ignore", "pipe", "pipe"], windowsHide: true });
     } catch (thrown) {
       this.process = undefined as never;
       this.pid = undefined;
