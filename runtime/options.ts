@@ -1,5 +1,5 @@
 import type { Dispatcher } from "./dispatch/types.js";
-import { RuntimeError } from "./errors.js";
+import { describeOption, integerOption, invalidOption, optionRecord } from "./option-checks.js";
 import type { ReceiptSink } from "./receipts.js";
 
 /** Limits a run works within. */
@@ -80,17 +80,17 @@ export interface ResolvedOptions {
 
 /** Checks createRuntime() options (unknown keys refused, every value checked) and fills in the defaults. */
 export function resolveOptions(options: unknown): ResolvedOptions {
-  const o = record(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "dispatchers"]);
-  if (o.root !== undefined && (typeof o.root !== "string" || o.root === "")) invalid("root must be a non-empty path string");
-  if (o.lock !== undefined && (typeof o.lock !== "string" || o.lock === "")) invalid("lock must be a non-empty path string, relative to root (e.g. \"cave.lock\")");
-  if (o.mode !== "host" && o.mode !== "fixture") invalid(`mode must be "host" or "fixture" (got ${describe(o.mode)}); it has no default, say which`);
+  const o = optionRecord(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "dispatchers"]);
+  if (o.root !== undefined && (typeof o.root !== "string" || o.root === "")) invalidOption("root must be a non-empty path string");
+  if (o.lock !== undefined && (typeof o.lock !== "string" || o.lock === "")) invalidOption("lock must be a non-empty path string, relative to root (e.g. \"cave.lock\")");
+  if (o.mode !== "host" && o.mode !== "fixture") invalidOption(`mode must be "host" or "fixture" (got ${describeOption(o.mode)}); it has no default, say which`);
   const receipts = o.receipts;
-  if (receipts !== undefined && (typeof receipts !== "object" || receipts === null || typeof (receipts as ReceiptSink).record !== "function")) invalid("receipts must be a ReceiptSink: an object with a record(receipt) method");
-  const dispatchers = o.dispatchers === undefined ? {} : record(o.dispatchers, "dispatchers", ["required", "none"]);
+  if (receipts !== undefined && (typeof receipts !== "object" || receipts === null || typeof (receipts as ReceiptSink).record !== "function")) invalidOption("receipts must be a ReceiptSink: an object with a optionRecord(receipt) method");
+  const dispatchers = o.dispatchers === undefined ? {} : optionRecord(o.dispatchers, "dispatchers", ["required", "none"]);
   for (const key of ["required", "none"] as const) {
     const d = dispatchers[key] as Dispatcher | undefined;
     if (d !== undefined && (typeof d !== "object" || d === null || typeof d.dispatch !== "function" || typeof d.validateOpaque !== "function")) {
-      invalid(`dispatchers.${key} must be a Dispatcher: an object with dispatch(request) and validateOpaque(request) methods`);
+      invalidOption(`dispatchers.${key} must be a Dispatcher: an object with dispatch(request) and validateOpaque(request) methods`);
     }
   }
   return {
@@ -109,15 +109,15 @@ export function resolveOptions(options: unknown): ResolvedOptions {
 /** Checks startRun() options over the runtime's budget. */
 export function resolveRunOptions(options: unknown, base: Required<BudgetOptions>): Required<BudgetOptions> {
   if (options === undefined) return base;
-  const o = record(options, "startRun() options", ["budget"]);
+  const o = optionRecord(options, "startRun() options", ["budget"]);
   return resolveBudget(o.budget, "budget", base);
 }
 
 /** Checks call() options; the common case (none) costs nothing. */
 export function resolveCallOptions(options: unknown): CallOptions {
   if (options === undefined) return NO_CALL_OPTIONS;
-  const o = record(options, "call() options", ["speculative"]);
-  if (o.speculative !== undefined && typeof o.speculative !== "boolean") invalid("call option speculative must be a boolean");
+  const o = optionRecord(options, "call() options", ["speculative"]);
+  if (o.speculative !== undefined && typeof o.speculative !== "boolean") invalidOption("call option speculative must be a boolean");
   return o as CallOptions;
 }
 
@@ -129,34 +129,12 @@ function resolveBudget(value: unknown, at: string, base: Required<BudgetOptions>
 
 function numbers<T extends Record<string, number>>(value: unknown, at: string, defaults: T, minimums: Record<keyof T, number>): Required<T> {
   if (value === undefined) return { ...defaults } as Required<T>;
-  const o = record(value, at, Object.keys(defaults));
+  const o = optionRecord(value, at, Object.keys(defaults));
   const out: Record<string, number> = { ...defaults };
   for (const key of Object.keys(defaults)) {
     const v = o[key];
     if (v === undefined) continue;
-    const min = minimums[key as keyof T];
-    if (!(Number.isSafeInteger(v) && (v as number) >= min)) invalid(`${at}.${key} must be an integer of at least ${min} (got ${describe(v)})`);
-    out[key] = v as number;
+    out[key] = integerOption(v, `${at}.${key}`, defaults[key]!, minimums[key as keyof T]);
   }
   return out as Required<T>;
-}
-
-/** `at` names the object in messages; nested option objects ("budget") prefix their keys with it. */
-function record(value: unknown, at: string, keys: readonly string[]): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) invalid(`${at} must be an object`);
-  const prefix = at.endsWith("options") ? "" : `${at}.`;
-  for (const key of Object.keys(value as object)) {
-    if (!keys.includes(key)) invalid(`unknown option "${prefix}${key}" in ${at}; known keys: ${keys.join(", ")}`);
-  }
-  return value as Record<string, unknown>;
-}
-
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
-  return `a value of type ${typeof value}`;
-}
-
-function invalid(message: string): never {
-  throw new RuntimeError("OPTIONS_INVALID", message);
 }

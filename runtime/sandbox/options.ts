@@ -1,4 +1,4 @@
-import { RuntimeError } from "../errors.js";
+import { describeOption, integerOption, invalidOption, optionRecord } from "../option-checks.js";
 import { DEFAULTS } from "../options.js";
 import type { NamespaceSetting } from "./layers.js";
 
@@ -43,45 +43,21 @@ export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls
 
 /** Checks createSandboxDispatcher() options (unknown keys refused) and fills in the defaults. */
 export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions {
-  const o = record(options ?? {}, "createSandboxDispatcher() options", KEYS);
-  const limits = o.limits === undefined ? {} : record(o.limits, "limits", ["maxInputBytes", "maxOutputBytes"]);
+  const o = optionRecord(options ?? {}, "createSandboxDispatcher() options", KEYS);
+  const limits = o.limits === undefined ? {} : optionRecord(o.limits, "limits", ["maxInputBytes", "maxOutputBytes"]);
   const namespace = o.networkNamespace ?? SANDBOX_DEFAULTS.networkNamespace;
-  if (namespace !== "auto" && namespace !== "off" && namespace !== "required") invalid(`networkNamespace must be "auto", "off" or "required" (got ${describe(namespace)})`);
-  if (o.spare !== undefined && typeof o.spare !== "boolean") invalid(`spare must be a boolean (got ${describe(o.spare)})`);
+  if (namespace !== "auto" && namespace !== "off" && namespace !== "required") invalidOption(`networkNamespace must be "auto", "off" or "required" (got ${describeOption(namespace)})`);
+  if (o.spare !== undefined && typeof o.spare !== "boolean") invalidOption(`spare must be a boolean (got ${describeOption(o.spare)})`);
   return {
-    heapMb: integer(o.heapMb, "heapMb", SANDBOX_DEFAULTS.heapMb, 16),
-    maxRssMb: integer(o.maxRssMb, "maxRssMb", SANDBOX_DEFAULTS.maxRssMb, 32),
-    recycleAfterCalls: integer(o.recycleAfterCalls, "recycleAfterCalls", SANDBOX_DEFAULTS.recycleAfterCalls, 1),
-    maxIdle: integer(o.maxIdle, "maxIdle", SANDBOX_DEFAULTS.maxIdle, 0),
-    idleTimeoutMs: integer(o.idleTimeoutMs, "idleTimeoutMs", SANDBOX_DEFAULTS.idleTimeoutMs, 1),
+    heapMb: integerOption(o.heapMb, "heapMb", SANDBOX_DEFAULTS.heapMb, 16),
+    maxRssMb: integerOption(o.maxRssMb, "maxRssMb", SANDBOX_DEFAULTS.maxRssMb, 32),
+    recycleAfterCalls: integerOption(o.recycleAfterCalls, "recycleAfterCalls", SANDBOX_DEFAULTS.recycleAfterCalls, 1),
+    maxIdle: integerOption(o.maxIdle, "maxIdle", SANDBOX_DEFAULTS.maxIdle, 0),
+    idleTimeoutMs: integerOption(o.idleTimeoutMs, "idleTimeoutMs", SANDBOX_DEFAULTS.idleTimeoutMs, 1),
     spare: (o.spare as boolean | undefined) ?? SANDBOX_DEFAULTS.spare,
-    startTimeoutMs: integer(o.startTimeoutMs, "startTimeoutMs", SANDBOX_DEFAULTS.startTimeoutMs, 1),
+    startTimeoutMs: integerOption(o.startTimeoutMs, "startTimeoutMs", SANDBOX_DEFAULTS.startTimeoutMs, 1),
     networkNamespace: namespace as NamespaceSetting,
-    maxInputBytes: integer(limits.maxInputBytes, "limits.maxInputBytes", DEFAULTS.limits.maxInputBytes, 1),
-    maxOutputBytes: integer(limits.maxOutputBytes, "limits.maxOutputBytes", DEFAULTS.limits.maxOutputBytes, 1),
+    maxInputBytes: integerOption(limits.maxInputBytes, "limits.maxInputBytes", DEFAULTS.limits.maxInputBytes, 1),
+    maxOutputBytes: integerOption(limits.maxOutputBytes, "limits.maxOutputBytes", DEFAULTS.limits.maxOutputBytes, 1),
   };
-}
-
-function integer(value: unknown, at: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isSafeInteger(value) && (value as number) >= min)) invalid(`${at} must be an integer of at least ${min} (got ${describe(value)})`);
-  return value as number;
-}
-
-function record(value: unknown, at: string, keys: readonly string[]): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) invalid(`${at} must be an object`);
-  for (const key of Object.keys(value as object)) {
-    if (!keys.includes(key)) invalid(`unknown option "${at === "limits" ? "limits." : ""}${key}" in ${at}; known keys: ${keys.join(", ")}`);
-  }
-  return value as Record<string, unknown>;
-}
-
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
-  return `a value of type ${typeof value}`;
-}
-
-function invalid(message: string): never {
-  throw new RuntimeError("OPTIONS_INVALID", message);
 }
