@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { nodeFeatures, type PermissionFlag } from "../../runtime/node-features.js";
 
 let cached: Promise<string> | undefined;
 
@@ -29,9 +30,11 @@ export function childScript(): Promise<string> {
 
 /**
  * Node's permission model: without --allow-fs-read / --allow-fs-write / --allow-child-process /
- * --allow-worker, the child can read and write no file and start no process. Node 20 names the flag
- * --experimental-permission; 22.13+ call it --permission and newer versions reject the old name.
+ * --allow-worker, the child can read and write no file and start no process. The flag's name depends
+ * on the Node version (runtime/node-features.ts); a Node without one cannot evaluate tool modules safely.
  */
-export function permissionFlag(): string {
-  return process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission";
+export function permissionFlag(): PermissionFlag {
+  const flag = nodeFeatures().permissionFlag;
+  if (flag === null) throw new Error(`Node ${process.version} has no permission model, which the evaluation process runs under; use Node 20 or later`);
+  return flag;
 }

@@ -1,5 +1,6 @@
 import { childProcesses } from "./child-process.js";
 import { existsSync } from "node:fs";
+import { nodeFeatures, type PermissionFlag } from "../node-features.js";
 
 /** How the sandbox's empty network namespace is made, when it is. */
 export type NamespaceMethod = "unshare --net" | "unshare --map-root-user --net";
@@ -9,8 +10,8 @@ export interface SandboxLayers {
   /** process.version of the host, which the child runs too. */
   readonly node: string;
   /** The permission model flag the child runs under, or null when this Node has none (the sandbox then refuses to run). */
-  readonly permissionModel: "--permission" | "--experimental-permission" | null;
-  /** Node 25+ denies the network under the permission model itself; earlier versions do not. */
+  readonly permissionModel: PermissionFlag | null;
+  /** The permission model itself refuses the network (Node 25+, which has `--allow-net`; never passed); earlier versions do not. */
   readonly permissionDeniesNetwork: boolean;
   /** The JavaScript deny layer over every network route and escape hatch: always. */
   readonly denyLayer: true;
@@ -30,21 +31,18 @@ const UNSHARE_PATHS = ["/usr/bin/unshare", "/bin/unshare", "/usr/sbin/unshare", 
 let namespaceProbe: Promise<{ method: NamespaceMethod | null; unshare: string | null; reason: string }> | undefined;
 
 /** The permission model's flag on this Node: `--permission` from 22.13, `--experimental-permission` before (24+ reject the old name). */
-export function permissionFlag(): "--permission" | "--experimental-permission" | null {
-  const flags = process.allowedNodeEnvironmentFlags;
-  if (flags.has("--permission")) return "--permission";
-  if (flags.has("--experimental-permission")) return "--experimental-permission";
-  return null;
+export function permissionFlag(): PermissionFlag | null {
+  return nodeFeatures().permissionFlag;
 }
 
 /** The layers a child started with this setting gets here. Probing unshare happens once per process. */
 export async function sandboxLayers(setting: NamespaceSetting = "auto"): Promise<SandboxLayers> {
-  const major = Number(process.versions.node.split(".")[0]);
+  const features = nodeFeatures();
   const probe = setting === "off" ? { method: null, reason: "turned off (networkNamespace: \"off\")" } : await probeNamespace();
   return {
-    node: process.version,
-    permissionModel: permissionFlag(),
-    permissionDeniesNetwork: major >= 25,
+    node: features.version,
+    permissionModel: features.permissionFlag,
+    permissionDeniesNetwork: features.permissionDeniesNetwork,
     denyLayer: true,
     networkNamespace: { active: probe.method !== null, method: probe.method, reason: probe.reason },
     processGroup: process.platform !== "win32",
