@@ -1,7 +1,7 @@
 /** Loads and verifies cave.lock, then runs tool calls exactly as locked. */
 export { createRuntime, type Runtime, type Run } from "./create-runtime.js";
 /** What createRuntime() accepts, and the defaults it fills in. */
-export { DEFAULTS, RUN_ID_PATTERN, type RuntimeOptions, type RunOptions, type CallOptions, type BudgetOptions, type BreakerOptions, type LimitOptions, type RetryOptions } from "./options.js";
+export { DEFAULTS, RUN_ID_PATTERN, MAX_CORRELATION_ID, type RuntimeOptions, type RunOptions, type CallOptions, type BudgetOptions, type BreakerOptions, type LimitOptions, type RetryOptions } from "./options.js";
 /** The error createRuntime(), startRun(), verifyAll() and bad options throw (a tool's failure is an outcome instead). */
 export { RuntimeError } from "./errors.js";
 /** Where receipts go, and an in-memory sink. */

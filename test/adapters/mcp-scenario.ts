@@ -78,6 +78,8 @@ export async function expectCalls(client: Client): Promise<void> {
 
 /** A client cancellation reaches run.call: CANCELLED, effectUnknown for the dispatched write, in the receipts file. */
 export async function expectCancellation(client: Client, receiptsFile: string, id: string): Promise<void> {
+  // Loads its code and validator first, so the cancellation below lands after dispatch.
+  expect((await call(client, "slow_write", { id: `${id}-warm`, ms: 0 })).isError).toBeFalsy();
   const controller = new AbortController();
   const pending = call(client, "slow_write", { id, ms: 60_000 }, { signal: controller.signal });
   await new Promise((resolve) => setTimeout(resolve, 300));

@@ -72,7 +72,18 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
     io.stderr(`cave serve: ${thrown.code}: ${thrown.message}\n`);
     return 1;
   }
-  const mcp = await import("../../../adapters/mcp/index.js");
+  let mcp: typeof import("../../../adapters/mcp/index.js");
+  try {
+    mcp = await import("../../../adapters/mcp/index.js");
+  } catch (thrown) {
+    runtime.close();
+    // The MCP SDK is an optional peer dependency: only `cave serve` needs it.
+    if ((thrown as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String((thrown as Error).message).includes("@modelcontextprotocol/sdk")) {
+      io.stderr("cave serve: needs the MCP TypeScript SDK, an optional peer dependency of cave: npm install @modelcontextprotocol/sdk@^1.32.2\n");
+      return 1;
+    }
+    throw thrown;
+  }
   if (listen === undefined) {
     let run;
     try {
