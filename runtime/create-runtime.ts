@@ -2,6 +2,7 @@ import { isAbsolute, relative, resolve as resolvePath, sep } from "node:path";
 import type { CallOutcome } from "../src/contract/outcome.js";
 import { Breakers } from "./breaker-state.js";
 import { toolDeclarations, type DeclarationFormat, type DeclarationsOf } from "./declarations.js";
+import { describeTools, type ToolInfo } from "./describe-tools.js";
 import { inProcessDispatcher } from "./dispatch/in-process.js";
 import { RuntimeError } from "./errors.js";
 import { Loader } from "./loader.js";
@@ -15,7 +16,10 @@ import { verifyAll } from "./verify-all.js";
 
 /** A run: one conversation or task, with its own call budget, wall-time budget and repeat guard. */
 export interface Run {
+  /** The run's name: startRun({ id }), or a random UUID. Every receipt of the run carries it as runId. */
   readonly id: string;
+  /** The runtime the run belongs to (adapters read describeTools() through it). */
+  readonly runtime: Runtime;
   /** Calls a locked tool through the pipeline; resolves with an outcome and never throws for a tool's failure. */
   call(name: string, args: unknown, options?: CallOptions): Promise<CallOutcome>;
   /** Calls made so far (nested ones included) and milliseconds since the run started. */
@@ -31,6 +35,8 @@ export interface Runtime {
   /** runtime.call is a call in the default run, which lives as long as the runtime (see docs/runtime.md). */
   call(name: string, args: unknown, options?: CallOptions): Promise<CallOutcome>;
   startRun(options?: RunOptions): Run;
+  /** What adapters need of every callable tool (the locked ones sorted by name, then cave_page / cave_recover when a plan needs them). */
+  describeTools(): ToolInfo[];
   /** The locked tools as a provider expects them declared, sorted by name. */
   toolDeclarations<F extends DeclarationFormat>(format: F): DeclarationsOf<F>;
   /** Checks every staged bundle and validator the lock names against its sha256 now, instead of on first use. */
@@ -64,22 +70,26 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const toolNames = Object.freeze(Object.keys(lock.tools).sort());
   const defaultRun = new RunState(resolved.budget);
 
-  return Object.freeze({
+  const runtime: Runtime = Object.freeze({
     mode: resolved.mode,
     lockIntegrity: lock.integrity,
     toolNames,
     call: (name: string, args: unknown, callOptions?: CallOptions) => callIn(engine, defaultRun, name, args, callOptions),
-    startRun: (runOptions?: RunOptions) => startRun(engine, runOptions),
+    startRun: (runOptions?: RunOptions) => startRun(runtime, engine, runOptions),
+    describeTools: () => describeTools(lock),
     toolDeclarations: <F extends DeclarationFormat>(format: F) => toolDeclarations(lock, format),
     verifyAll: () => verifyAll(root, lock),
     close: () => ownSandbox?.close(),
   });
+  return runtime;
 }
 
-function startRun(engine: Engine, options: RunOptions | undefined): Run {
-  const run = new RunState(resolveRunOptions(options, engine.options.budget));
+function startRun(runtime: Runtime, engine: Engine, options: RunOptions | undefined): Run {
+  const { budget, id } = resolveRunOptions(options, engine.options.budget);
+  const run = new RunState(budget, id);
   return Object.freeze({
     id: run.id,
+    runtime,
     call: (name: string, args: unknown, callOptions?: CallOptions) => callIn(engine, run, name, args, callOptions),
     usage: () => ({ calls: run.calls, elapsedMs: run.elapsedMs() }),
   });

@@ -1,7 +1,7 @@
 /** Loads and verifies cave.lock, then runs tool calls exactly as locked. */
 export { createRuntime, type Runtime, type Run } from "./create-runtime.js";
 /** What createRuntime() accepts, and the defaults it fills in. */
-export { DEFAULTS, type RuntimeOptions, type RunOptions, type CallOptions, type BudgetOptions, type BreakerOptions, type LimitOptions, type RetryOptions } from "./options.js";
+export { DEFAULTS, RUN_ID_PATTERN, MAX_CORRELATION_ID, type RuntimeOptions, type RunOptions, type CallOptions, type BudgetOptions, type BreakerOptions, type LimitOptions, type RetryOptions } from "./options.js";
 /** The error createRuntime(), startRun(), verifyAll() and bad options throw (a tool's failure is an outcome instead). */
 export { RuntimeError } from "./errors.js";
 /** Where receipts go, and an in-memory sink. */
@@ -10,6 +10,8 @@ export { MemoryReceiptSink, type ReceiptSink } from "./receipts.js";
 export { inProcessDispatcher } from "./dispatch/in-process.js";
 /** The interface a dispatcher (the in-process one, the child-process sandbox) implements. */
 export type { Dispatcher, DispatchRequest, DispatchResult, DispatchFailure, OpaqueValidationRequest, OpaqueValidationResult, ToolContext, ValidationIssue } from "./dispatch/types.js";
+/** What adapters need of each callable tool (runtime.describeTools()). */
+export type { ToolInfo } from "./describe-tools.js";
 /** Provider tool declarations and the MCP hints derived from effects. */
 export { MCP_HINTS, NO_INPUT_SCHEMA, type DeclarationFormat, type DeclarationsOf, type OpenAIToolDeclaration, type AnthropicToolDeclaration, type McpToolDeclaration } from "./declarations.js";
 /** Which tool failures are transient (retried for read and idempotent tools). */

@@ -50,6 +50,13 @@ export interface RuntimeOptions {
 }
 
 export interface RunOptions {
+  /**
+   * Names the run: every receipt of the run carries it as `runId` (default: a random UUID). A host
+   * keeps one run per conversation under a key of its own (an MCP session id, a thread id). With a
+   * durable journal configured, starting a run with an id the journal holds resumes that run; without
+   * one, the id is only a name, and two runs started with the same id are two runs.
+   */
+  readonly id?: string;
   /** Overrides the runtime's budget for this run. */
   readonly budget?: BudgetOptions;
 }
@@ -57,6 +64,14 @@ export interface RunOptions {
 export interface CallOptions {
   /** The call is speculative (programmatic mode running ahead): only speculable (read) tools may run. */
   readonly speculative?: boolean;
+  /**
+   * Cancels the call when aborted: the outcome is CANCELLED (with a receipt), the tool's own signal is
+   * aborted, and a sandbox process working on it is killed. A tool that is not read-only and was
+   * already dispatched gets effectUnknown. A signal already aborted refuses the call before dispatch.
+   */
+  readonly signal?: AbortSignal;
+  /** The caller's own id for this call (a framework's tool call id), recorded in the receipt as `correlationId`. */
+  readonly correlationId?: string;
 }
 
 export const DEFAULTS = {
@@ -106,18 +121,35 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   };
 }
 
+/**
+ * What a run id may be: 1 to 128 characters of letters, digits and `_ . : @ -`, starting with a letter
+ * or digit. Ids travel into receipts, journals and file names; a narrow alphabet keeps them safe in all
+ * three (no path separators, no control characters, nothing to quote).
+ */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
+
+/** Longest correlation id a receipt keeps (a framework's call id is far shorter). */
+export const MAX_CORRELATION_ID = 256;
+
 /** Checks startRun() options over the runtime's budget. */
-export function resolveRunOptions(options: unknown, base: Required<BudgetOptions>): Required<BudgetOptions> {
-  if (options === undefined) return base;
-  const o = optionRecord(options, "startRun() options", ["budget"]);
-  return resolveBudget(o.budget, "budget", base);
+export function resolveRunOptions(options: unknown, base: Required<BudgetOptions>): { readonly budget: Required<BudgetOptions>; readonly id: string | undefined } {
+  if (options === undefined) return { budget: base, id: undefined };
+  const o = optionRecord(options, "startRun() options", ["id", "budget"]);
+  if (o.id !== undefined && !(typeof o.id === "string" && RUN_ID_PATTERN.test(o.id))) {
+    invalidOption(`startRun() id must be 1 to 128 letters, digits and _ . : @ -, starting with a letter or digit (got ${describeOption(o.id)})`);
+  }
+  return { budget: resolveBudget(o.budget, "budget", base), id: o.id as string | undefined };
 }
 
 /** Checks call() options; the common case (none) costs nothing. */
 export function resolveCallOptions(options: unknown): CallOptions {
   if (options === undefined) return NO_CALL_OPTIONS;
-  const o = optionRecord(options, "call() options", ["speculative"]);
+  const o = optionRecord(options, "call() options", ["speculative", "signal", "correlationId"]);
   if (o.speculative !== undefined && typeof o.speculative !== "boolean") invalidOption("call option speculative must be a boolean");
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) invalidOption(`call option signal must be an AbortSignal (got ${describeOption(o.signal)})`);
+  if (o.correlationId !== undefined && !(typeof o.correlationId === "string" && o.correlationId.length > 0 && o.correlationId.length <= MAX_CORRELATION_ID)) {
+    invalidOption(`call option correlationId must be a string of 1 to ${MAX_CORRELATION_ID} characters (got ${describeOption(o.correlationId)})`);
+  }
   return o as CallOptions;
 }
 

@@ -52,7 +52,7 @@ export function durableRun(runtime: Runtime, journal: FileJournal, options: Dura
     const done = ended.get(key);
     if (done !== undefined) return replayed(done);
     const start = started.get(key);
-    if (start !== undefined && !start.readOnly) return finish(key, unknownEffect(name, argsSha256));
+    if (start !== undefined && !start.readOnly) return finish(key, unknownEffect(name, argsSha256, callOptions));
 
     const entry: StartEntry = { type: "start", run: runId, key, tool: name, argsSha256, readOnly: readOnly.get(name) ?? false };
     await journal.append(entry);
@@ -69,10 +69,12 @@ export function durableRun(runtime: Runtime, journal: FileJournal, options: Dura
     return outcome;
   }
 
-  function unknownEffect(name: string, argsSha256: string): CallOutcome {
+  function unknownEffect(name: string, argsSha256: string, callOptions: CallOptions | undefined): CallOutcome {
     const receipt: Receipt = Object.freeze({
       callId: randomUUID(),
       parentId: null,
+      runId: run.id,
+      correlationId: callOptions?.correlationId ?? null,
       tool: name,
       lockIntegrity: runtime.lockIntegrity,
       argsSha256,

@@ -17,6 +17,12 @@ const deadlines = new DeadlineQueue();
  */
 export function underDeadline(state: CallState, work: (state: CallState) => Promise<Success | Failure>): Promise<Success | Failure> {
   const tool = state.tool!;
+  // The caller's signal (call option `signal`; nested calls follow their parent's instead).
+  const external = state.parent === null ? state.options.signal : undefined;
+  if (external?.aborted === true) {
+    state.abort = new CallSignal();
+    return Promise.resolve({ code: "CANCELLED", message: `the call of tool "${state.name}" was cancelled by the caller before it started (${reasonText(external.reason)}); nothing ran` });
+  }
   const remainingWall = state.run.budget.maxWallMs - state.run.elapsedMs(state.startedAt);
   const cutByBudget = remainingWall < tool.timeoutMs;
   const abort = new CallSignal();
@@ -35,21 +41,47 @@ export function underDeadline(state: CallState, work: (state: CallState) => Prom
           : `tool "${state.name}" did not finish within its timeout of ${tool.timeoutMs} ms; its signal was aborted${unknown}. Raise its timeout and rebuild, or make it finish sooner`;
         abort.abort(new DOMException(message, "TimeoutError"));
         unfollow?.();
+        if (external !== undefined) external.removeEventListener("abort", cancel!);
         resolve({ code: cutByBudget ? "BUDGET_EXCEEDED" : "TIMEOUT", message });
       },
     };
     deadlines.add(deadline);
+    // Cancellation settles the call the way the deadline does, with its own code and reason.
+    const cancel = external === undefined ? undefined : () => {
+      if (state.settled) return;
+      state.settled = true;
+      deadlines.settle(deadline);
+      if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
+      const unknown = state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "";
+      const message = `the call of tool "${state.name}" was cancelled by the caller (${reasonText(external.reason)}); its signal was aborted${unknown}`;
+      abort.abort(new DOMException(message, "AbortError"));
+      unfollow?.();
+      resolve({ code: "CANCELLED", message });
+    };
+    if (cancel !== undefined) external!.addEventListener("abort", cancel, { once: true });
+    const done = () => {
+      deadlines.settle(deadline);
+      unfollow?.();
+      if (cancel !== undefined) external!.removeEventListener("abort", cancel);
+    };
     work(state).then(
       (end) => {
-        deadlines.settle(deadline);
-        unfollow?.();
+        done();
         resolve(end);
       },
       (thrown: unknown) => {
-        deadlines.settle(deadline);
-        unfollow?.();
+        done();
         reject(thrown);
       },
     );
   });
+}
+
+/** An abort reason as a message shows it: its message when it has one, cut short. */
+function reasonText(reason: unknown): string {
+  const text = reason instanceof Error || (typeof reason === "object" && reason !== null && typeof (reason as { message?: unknown }).message === "string")
+    ? String((reason as { message: string }).message)
+    : typeof reason === "string" ? reason : "no reason given";
+  const shown = text === "" ? "no reason given" : text;
+  return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }

@@ -10,6 +10,8 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
   const record: Receipt = Object.freeze({
     callId: state.callId,
     parentId: state.parent === null ? null : state.parent.callId,
+    runId: state.run.id,
+    correlationId: state.parent === null ? (state.options.correlationId ?? null) : null,
     tool: state.name,
     lockIntegrity: state.engine.lock.integrity,
     argsSha256: state.args$ === undefined ? NO_JSON_SHA256 : state.args$.sha256,

@@ -75,13 +75,20 @@ class Context implements ToolContext {
   constructor(state: CallState) {
     this.#state = state;
     this.callId = state.callId;
-    // An own arrow function, so `const { call } = context` works as tools expect.
-    this.call = (name, args) => runCall(state.engine, state.run, state, name, args, state.options);
+    // An own arrow function, so `const { call } = context` works as tools expect. Nested calls keep
+    // `speculative` only: the caller's signal reaches them through the parent's (CallSignal.adopt),
+    // and the caller's correlation id names the top-level call alone (nested receipts carry parentId).
+    const options = state.options.signal === undefined && state.options.correlationId === undefined ? state.options : nestedOptions(state.options);
+    this.call = (name, args) => runCall(state.engine, state.run, state, name, args, options);
   }
 
   get signal(): AbortSignal {
     return this.#state.abort!.signal;
   }
+}
+
+function nestedOptions(options: CallOptions): CallOptions {
+  return options.speculative === undefined ? {} : { speculative: options.speculative };
 }
 
 /** What execute returns when the deadline already decided the outcome (the value is discarded). */

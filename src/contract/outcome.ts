@@ -2,6 +2,10 @@
 export interface Receipt {
   readonly callId: string;
   readonly parentId: string | null;
+  /** The run the call belongs to: the id startRun({ id }) named it with, or the run's random UUID. */
+  readonly runId: string;
+  /** The caller's id for the call (call option correlationId: a framework's tool call id); null when none was given, and for nested calls. */
+  readonly correlationId: string | null;
   readonly tool: string;
   /** The lock's integrity, or null for an ordinary (unlocked) run. */
   readonly lockIntegrity: string | null;
@@ -11,7 +15,7 @@ export interface Receipt {
   readonly resultSha256: string | null;
   /** "ok" or the error code. */
   readonly outcome: string;
-  /** For an effectful tool that timed out or crashed: whether its effect may have happened. */
+  /** For an effectful tool that timed out, was cancelled or crashed after dispatch: whether its effect may have happened. */
   readonly effectUnknown: boolean;
   readonly durationMs: number;
 }
