@@ -147,5 +147,5 @@ function realRoot(root: string): string {
 
 function at(analysed: AnalyseResult, module: string, exportName: string): { file: string; line: number | null; column: number | null } {
   const found = [...analysed.tools, ...analysed.agents].find((d) => d.module === module && d.exportName === exportName);
-  return { file: module, line: found?.line ?? null, column: found?.column ?? null };
+  return { file: found?.file ?? module, line: found?.line ?? null, column: found?.column ?? null };
 }
