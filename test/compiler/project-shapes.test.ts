@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../compiler/build.js";
 import { createRuntime } from "../../runtime/index.js";
-import { removeCopies, writeProject } from "../support/projects.js";
+import { copyProject, removeCopies, writeProject } from "../support/projects.js";
 
 /**
  * Ordinary project shapes (issue 11, items 5, 6 and 9): each is built with the real compiler and every tool it
@@ -166,5 +166,25 @@ describe("project shapes: what cannot be locked is said", () => {
         hint: "If it should be callable, export it (`export const unused = tool({...})` or `export { unused }`) or list it in an exported agent's tools; otherwise delete it.",
       },
     ]);
+  });
+});
+
+describe.each<Sandbox>(["none", "required"])("output follows the rules of input, sandbox %s", (sandbox) => {
+  it("a transforming zod output is locked with outputJSONSchema, and a call returns what the transform made of the tool's value", async () => {
+    const root = copyProject("fixtures/evaluate-transform-output");
+    if (sandbox === "none") {
+      const path = join(root, "orders.ts");
+      writeFileSync(path, readFileSync(path, "utf8").replace('effect: "read",', 'effect: "read",\n  sandbox: "none",'));
+    }
+    const result = await build({ root });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.lock!.tools.order_total!.output).toMatchObject({ jsonSchema: { properties: { cents: { type: "integer", minimum: 0 } } }, validation: { kind: "opaque", vendor: "zod" } });
+    const runtime = await createRuntime({ root, mode: "host" });
+    try {
+      const outcome = await runtime.call("order_total", { id: "A1" });
+      expect(outcome.ok ? outcome.content : outcome.error).toEqual({ cents: 1250 });
+    } finally {
+      runtime.close();
+    }
   });
 });
