@@ -12,8 +12,6 @@ export interface Workspace {
   readonly byName: ReadonlyMap<string, string>;
 }
 
-const found = new Map<string, Workspace | null>();
-
 function readManifest(dir: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as unknown;
@@ -36,8 +34,8 @@ function workspaceGlobs(manifest: Record<string, unknown>): string[] | undefined
  * count: only what the workspace itself declares is project code.
  */
 export function findWorkspace(projectRoot: string): Workspace | null {
+  // Not cached across builds: a long-lived process (a watch, tests) may see members come and go.
   const project = realpathSync(projectRoot);
-  if (found.has(project)) return found.get(project)!;
   let result: Workspace | null = null;
   for (let dir = project; ; dir = dirname(dir)) {
     const manifest = readManifest(dir);
@@ -49,7 +47,6 @@ export function findWorkspace(projectRoot: string): Workspace | null {
     }
     if (dirname(dir) === dir) break;
   }
-  found.set(project, result);
   return result;
 }
 

@@ -33,6 +33,32 @@ function toolSource(name: string, sandbox: Sandbox, call = "tool", exported = tr
 `;
 }
 
+/**
+ * An npm-workspaces monorepo as `npm install` leaves it (a symlink to each member in the root's node_modules):
+ * packages/tools has a tool that imports @acme/shared (TypeScript source) for a function and a lock-field const.
+ * Returns the root of packages/tools.
+ */
+function writeWorkspace(sandbox: Sandbox): string {
+  const base = mkdtempSync(join(tmpdir(), "cave-workspace-"));
+  made.push(base);
+  const files: Record<string, string> = {
+    "package.json": JSON.stringify({ name: "acme", private: true, workspaces: ["packages/*"] }),
+    "packages/shared/package.json": JSON.stringify({ name: "@acme/shared", version: "1.0.0", type: "module", main: "src/index.ts" }),
+    "packages/shared/src/index.ts": 'export { TIMEOUT } from "./limits.js";\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
+    "packages/shared/src/limits.ts": "export const TIMEOUT = 7000;\n",
+    "packages/tools/package.json": JSON.stringify({ name: "@acme/tools", version: "1.0.0", type: "module", dependencies: { "@acme/shared": "1.0.0" } }),
+    "packages/tools/tools/a.ts": `import { tool } from "cave";\nimport { greet, TIMEOUT } from "@acme/shared";\nexport const a = tool({ name: "a", description: "Says a.", effect: "read", timeout: TIMEOUT, sandbox: "${sandbox}", async execute() { return { tool: greet("a") === "hello a" ? "a" : "wrong" }; } });\n`,
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(base, path)), { recursive: true });
+    writeFileSync(join(base, path), text);
+  }
+  mkdirSync(join(base, "node_modules", "@acme"), { recursive: true });
+  symlinkSync("../../packages/shared", join(base, "node_modules", "@acme", "shared"), "dir");
+  symlinkSync("../../packages/tools", join(base, "node_modules", "@acme", "tools"), "dir");
+  return join(base, "packages", "tools");
+}
+
 /** Builds the project, expects no error, and calls each expected tool in it. */
 async function buildAndCall(root: string, expected: Record<string, { module: string; export: string }>, options: { warnings?: readonly string[] } = {}): Promise<void> {
   const result = await build({ root });
@@ -121,25 +147,7 @@ describe.each<Sandbox>(["none", "required"])("project shapes, sandbox %s", (sand
   });
 
   it("an npm-workspaces monorepo: a tool imports a sibling workspace package written in TypeScript, built with --root at its package", async () => {
-    const base = mkdtempSync(join(tmpdir(), "cave-workspace-"));
-    made.push(base);
-    const files: Record<string, string> = {
-      "package.json": JSON.stringify({ name: "acme", private: true, workspaces: ["packages/*"] }),
-      "packages/shared/package.json": JSON.stringify({ name: "@acme/shared", version: "1.0.0", type: "module", main: "src/index.ts" }),
-      "packages/shared/src/index.ts": 'export { TIMEOUT } from "./limits.js";\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
-      "packages/shared/src/limits.ts": "export const TIMEOUT = 7000;\n",
-      "packages/tools/package.json": JSON.stringify({ name: "@acme/tools", version: "1.0.0", type: "module", dependencies: { "@acme/shared": "1.0.0" } }),
-      "packages/tools/tools/a.ts": `import { tool } from "cave";\nimport { greet, TIMEOUT } from "@acme/shared";\nexport const a = tool({ name: "a", description: "Says a.", effect: "read", timeout: TIMEOUT, sandbox: "${sandbox}", async execute() { return { tool: greet("a") === "hello a" ? "a" : "wrong" }; } });\n`,
-    };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(base, path)), { recursive: true });
-      writeFileSync(join(base, path), text);
-    }
-    // What `npm install` makes of a workspace: a symlink to each member in the root's node_modules.
-    mkdirSync(join(base, "node_modules", "@acme"), { recursive: true });
-    symlinkSync("../../packages/shared", join(base, "node_modules", "@acme", "shared"), "dir");
-    symlinkSync("../../packages/tools", join(base, "node_modules", "@acme", "tools"), "dir");
-    const root = join(base, "packages", "tools");
+    const root = writeWorkspace(sandbox);
     await buildAndCall(root, { a: { module: "tools/a.ts", export: "a" } });
     const lock = (await build({ root, write: false })).lock!;
     expect(lock.tools.a!.timeoutMs).toBe(7000);
@@ -148,6 +156,16 @@ describe.each<Sandbox>(["none", "required"])("project shapes, sandbox %s", (sand
 });
 
 describe("project shapes: what cannot be locked is said", () => {
+  it("a workspace package stops being project code when the workspace no longer lists it: the build cache sees the workspace's package.json", async () => {
+    const root = writeWorkspace("none");
+    expect((await build({ root })).ok).toBe(true);
+    expect((await build({ root })).cached).toBe(true);
+    writeFileSync(join(root, "..", "..", "package.json"), JSON.stringify({ name: "acme", private: true, workspaces: ["packages/tools"] }));
+    const result = await build({ root });
+    expect(result.cached).toBe(false);
+    expect(result.diagnostics.map((d) => d.code)).toContain("CAVE3005");
+  });
+
   it("a tool const without export that nothing lists is a located warning, and is not locked", async () => {
     const root = writeProject({
       "tools/a.ts": `import { tool } from "cave";\n${toolSource("a", "none")}${toolSource("unused", "none", "tool", false)}`,
