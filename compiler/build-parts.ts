@@ -7,7 +7,7 @@ import { transformFiles } from "./results/index.js";
 /** Every transparent (TypeBox) schema that needs a precompiled validator, with who owns it for messages. */
 export function schemasToPrecompile(evaluated: EvaluateResult, analysed?: AnalyseResult): Array<{ jsonSchema: Record<string, unknown>; owner: string; at: Location }> {
   const out: Array<{ jsonSchema: Record<string, unknown>; owner: string; at: Location }> = [];
-  const where = new Map((analysed?.tools ?? []).map((tool) => [tool.name, { file: tool.module, line: tool.line, column: tool.column }]));
+  const where = new Map((analysed?.tools ?? []).map((tool) => [tool.name, { file: tool.file, line: tool.line, column: tool.column }]));
   for (const tool of evaluated.tools) {
     for (const side of ["input", "output"] as const) {
       const schema = tool[side];

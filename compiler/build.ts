@@ -105,7 +105,7 @@ async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnost
   diagnostics.push(...analysed.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 
-  const staged = await stage(root, analysed.modules, config, await ahead);
+  const staged = await stage(root, analysed.modules, config, await ahead, analysed.localExports);
   diagnostics.push(...staged.diagnostics);
   if (hasErrors(diagnostics)) return failed(diagnostics, config);
 

@@ -42,6 +42,8 @@ export interface ToolFacts {
 
 /** A tool as read from the source text, without running anything. */
 export interface StaticTool extends ToolFacts {
+  /** Where its tool() call is written (not `module` when a module of the build re-exports it from another file). */
+  readonly file: string;
   readonly line: number;
   readonly column: number;
   /** Whether the options declare input / output (their values are read by evaluate). */
@@ -53,6 +55,8 @@ export interface StaticAgent {
   readonly name: string;
   readonly module: string;
   readonly exportName: string;
+  /** Where its agent() call is written (not `module` when a module of the build re-exports it from another file). */
+  readonly file: string;
   readonly line: number;
   readonly column: number;
   readonly description: string | null;
@@ -63,8 +67,13 @@ export interface StaticAgent {
 export interface AnalyseResult extends PassResult {
   readonly tools: readonly StaticTool[];
   readonly agents: readonly StaticAgent[];
-  /** Modules that define at least one tool or agent, sorted: these are staged. */
+  /** Modules the lock imports at least one tool or agent from, sorted: these are staged. */
   readonly modules: readonly string[];
+  /**
+   * Module -> names of module-level tool consts the source does not export but the lock imports (a locked agent lists
+   * them): the staged bundle exports each under its own name. Sorted.
+   */
+  readonly localExports: Readonly<Record<string, readonly string[]>>;
 }
 
 /** One staged source graph: a self-contained ESM bundle of a tool module. */

@@ -190,6 +190,21 @@ function checkNested(self: unknown, effect: unknown, nested: unknown, facts: (it
   return out;
 }
 
+/** " (valibot)": the vendor a Standard Schema names, for messages. */
+function vendorOf(value: unknown): string {
+  const vendor = (value as { "~standard": { vendor?: unknown } })["~standard"].vendor;
+  return typeof vendor === "string" && vendor !== "" ? ` (${vendor})` : "";
+}
+
+/** What to do about a validator that cannot describe its shape: for valibot, its own converter package. */
+function validationOnlyHint(value: unknown, side: "input" | "output"): string {
+  const jsonKey = `${side}JSONSchema`;
+  if (vendorOf(value) === " (valibot)") {
+    return `valibot schemas describe their shape through the package @valibot/to-json-schema: install it and write \`${side}: toStandardJsonSchema(schema)\` (import { toStandardJsonSchema } from "@valibot/to-json-schema"), or pass \`${jsonKey}: toJsonSchema(schema)\`.`;
+  }
+  return `Pass ${jsonKey} (draft-07) so providers can be told the shape.`;
+}
+
 function checkSchemas(options: Record<string, unknown>): Violation[] {
   const out: Violation[] = [];
   let opaque = false;
@@ -211,11 +226,11 @@ function checkSchemas(options: Record<string, unknown>): Violation[] {
     }
     if (isStandardSchema(value)) {
       opaque = true;
-      if (hasStandardJsonSchema(value) && json !== undefined) {
-        out.push({ code: "CAVE1012", field: jsonKey, message: `${jsonKey} is given for a ${side} that emits its own JSON Schema`, hint: `Drop ${jsonKey}: two sources of the ${side} shape could disagree.` });
-      }
+      // With a library that emits its own JSON Schema, ${side}JSONSchema is allowed too: it is how a side the library
+      // cannot describe (a transform) is locked. Whether the library can is only known by asking it, which the build
+      // does (and refuses two descriptions of one side); definition time does not pay for that conversion.
       if (!hasStandardJsonSchema(value) && json === undefined) {
-        out.push({ code: "CAVE1012", field: jsonKey, message: `${side} is a validation-only Standard Schema with no JSON Schema`, hint: `Pass ${jsonKey} (draft-07) so providers can be told the shape.` });
+        out.push({ code: "CAVE1012", field: jsonKey, message: `${side} is a validation-only Standard Schema${vendorOf(value)} with no JSON Schema`, hint: validationOnlyHint(value, side) });
       }
       continue;
     }

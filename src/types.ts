@@ -48,9 +48,9 @@ export interface ToolOptions<I extends ToolSchema | undefined, O extends ToolSch
   description: string;
   input?: I;
   output?: O;
-  /** draft-07 JSON Schema for a validation-only input validator. */
+  /** draft-07 JSON Schema of the input, for a validator that cannot describe it (validation-only, or a transform). */
   inputJSONSchema?: Record<string, unknown>;
-  /** draft-07 JSON Schema for a validation-only output validator. */
+  /** draft-07 JSON Schema of the output (what the validator returns), for a validator that cannot describe it (validation-only, or a transform). */
   outputJSONSchema?: Record<string, unknown>;
   /** Lowercase SHA-256 of opaque validator code, dependencies and captured state; locks require it. */
   schemaSemanticsSHA256?: string;

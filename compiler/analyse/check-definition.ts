@@ -21,7 +21,7 @@ function isToolRef(item: unknown): item is DefinitionRef {
  */
 function listedTool(definition: Definition, registry: Registry, item: unknown, field: string): unknown {
   if (!isToolRef(item)) return item;
-  if (!item.module.inBuild) {
+  if (!item.module.inBuild && !registry.of(item).home) {
     const at = fieldLocation(definition, field);
     definition.diagnostics.push(
       error("CAVE3007", `${definitionSubject(definition)}: ${field} refers to a tool defined in ${item.module.file} (${describePlace(item.module, item.call)}), which is not one of the build's modules, so it would not be locked`, "Add that module to the include globs of the configuration, or move the tool into a module the build includes.", locate(at.module, at.node)),

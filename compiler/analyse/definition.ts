@@ -19,6 +19,16 @@ export interface Definition {
   /** It depends on a definition whose facts are unknown; that definition's diagnostics say why. */
   incomplete: boolean;
   checked: boolean;
+  /** Where the lock finds it (homes.ts); null while unknown, and for a definition that is not locked. */
+  home: Home | null;
+}
+
+/** The module and export the runtime imports a locked tool or agent from. */
+export interface Home {
+  readonly module: Module;
+  readonly exportName: string;
+  /** A module-level const the source does not export: the staged bundle exports it under its own name. */
+  readonly synthetic: boolean;
 }
 
 /** How messages name a definition: by its name when it is known, else by its export. */

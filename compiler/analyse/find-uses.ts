@@ -1,6 +1,7 @@
 import { ts } from "./typescript.js";
-import { accessedName, caveFunctionOf, caveImports, refersToCave } from "./cave-imports.js";
-import { CAVE_PACKAGE, isCaveFunction, type CaveFunction, type Module } from "./model.js";
+import { memberOf } from "./cave-exports.js";
+import { accessedName, caveFunctionOf, caveImports, namespaceAt, refersToCave } from "./cave-imports.js";
+import { CAVE_PACKAGE, type CaveFunction, type Module } from "./model.js";
 
 export interface CaveCall {
   readonly kind: CaveFunction;
@@ -41,50 +42,38 @@ function checkReference(module: Module, id: ts.Identifier, misuses: CaveMisuse[]
   let callee: ts.Node = id;
   while (ts.isParenthesizedExpression(callee.parent)) callee = callee.parent;
   const p = id.parent;
+  const from = describeImport(module, id);
   if (refers === "function") {
-    if (!(ts.isCallExpression(callee.parent) && callee.parent.expression === callee)) misuses.push({ node: id, what: `${id.text} (imported from "cave")` });
+    if (!(ts.isCallExpression(callee.parent) && callee.parent.expression === callee)) misuses.push({ node: id, what: `${id.text} (imported from ${from})` });
     return;
   }
   const name = (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === id ? accessedName(p) : undefined;
-  if (name === undefined) misuses.push({ node: id, what: `the namespace ${id.text} (imported from "cave")` });
-  else if (isCaveFunction(name) && !(ts.isCallExpression(p.parent) && p.parent.expression === p)) misuses.push({ node: p, what: `${id.text}.${name}` });
-}
-
-/** `export { tool } from "cave"`, `export * from "cave"`, `export { tool as t }`: re-exports that would hide definitions from analysis. */
-function checkExport(module: Module, statement: ts.ExportDeclaration, misuses: CaveMisuse[]): void {
-  if (statement.isTypeOnly) return;
-  const specifier = statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
-  const clause = statement.exportClause;
-  if (specifier === CAVE_PACKAGE) {
-    if (!clause || ts.isNamespaceExport(clause)) {
-      misuses.push({ node: statement, what: `a re-export of "cave"` });
-      return;
-    }
-    for (const element of clause.elements) {
-      const name = (element.propertyName ?? element.name).text;
-      if (!element.isTypeOnly && isCaveFunction(name)) misuses.push({ node: element, what: `a re-export of ${name} from "cave"` });
-    }
+  if (name === undefined) {
+    misuses.push({ node: id, what: `the namespace ${id.text} (imported from ${from})` });
     return;
   }
-  if (specifier !== undefined || !clause || !ts.isNamedExports(clause)) return;
-  for (const element of clause.elements) {
-    const local = element.propertyName ?? element.name;
-    if (!element.isTypeOnly && ts.isIdentifier(local) && refersToCave(module, local)) misuses.push({ node: element, what: `a re-export of ${local.text} (imported from "cave")` });
-  }
+  const member = memberOf(namespaceAt(module, id)!, name);
+  if (member?.kind === "namespace") misuses.push({ node: p, what: `${id.text}.${name} (a namespace holding cave's functions)` });
+  else if (member?.kind === "function" && !(ts.isCallExpression(p.parent) && p.parent.expression === p)) misuses.push({ node: p, what: `${id.text}.${name}` });
+}
+
+/** `"cave"`, or `"./lib/cave.js" (which re-exports "cave")`: where a cave import came from, for messages. */
+function describeImport(module: Module, id: ts.Identifier): string {
+  const imports = caveImports(module);
+  const specifier = (imports.functions.get(id.text) ?? imports.namespaces.get(id.text))!.specifier;
+  return specifier === CAVE_PACKAGE ? `"${CAVE_PACKAGE}"` : `${JSON.stringify(specifier)}, which re-exports "${CAVE_PACKAGE}"`;
 }
 
 /** Every call of cave's tool/agent/artifact in a module, and every other use of them. */
 export function findCaveUses(module: Module): CaveUses {
   const imports = caveImports(module);
-  const names = new Set([...imports.functions.keys(), ...imports.namespaces]);
+  const names = new Set([...imports.functions.keys(), ...imports.namespaces.keys()]);
   const calls: CaveCall[] = [];
   const misuses: CaveMisuse[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isImportDeclaration(node)) return;
-    if (ts.isExportDeclaration(node)) {
-      checkExport(module, node, misuses);
-      return;
-    }
+    // Re-exports hand cave's functions on to other modules, which are followed (cave-exports.ts).
+    if (ts.isExportDeclaration(node)) return;
     if (ts.isCallExpression(node)) {
       const kind = caveFunctionOf(module, node);
       if (kind) calls.push({ kind, call: node });

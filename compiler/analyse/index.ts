@@ -12,13 +12,18 @@ import { Registry } from "./registry.js";
 import { Sources } from "./sources.js";
 import { Evaluator } from "./static-value.js";
 import { toStaticAgent, toStaticTool } from "./to-static.js";
+import { reExportedDefinitions, type ReExported } from "./barrels.js";
+import { assignHomes } from "./homes.js";
+
+/** Any import or re-export: a module without one cannot reach cave's functions through another module. */
+const MAY_IMPORT = /\bimport\b|\bexport\b[^;]*\bfrom\b/;
 
 
 function misuse(module: Module, found: CaveMisuse): Diagnostic {
   return error(
     "CAVE3010",
     `${found.what} is used other than in a direct call, so the definitions made through it cannot be found without running your code`,
-    "Call tool(...), agent(...) and artifact(...) directly where the definition is made, e.g. `export const lookupOrder = tool({...})`; do not alias, pass around or re-export them.",
+    "Call tool(...), agent(...) and artifact(...) directly where the definition is made, e.g. `export const lookupOrder = tool({...})`; import them (from \"cave\" or a module that re-exports them), but do not alias them through variables or pass them around.",
     locate(module, found.node),
   );
 }
@@ -48,29 +53,33 @@ function unique(diagnostics: readonly Diagnostic[]): Diagnostic[] {
  */
 export function analyse(root: string, files: readonly string[]): AnalyseResult {
   const sources = new Sources(root, files);
-  const registry = new Registry(new Evaluator(sources));
+  const registry = new Registry(new Evaluator());
   const diagnostics: Diagnostic[] = [];
   const defined: Definition[] = [];
-  const modules = new Set<string>();
+  const reExported = new Map<Module, ReExported[]>();
 
   for (const file of files) {
     try {
       const text = sources.text(file);
-      if (text === null || !MENTIONS_CAVE.test(text)) continue;
+      // A module that neither names "cave" nor imports or re-exports anything cannot define or hand on a definition.
+      if (text === null || !(MENTIONS_CAVE.test(text) || MAY_IMPORT.test(text))) continue;
       const module = sources.module(file);
-      if (!module || !sources.parses(module) || !importsCave(module)) continue;
-      const uses = findCaveUses(module);
-      diagnostics.push(...uses.misuses.map((found) => misuse(module, found)));
-      for (const { kind, call } of uses.calls) {
-        const definition = registry.definition(module, call, kind);
-        if (kind === "artifact") continue;
-        defined.push(definition);
-        modules.add(file);
+      if (!module || !sources.parses(module)) continue;
+      if (importsCave(module)) {
+        const uses = findCaveUses(module);
+        diagnostics.push(...uses.misuses.map((found) => misuse(module, found)));
+        for (const { kind, call } of uses.calls) {
+          const definition = registry.definition(module, call, kind);
+          if (kind !== "artifact") defined.push(definition);
+        }
       }
+      const found = reExportedDefinitions(module, registry.evaluator);
+      if (found.length > 0) reExported.set(module, found);
     } catch (thrown) {
       diagnostics.push(failure(file, thrown, root));
     }
   }
+  assignHomes(defined, reExported, registry);
 
   const all = registry.all();
   for (let i = 0; i < all.length; i++) {
@@ -86,11 +95,15 @@ export function analyse(root: string, files: readonly string[]): AnalyseResult {
 
   const tools: StaticTool[] = [];
   const agents: StaticAgent[] = [];
-  for (const definition of defined) {
-    const placement = definition.placement;
-    if (hasErrors(definition) || !placement?.ok) continue;
-    if (definition.kind === "tool") tools.push(toStaticTool(definition, placement.exportName, registry));
-    else agents.push(toStaticAgent(definition, placement.exportName, registry));
+  const modules = new Set<string>();
+  const localExports = new Map<string, string[]>();
+  for (const definition of all) {
+    const home = definition.home;
+    if (!home || definition.kind === "artifact" || hasErrors(definition)) continue;
+    modules.add(home.module.file);
+    if (home.synthetic) localExports.set(home.module.file, [...(localExports.get(home.module.file) ?? []), home.exportName]);
+    if (definition.kind === "tool") tools.push(toStaticTool(definition, home, registry));
+    else agents.push(toStaticAgent(definition, home, registry));
   }
   for (const definition of all) diagnostics.push(...definition.diagnostics);
   diagnostics.push(...sources.diagnostics);
@@ -99,6 +112,7 @@ export function analyse(root: string, files: readonly string[]): AnalyseResult {
     tools: tools.sort(byName),
     agents: agents.sort(byName),
     modules: [...modules].sort(),
+    localExports: Object.fromEntries([...localExports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([module, names]) => [module, names.sort()])),
     diagnostics: sortDiagnostics(unique(diagnostics)),
   };
 }

@@ -11,7 +11,7 @@ export function checkUniqueNames(definitions: readonly Definition[]): void {
     const byName = new Map<string, Definition[]>();
     for (const definition of definitions) {
       const name = definition.values.name;
-      if (definition.kind !== kind || !definition.module.inBuild || typeof name !== "string") continue;
+      if (definition.kind !== kind || !(definition.module.inBuild || definition.home) || typeof name !== "string") continue;
       byName.set(name, [...(byName.get(name) ?? []), definition]);
     }
     for (const [name, group] of byName) {

@@ -54,7 +54,7 @@ export function readDefinition(evaluator: Evaluator, module: Module, call: ts.Ca
   const read = readOptions(evaluator, module, call, kind);
   const values: Record<string, unknown> = {};
   const diagnostics: Diagnostic[] = [];
-  const definition: Definition = { kind, module, call, placement, options: read.ok ? read.options : null, values, diagnostics, incomplete: false, checked: false };
+  const definition: Definition = { kind, module, call, placement, options: read.ok ? read.options : null, values, diagnostics, incomplete: false, checked: false, home: null };
   const computed: Computed[] = [];
   if (read.ok) {
     for (const property of read.options.properties.values()) {
@@ -69,12 +69,10 @@ export function readDefinition(evaluator: Evaluator, module: Module, call: ts.Ca
     const subject = subjectOf(kind, undefined, placement);
     diagnostics.push(error(read.code, `${subject}: ${read.message}`, read.code === "CAVE1024" ? callHint(kind) : READS_OPTIONS_HINT, locate(read.module, read.node)));
   }
-  if (placement && !placement.ok) {
+  // A const that is only not exported may still be locked (homes.ts): that finding waits until every use is known.
+  if (placement && !placement.ok && placement.code === "CAVE3003") {
     const name = placement.local ?? constNameFor(kind, values.name);
-    const hint =
-      placement.code === "CAVE3004"
-        ? `Export it: write \`export const ${name} = ${kind}({...})\` or add \`export { ${name} }\`. The runtime imports ${kind}s by export name.`
-        : `Define it as \`export const ${name} = ${kind}({...})\` at the top level of the module (and refer to that const where you need it): the runtime imports ${kind}s by export name.`;
+    const hint = `Define it as \`export const ${name} = ${kind}({...})\` at the top level of the module (and refer to that const where you need it): the runtime imports ${kind}s by export name.`;
     diagnostics.push(error(placement.code, `${definitionSubject(definition)} is defined ${placement.where}`, hint, locate(module, call)));
   }
   return definition;

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import { ts } from "./typescript.js";
 import { describeThrown, error, type Diagnostic } from "../diagnostics.js";
-import type { Module } from "./model.js";
+import { CAVE_PACKAGE, type Module } from "./model.js";
+import { ProjectResolver } from "./project-resolver.js";
 
 /** How TypeScript maps the extension written in an import to the files it may mean (NodeNext, then bundler-style). */
 const EXTENSION_CANDIDATES: Readonly<Record<string, readonly string[]>> = {
@@ -15,7 +16,11 @@ const EXTENSION_CANDIDATES: Readonly<Record<string, readonly string[]>> = {
   ".mts": [".mts"],
   ".cts": [".cts"],
 };
-const EXTENSIONLESS_CANDIDATES = [".ts", ".tsx", ".mts", ".js", "/index.ts", "/index.tsx", "/index.js"];
+const EXTENSIONLESS_CANDIDATES = [".ts", ".tsx", ".mts", ".cts", ".js", "/index.ts", "/index.tsx", "/index.mts", "/index.js"];
+
+function isRelative(specifier: string): boolean {
+  return specifier === "." || specifier === ".." || specifier.startsWith("./") || specifier.startsWith("../");
+}
 
 /**
  * The project's modules, each read and parsed at most once, without a type checker. Files outside the build are
@@ -27,6 +32,7 @@ export class Sources {
   private readonly resolved = new Map<string, string | null>();
   private readonly inBuild: ReadonlySet<string>;
   private readonly broken = new Set<Module>();
+  private readonly bare: ProjectResolver;
   readonly diagnostics: Diagnostic[] = [];
 
   constructor(
@@ -34,6 +40,7 @@ export class Sources {
     files: readonly string[],
   ) {
     this.inBuild = new Set(files);
+    this.bare = new ProjectResolver(root);
   }
 
   /** The text of a module, or null (with a CAVE3001 diagnostic) when it cannot be read. */
@@ -61,21 +68,35 @@ export class Sources {
       // with parent links, the script kind from the extension), without the Project: only the tree is read, and the
       // Project's bookkeeping per file cost about a third as much as parsing it.
       const sf = ts.createSourceFile(join(this.root, file), text, ts.ScriptTarget.Latest, true);
-      module = { file, sf, inBuild: this.inBuild.has(file) };
+      const imported = new Map<string, Module | null>();
+      module = {
+        file,
+        sf,
+        inBuild: this.inBuild.has(file),
+        imported: (specifier) => {
+          if (!imported.has(specifier)) imported.set(specifier, this.importedBy(file, specifier));
+          return imported.get(specifier)!;
+        },
+      };
       this.reportSyntaxErrors(module);
     }
     this.modules.set(file, module);
     return module;
   }
 
+  private importedBy(file: string, specifier: string): Module | null {
+    if (specifier === CAVE_PACKAGE || specifier.startsWith("node:")) return null;
+    const target = isRelative(specifier) ? this.resolve(file, specifier) : this.bare.resolve(file, specifier);
+    return target === undefined ? null : this.module(target);
+  }
+
   /**
    * The module a relative import names, resolved as TypeScript does ("./shared.js" means ./shared.ts),
-   * or undefined for a package import or a file that does not exist inside the project.
+   * or undefined for a file that does not exist inside the project (or a package of its npm workspace).
    */
-  resolve(from: Module, specifier: string): string | undefined {
-    if (!specifier.startsWith("./") && !specifier.startsWith("../")) return undefined;
-    const target = posix.normalize(posix.join(posix.dirname(from.file), specifier));
-    if (target === ".." || target.startsWith("../")) return undefined;
+  private resolve(from: string, specifier: string): string | undefined {
+    const target = posix.normalize(posix.join(posix.dirname(from), specifier));
+    if ((target === ".." || target.startsWith("../")) && !this.bare.inWorkspacePackage(target)) return undefined;
     const known = this.resolved.get(target);
     if (known !== undefined) return known ?? undefined;
     const extension = posix.extname(target);

@@ -3,7 +3,6 @@ import { moduleBinding, resolveName, type Binding } from "./bindings.js";
 import { caveFunctionOf } from "./cave-imports.js";
 import { moduleExports } from "./exports.js";
 import type { CaveFunction, Module } from "./model.js";
-import type { Sources } from "./sources.js";
 
 /** A tool(), agent() or artifact() definition used as a value, identified by the call that makes it. */
 export class DefinitionRef {
@@ -75,7 +74,12 @@ export class Evaluator {
   private readonly memo = new Map<ts.Node, Evaluation>();
   private readonly active = new Set<ts.Node>();
 
-  constructor(private readonly sources: Sources) {}
+  /** What a module exports under a name (following re-exports and `export *`), as far as the source says. */
+  exported(module: Module, name: string): Target {
+    const target = this.resolveExport(module, name, module, module.sf, new Set());
+    if (!target.ok || "namespace" in target) return target;
+    return this.follow(target.module, target.expression);
+  }
 
   /** Follows an identifier (through consts, imports and re-exports) to the expression it stands for. */
   follow(module: Module, expression: ts.Expression): Target {
@@ -143,10 +147,11 @@ export class Evaluator {
       case "global":
         return fail(`${name} is not a const of this project`);
       case "import": {
-        if (!binding.specifier.startsWith("./") && !binding.specifier.startsWith("../")) return fail(`${name} is imported from the package "${binding.specifier}"`);
-        const file = this.sources.resolve(binding.module, binding.specifier);
-        const target = file === undefined ? null : this.sources.module(file);
-        if (!target) return fail(`${name} is imported from "${binding.specifier}", which is not a readable module of this project`);
+        const target = binding.module.imported(binding.specifier);
+        if (!target) {
+          const relative = binding.specifier.startsWith("./") || binding.specifier.startsWith("../");
+          return fail(relative ? `${name} is imported from "${binding.specifier}", which is not a readable module of this project` : `${name} is imported from the package "${binding.specifier}" (not a file of this project, a tsconfig paths alias or a package of its npm workspace)`);
+        }
         if (binding.imported === "*") return { ok: true, module: target, namespace: true };
         return this.resolveExport(target, binding.imported, module, ref, seen);
       }
@@ -164,15 +169,13 @@ export class Evaluator {
     if (entry?.kind === "local") return this.resolveBinding(moduleBinding(target, entry.local), module, ref, `${exported} (in ${target.file})`, seen);
     if (entry?.kind === "expression") return { ok: true, module: target, expression: entry.expression };
     if (entry?.kind === "reexport") {
-      const file = this.sources.resolve(target, entry.specifier);
-      const next = file === undefined ? null : this.sources.module(file);
+      const next = target.imported(entry.specifier);
       if (!next) return fail(`${exported} is re-exported by ${target.file} from "${entry.specifier}", which is not a readable module of this project`);
       return entry.imported === "*" ? { ok: true, module: next, namespace: true } : this.resolveExport(next, entry.imported, module, ref, seen);
     }
     if (exported !== "default") {
       for (const specifier of exports.stars) {
-        const file = this.sources.resolve(target, specifier);
-        const next = file === undefined ? null : this.sources.module(file);
+        const next = target.imported(specifier);
         if (next && this.exportsName(next, exported, new Set())) return this.resolveExport(next, exported, module, ref, seen);
       }
     }
@@ -185,8 +188,7 @@ export class Evaluator {
     const exports = moduleExports(target);
     if (exports.named.has(exported)) return true;
     return exports.stars.some((specifier) => {
-      const file = this.sources.resolve(target, specifier);
-      const next = file === undefined ? null : this.sources.module(file);
+      const next = target.imported(specifier);
       return next !== null && this.exportsName(next, exported, seen);
     });
   }

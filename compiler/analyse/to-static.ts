@@ -3,7 +3,7 @@ import type { Effect } from "../../src/contract/effects.js";
 import type { ArtifactOptions, RequestedResult, ResultPolicyName } from "../../src/contract/lock.js";
 import { DEFAULT_TIMEOUT_MS } from "../../src/contract/names.js";
 import type { StaticAgent, StaticTool } from "../types.js";
-import type { Definition } from "./definition.js";
+import type { Definition, Home } from "./definition.js";
 import { locate } from "./location.js";
 import type { Registry } from "./registry.js";
 import { DefinitionRef } from "./static-value.js";
@@ -31,14 +31,15 @@ function requestedResult(result: unknown, registry: Registry): RequestedResult {
 }
 
 /** A checked, error-free tool definition with every default filled in as tool() fills it. */
-export function toStaticTool(definition: Definition, exportName: string, registry: Registry): StaticTool {
+export function toStaticTool(definition: Definition, home: Home, registry: Registry): StaticTool {
   const v = definition.values;
-  const { line, column } = locate(definition.module, definition.call);
+  const { file, line, column } = locate(definition.module, definition.call);
   const profile = v.sandboxProfile as { env?: readonly string[] } | undefined;
   return {
     name: v.name as string,
-    module: definition.module.file,
-    exportName,
+    module: home.module.file,
+    exportName: home.exportName,
+    file,
     line,
     column,
     description: v.description as string,
@@ -54,13 +55,14 @@ export function toStaticTool(definition: Definition, exportName: string, registr
   };
 }
 
-export function toStaticAgent(definition: Definition, exportName: string, registry: Registry): StaticAgent {
+export function toStaticAgent(definition: Definition, home: Home, registry: Registry): StaticAgent {
   const v = definition.values;
-  const { line, column } = locate(definition.module, definition.call);
+  const { file, line, column } = locate(definition.module, definition.call);
   return {
     name: v.name as string,
-    module: definition.module.file,
-    exportName,
+    module: home.module.file,
+    exportName: home.exportName,
+    file,
     line,
     column,
     description: (v.description as string | undefined) ?? null,

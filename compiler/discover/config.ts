@@ -8,10 +8,13 @@ import { jsonParseMessage } from "../../runtime/node-features.js";
 export const CONFIG_FILE = "cave.config.json";
 export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir"] as const;
 
-/** What a project without configuration gets: every TypeScript module except tests and declarations. */
+/**
+ * What a project without configuration gets: every TypeScript module (.ts, .tsx, .mts, .cts) except tests and
+ * declarations.
+ */
 export const DEFAULT_CONFIG: CaveConfig = Object.freeze({
-  include: Object.freeze(["**/*.ts", "**/*.mts"]),
-  exclude: Object.freeze(["**/node_modules/**", "**/*.d.ts", "**/*.test.ts", "**/*.spec.ts", "**/*.test-d.ts"]),
+  include: Object.freeze(["**/*.{ts,tsx,mts,cts}"]),
+  exclude: Object.freeze(["**/node_modules/**", "**/*.d.{ts,mts,cts}", "**/*.d.*.ts", "**/*.{test,spec}.{ts,tsx,mts,cts}", "**/*.test-d.{ts,tsx}"]),
   lock: "cave.lock",
   outDir: ".cave",
 });

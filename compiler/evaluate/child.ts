@@ -40,7 +40,16 @@ class ExitCalled extends Error {
   }
 }
 
-class Unreadable extends Error {}
+/** A definition that cannot be read as data; `code` and `hint`, when given, say more precisely what to do than CAVE5004. */
+class Unreadable extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+    readonly hint: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 // A module that exits at import would take every later module with it; report it instead.
 process.exit = ((code?: number | string | null) => {
@@ -117,12 +126,33 @@ function readSchema(schema: unknown, jsonSchemaOption: unknown, side: "input" | 
     if (typeof standard === "object" && standard !== null) {
       const { vendor, jsonSchema } = standard as { vendor?: unknown; jsonSchema?: Record<string, unknown> };
       const convert = jsonSchema?.[side];
+      const jsonKey = `${side}JSONSchema`;
       let converted: unknown;
       if (typeof convert === "function") {
+        let failure: unknown;
         try {
           converted = (convert as (options: { target: string }) => unknown).call(jsonSchema, { target: "draft-07" });
         } catch (thrown) {
-          throw new Unreadable(`${side}: ${String(vendor)} could not convert it to draft-07 JSON Schema (${describe(thrown)})`);
+          failure = thrown;
+        }
+        // Output follows the rules of input (contract, "Schemas"): where the library cannot describe a side (a transform),
+        // the author's JSON Schema does; where it can, a second description could disagree with it.
+        if (failure === undefined && jsonSchemaOption !== undefined) {
+          throw new Unreadable(
+            `${jsonKey} is given, but ${String(vendor)} describes the ${side} itself`,
+            "CAVE1012",
+            `Drop ${jsonKey}: two descriptions of the ${side} could disagree. ${jsonKey} is for ${side === "output" ? "an output" : "an input"} the library cannot describe, such as one with a transform.`,
+          );
+        }
+        if (failure !== undefined) {
+          if (jsonSchemaOption === undefined) {
+            throw new Unreadable(
+              `${side}: ${String(vendor)} could not convert it to draft-07 JSON Schema (${describe(failure)})`,
+              "CAVE5004",
+              `Pass ${jsonKey}: the draft-07 JSON Schema of ${side === "output" ? "what the validator returns (after its transforms)" : "what the validator accepts"}, which providers are told; the validator itself still runs on every call.`,
+            );
+          }
+          converted = jsonSchemaOption;
         }
       } else converted = jsonSchemaOption ?? null;
       return { kind: "standard", vendor, jsonSchema: toJson(converted, `${side} JSON Schema`, new Set()) };
@@ -188,17 +218,18 @@ function readExports(namespace: Record<string, unknown>): ExportReport[] {
       const record = value as Record<PropertyKey, unknown>;
       reports.push(what === "tool" ? { exportName, kind: "tool", tool: readTool(record) } : { exportName, kind: "agent", agent: readAgent(record) });
     } catch (thrown) {
-      reports.push({ exportName, kind: "unreadable", what, message: thrown instanceof Unreadable ? thrown.message : describe(thrown) });
+      const unreadable = thrown instanceof Unreadable ? thrown : null;
+      reports.push({ exportName, kind: "unreadable", what, message: unreadable ? unreadable.message : describe(thrown), code: unreadable?.code ?? null, hint: unreadable?.hint ?? null });
     }
   }
   return reports;
 }
 
 /** An authoring rule the SDK enforced while the module ran (a CaveError), so the build reports it under the rule's own code. */
-function authoringRule(thrown: unknown): { code: string; hint: string } | null {
+function authoringRule(thrown: unknown): { code: string; hint: string; subject: string } | null {
   if (typeof thrown !== "object" || thrown === null) return null;
-  const { name, code, hint } = thrown as { name?: unknown; code?: unknown; hint?: unknown };
-  return name === "CaveError" && typeof code === "string" && /^CAVE1\d{3}$/.test(code) && typeof hint === "string" ? { code, hint } : null;
+  const { name, code, hint, subject } = thrown as { name?: unknown; code?: unknown; hint?: unknown; subject?: unknown };
+  return name === "CaveError" && typeof code === "string" && /^CAVE1\d{3}$/.test(code) && typeof hint === "string" ? { code, hint, subject: typeof subject === "string" ? subject : "" } : null;
 }
 
 async function importModule(request: ImportRequest): Promise<ChildMessage> {

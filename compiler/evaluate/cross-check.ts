@@ -33,7 +33,7 @@ function differences(subject: string, evaluated: Record<string, unknown>, analys
     const ran = show(evaluated[field]);
     const read = show(analysed[field]);
     if (ran !== read) {
-      out.push(error("CAVE5005", `${subject}: ${field} is ${ran} when the module runs, but the source says ${read}`, COMPUTED_HINT, { file: at.module, line: at.line, column: at.column }));
+      out.push(error("CAVE5005", `${subject}: ${field} is ${ran} when the module runs, but the source says ${read}`, COMPUTED_HINT, { file: at.file, line: at.line, column: at.column }));
     }
   }
   return out;
@@ -104,7 +104,7 @@ export function crossCheck(
   for (const found of [...staticTools.values(), ...staticAgents.values()]) {
     if (!seen.imported.has(found.module) || seen.unreadable.has(key(found.module, found.exportName))) continue;
     const kind = "effect" in found ? "tool" : "agent";
-    diagnostics.push(error("CAVE5005", `${kind} "${found.name}": export ${found.exportName} is not a ${kind} definition when the module runs`, COMPUTED_HINT, { file: found.module, line: found.line, column: found.column }));
+    diagnostics.push(error("CAVE5005", `${kind} "${found.name}": export ${found.exportName} is not a ${kind} definition when the module runs`, COMPUTED_HINT, { file: found.file, line: found.line, column: found.column }));
   }
   return { tools: matchedTools, agents: matchedAgents, diagnostics };
 }

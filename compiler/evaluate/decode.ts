@@ -90,8 +90,8 @@ export function isChildMessage(value: unknown): value is ChildMessage {
   if (typeof value.module !== "string") return false;
   if (value.type === "untrusted") return true;
   if (value.type === "threw") {
-    const rule = value.rule as { code?: unknown; hint?: unknown } | null | undefined;
-    const ruleOk = rule === null || (typeof rule === "object" && typeof rule.code === "string" && typeof rule.hint === "string");
+    const rule = value.rule as { code?: unknown; hint?: unknown; subject?: unknown } | null | undefined;
+    const ruleOk = rule === null || (typeof rule === "object" && typeof rule.code === "string" && typeof rule.hint === "string" && typeof rule.subject === "string");
     return typeof value.message === "string" && (value.exitCode === null || typeof value.exitCode === "number") && ruleOk;
   }
   return value.type === "imported" && Array.isArray(value.exports) && value.exports.every(isExportReport);
@@ -101,5 +101,6 @@ function isExportReport(value: unknown): value is ExportReport {
   if (!isPlainObject(value) || typeof value.exportName !== "string") return false;
   if (value.kind === "tool") return isPlainObject(value.tool);
   if (value.kind === "agent") return isPlainObject(value.agent);
-  return value.kind === "unreadable" && (value.what === "tool" || value.what === "agent") && typeof value.message === "string";
+  const nullableString = (x: unknown) => x === null || typeof x === "string";
+  return value.kind === "unreadable" && (value.what === "tool" || value.what === "agent") && typeof value.message === "string" && nullableString(value.code) && nullableString(value.hint);
 }

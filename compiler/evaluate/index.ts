@@ -73,7 +73,7 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
   for (const staged of modules) {
     const outcome = outcomes.get(staged.module) ?? { type: "ended", detail: "it never answered" };
     if (outcome.type !== "imported") {
-      diagnostics.push(moduleFailure(root, staged, outcome, timeoutMs));
+      diagnostics.push(moduleFailure(root, staged, outcome, timeoutMs, analysed));
       continue;
     }
     imported.add(staged.module);
@@ -87,7 +87,10 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
         unreadable.add(exportKey(staged.module, report.exportName));
         const what = report.kind === "unreadable" ? report.what : report.kind;
         const why = thrown instanceof Undecodable ? thrown.message : describeThrown(thrown, root);
-        diagnostics.push(error("CAVE5004", `${what} ${subject} cannot be read as data: ${clean(why, root, staged)}`, UNREADABLE_HINT, at(analysed, staged.module, report.exportName)));
+        const code = report.kind === "unreadable" && report.code !== null && report.code in CODES ? (report.code as CaveCode) : "CAVE5004";
+        const hint = report.kind === "unreadable" && report.hint !== null ? report.hint : UNREADABLE_HINT;
+        const problem = code === "CAVE5004" ? "cannot be read as data" : "breaks a rule only the build can check";
+        diagnostics.push(error(code, `${what} ${subject} ${problem}: ${clean(why, root, staged)}`, hint, at(analysed, staged.module, report.exportName)));
       }
     }
   }
@@ -112,7 +115,7 @@ function checkOptions(options: EvaluateOptions): number {
   return timeoutMs;
 }
 
-function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outcome, { type: "imported" }>, timeoutMs: number): Diagnostic {
+function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outcome, { type: "imported" }>, timeoutMs: number, analysed: AnalyseResult): Diagnostic {
   const at = { file: staged.module };
   switch (outcome.type) {
     case "threw":
@@ -120,7 +123,7 @@ function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outc
         return error("CAVE5003", `${staged.module} called process.exit(${outcome.exitCode}) while being imported at build time`, "Tool modules must not exit the process at import time; throw an error instead, or move the check into execute.", at);
       }
       if (outcome.rule !== null && outcome.rule.code in CODES) {
-        return error(outcome.rule.code as CaveCode, `${staged.module}: ${clean(outcome.message, root, staged).replace(/^CaveError: CAVE1\d{3} /, "").replace(` ${outcome.rule.hint}`, "")} (thrown while the module was imported at build time)`, outcome.rule.hint, at);
+        return error(outcome.rule.code as CaveCode, `${staged.module}: ${clean(outcome.message, root, staged).replace(/^CaveError: CAVE1\d{3} /, "").replace(` ${outcome.rule.hint}`, "")} (thrown while the module was imported at build time)`, outcome.rule.hint, ruleLocation(analysed, staged.module, outcome.rule.subject));
       }
       return error("CAVE5001", `${staged.module} threw while being imported at build time: ${clean(outcome.message, root, staged)}`, "Build-time evaluation imports the module with an empty environment and no file system access, and never calls execute; move work that needs those into execute.", at);
     case "timeout":
@@ -145,7 +148,16 @@ function realRoot(root: string): string {
   }
 }
 
+/**
+ * Where the definition a rule broken at import time belongs to: the tool() or agent() call that analysis read with the
+ * subject's name (`tool "lookup"`), else the module.
+ */
+function ruleLocation(analysed: AnalyseResult, module: string, subject: string): { file: string; line: number | null; column: number | null } {
+  const found = [...analysed.tools.map((t) => ["tool", t] as const), ...analysed.agents.map((a) => ["agent", a] as const)].find(([kind, d]) => `${kind} ${JSON.stringify(d.name)}` === subject && d.module === module);
+  return found ? { file: found[1].file, line: found[1].line, column: found[1].column } : { file: module, line: null, column: null };
+}
+
 function at(analysed: AnalyseResult, module: string, exportName: string): { file: string; line: number | null; column: number | null } {
   const found = [...analysed.tools, ...analysed.agents].find((d) => d.module === module && d.exportName === exportName);
-  return { file: module, line: found?.line ?? null, column: found?.column ?? null };
+  return { file: found?.file ?? module, line: found?.line ?? null, column: found?.column ?? null };
 }

@@ -20,7 +20,7 @@ export function checkOpaqueValidators(tools: readonly EvaluatedTool[], analysed:
         "CAVE5007",
         `tool "${tool.name}": ${opaque.join(" and ")} ${opaque.length > 1 ? "are Standard Schema validators" : "is a Standard Schema validator"} without schemaSemanticsSHA256, and locks refuse opaque validator identity`,
         'Add schemaSemanticsSHA256: "<64 lowercase hex>" to the tool: the SHA-256 of the validator\'s code, its dependencies and any state it captures, for example `cat src/schemas/order.ts package-lock.json | sha256sum` (or `shasum -a 256`). Change it whenever any of those change.',
-        { file: tool.module, line: at?.line ?? null, column: at?.column ?? null },
+        { file: at?.file ?? tool.module, line: at?.line ?? null, column: at?.column ?? null },
       ),
     );
   }

@@ -15,7 +15,7 @@ export interface Job {
 export type Outcome =
   /** `sdk`: whether the module's body ran with the child's shared SDK, or the whole bundle with its own copy. */
   | { readonly type: "imported"; readonly exports: readonly ExportReport[]; readonly sdk: "shared" | "own" }
-  | { readonly type: "threw"; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string } | null }
+  | { readonly type: "threw"; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null }
   | { readonly type: "timeout" }
   | { readonly type: "ended"; readonly detail: string };
 

@@ -38,14 +38,16 @@ export type ChildMessage =
   /** The answer to an SdkRequest: whether later imports may use the shared SDK, and if not why (for tests and bug reports). */
   | { readonly type: "sdk"; readonly shared: boolean; readonly message: string | null }
   | { readonly type: "imported"; readonly module: string; readonly exports: readonly ExportReport[] }
-  | { readonly type: "threw"; readonly module: string; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string } | null }
+  /** `rule.subject` is the CaveError's subject (`tool "name"`), by which the parent locates it. */
+  | { readonly type: "threw"; readonly module: string; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null }
   /** A body evaluated with the shared SDK threw, or something threw outside it meanwhile: judge the whole bundle instead. */
   | { readonly type: "untrusted"; readonly module: string };
 
 export type ExportReport =
   | { readonly exportName: string; readonly kind: "tool"; readonly tool: RawTool }
   | { readonly exportName: string; readonly kind: "agent"; readonly agent: RawAgent }
-  | { readonly exportName: string; readonly kind: "unreadable"; readonly what: "tool" | "agent"; readonly message: string };
+  /** `code` and `hint`, when not null, replace CAVE5004's generic ones (a rule only evaluation can check). */
+  | { readonly exportName: string; readonly kind: "unreadable"; readonly what: "tool" | "agent"; readonly message: string; readonly code: string | null; readonly hint: string | null };
 
 export type RawSchema =
   | { readonly kind: "typebox"; readonly jsonSchema: unknown }

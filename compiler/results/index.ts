@@ -21,7 +21,7 @@ export function checkResults(evaluated: EvaluateResult, analysed: AnalyseResult,
     const planned = planResult(tool.name, tool.result, tool.output?.jsonSchema ?? null, outDir);
     if (planned.ok) continue;
     const at = analysed.tools.find((t) => t.module === tool.module && t.exportName === tool.exportName) ?? analysed.tools.find((t) => t.name === tool.name);
-    const location = at ? { file: at.module, line: at.line, column: at.column } : { file: tool.module };
+    const location = at ? { file: at.file, line: at.line, column: at.column } : { file: tool.module };
     for (const problem of planned.problems) out.push(error(problem.code, problem.message, problem.hint, location));
   }
   return out;

@@ -13,6 +13,8 @@ import { toDiagnostics } from "./messages.js";
 import { place, type Roots } from "./placement.js";
 import { fromPrettyPath, OUTSIDE_IMPORT, SDK_MODULE_PATH, SDK_NAMESPACE, stagePlugin } from "./plugin.js";
 import { leftoverPaths, rewritePathLines } from "./rewrite.js";
+import { localExportsPlugin } from "./local-exports.js";
+import { findWorkspace } from "../workspaces.js";
 import { bundleSdk, type SdkBundle } from "./sdk-bundle.js";
 
 export interface Entry {
@@ -20,6 +22,8 @@ export interface Entry {
   readonly bundlePath: string;
   /** esbuild's output name (the module without its extension), relative to the bundles folder. */
   readonly out: string;
+  /** Module-level consts the source does not export but the lock imports (analysis' localExports). */
+  readonly localExports?: readonly string[];
 }
 
 type Built = esbuild.BuildResult<{ write: false; metafile: true }>;
@@ -43,7 +47,7 @@ export interface Bundled {
  */
 export async function bundleAhead(root: string, candidates: readonly string[], config: CaveConfig): Promise<Bundled | undefined> {
   try {
-    const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
+    const roots: Roots = { project: realpathSync(root), sdk: packageRoot(), workspace: findWorkspace(root) };
     const entries = selectEntries(roots, candidates, config, []);
     if (entries.length === 0) return undefined;
     const bundling = bundleSdk(roots, sdkEntry());
@@ -60,15 +64,15 @@ export async function bundleAhead(root: string, candidates: readonly string[], c
  * (never by this machine's paths), every input file of each graph is hashed, and a graph that leads out
  * of the project is refused.
  */
-export async function stage(root: string, modules: readonly string[], config: CaveConfig, ahead?: Bundled): Promise<StageResult> {
+export async function stage(root: string, modules: readonly string[], config: CaveConfig, ahead?: Bundled, localExports: Readonly<Record<string, readonly string[]>> = {}): Promise<StageResult> {
   const diagnostics: Diagnostic[] = [];
   const staged = new Map<string, StagedModule>();
   const inputFiles = new Map<string, string>();
   const sdkGraph: { value: StagedSdk | null } = { value: null };
   let sdkPrelude: string | undefined;
   try {
-    const roots: Roots = { project: realpathSync(root), sdk: packageRoot() };
-    const entries = selectEntries(roots, modules, config, diagnostics);
+    const roots: Roots = { project: realpathSync(root), sdk: packageRoot(), workspace: findWorkspace(root) };
+    const entries = selectEntries(roots, modules, config, diagnostics).map((entry) => (localExports[entry.module]?.length ? { ...entry, localExports: localExports[entry.module] } : entry));
     if (entries.length === 0) return { modules: staged, sdk: null, inputFiles, diagnostics };
     const reusable = ahead && covers(ahead, roots, entries) ? ownPart(ahead, entries, config) : undefined;
     if (ahead && reusable) {
@@ -95,6 +99,8 @@ export async function stage(root: string, modules: readonly string[], config: Ca
 /** Whether an earlier build bundled every one of these entries, for this project, with the same output names. */
 function covers(ahead: Bundled, roots: Roots, entries: readonly Entry[]): boolean {
   const built = new Map(ahead.entries.map((entry) => [entry.module, entry]));
+  // A build ahead ran before analysis named the consts to export: a module that needs one is bundled again.
+  if (entries.some((entry) => entry.localExports !== undefined)) return false;
   return ahead.project === roots.project && entries.every((entry) => built.get(entry.module)?.out === entry.out && built.get(entry.module)?.bundlePath === entry.bundlePath);
 }
 
@@ -204,6 +210,7 @@ async function buildClean(roots: Roots, config: CaveConfig, entries: readonly En
 }
 
 function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[], plugin: esbuild.Plugin) {
+  const local = localExportsPlugin(roots.project, Object.fromEntries(entries.map((entry) => [entry.module, entry.localExports ?? []])));
   return {
     entryPoints: entries.map((entry) => ({ in: `./${entry.module}`, out: entry.out })),
     absWorkingDir: roots.project,
@@ -217,7 +224,7 @@ function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[
     write: false,
     metafile: true,
     logLevel: "silent",
-    plugins: [plugin],
+    plugins: local ? [local, plugin] : [plugin],
   } satisfies esbuild.BuildOptions;
 }
 

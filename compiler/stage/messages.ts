@@ -20,7 +20,7 @@ export function toDiagnostics(messages: readonly Message[], severity: "error" | 
     const at = locate(message, workingDir, roots);
     const text = clean(message.text, roots);
     if (message.detail === OUTSIDE_IMPORT) {
-      return error("CAVE4002", `${at.file ?? "a staged file"} imports ${text}`, "Staged bundles may only hold project files, the cave SDK and installed packages. Copy the file into the project or install it as a package; a symlink pointing out of the project is refused.", at);
+      return error("CAVE4002", `${at.file ?? "a staged file"} imports ${text}`, "Staged bundles may only hold project files, the cave SDK, installed packages and the packages of the project's npm workspace (the \"workspaces\" of a package.json above the project that lists it). Copy the file into the project, or make its folder a workspace package; a symlink pointing anywhere else out of the project is refused.", at);
     }
     const notes = message.notes.map((note) => clean(note.text, roots)).filter((note) => note !== "");
     const full = notes.length > 0 ? `${text} (${notes.join(" ")})` : text;

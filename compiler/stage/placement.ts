@@ -1,4 +1,5 @@
 import { isAbsolute, relative, sep } from "node:path";
+import { workspacePackageOf, type Workspace } from "../workspaces.js";
 
 /** Real paths of the two trees a staged graph may draw from besides installed packages. */
 export interface Roots {
@@ -6,6 +7,8 @@ export interface Roots {
   readonly project: string;
   /** This package's root: its src/ is the SDK that `import "cave"` stages. */
   readonly sdk: string;
+  /** The npm workspace the project is a member of: its packages are project code, staged like installed packages. */
+  readonly workspace?: Workspace | null;
 }
 
 /** Where a file of a staged graph lives, which decides its canonical id. */
@@ -29,6 +32,10 @@ export function place(file: string, roots: Roots): Placement {
   if (inProject && !inProject.includes(NODE_MODULES)) return { kind: "project", id: inProject.join("/") };
   const inSdk = inside(roots.sdk, file);
   if (inSdk && inSdk[0] === SDK_SOURCE && !inSdk.includes(NODE_MODULES)) return { kind: "sdk", id: ["cave", ...inSdk].join("/") };
+  // A package of the project's npm workspace, reached through its node_modules symlink (esbuild reports real paths):
+  // named as installed, so that the id does not depend on where the workspace sits.
+  const member = workspacePackageOf(roots.workspace, file);
+  if (member) return { kind: "package", id: [NODE_MODULES, member.name, member.subpath].join("/"), name: member.name, dir: member.dir, subpath: member.subpath };
   const segments = file.split(sep);
   const last = segments.lastIndexOf(NODE_MODULES);
   if (last >= 0) {

@@ -59,6 +59,7 @@ describe("analyse: finding definitions", () => {
         name: "lookup_order",
         module: "tools/orders.ts",
         exportName: "t",
+        file: "tools/orders.ts",
         line: 3,
         column: 18,
         description: "Look up an order.",
@@ -93,7 +94,7 @@ describe("analyse: finding definitions", () => {
     });
     expect(result.diagnostics).toEqual([]);
     expect(result.tools[0]!.result).toEqual({ policy: "artifact", artifact: { strategy: "page", maxInlineTokens: 5, recovery: "exact_ccr" } });
-    expect(result.agents).toEqual([{ name: "desk", module: "a.ts", exportName: "desk", line: 3, column: 21, description: null, tools: ["lookup"] }]);
+    expect(result.agents).toEqual([{ name: "desk", module: "a.ts", exportName: "desk", file: "a.ts", line: 3, column: 21, description: null, tools: ["lookup"] }]);
   });
 
   it("ignores a local function named tool, a tool imported from elsewhere, and a parameter shadowing the import", () => {
@@ -109,7 +110,7 @@ describe("analyse: finding definitions", () => {
 
   it("produces nothing for modules that do not import from cave", () => {
     const result = run({ "util.ts": 'export const x = 1;\nexport function tool() {}\n' });
-    expect(result).toEqual({ tools: [], agents: [], modules: [], diagnostics: [] });
+    expect(result).toEqual({ tools: [], agents: [], modules: [], localExports: {}, diagnostics: [] });
   });
 
   it("takes the export name from export { x } and export { x as y }", () => {
@@ -302,7 +303,6 @@ describe("analyse: where definitions live", () => {
     ["inside a function", 'export function make() { return tool({ name: "t", description: "d", effect: "read", execute() {} }); }', "CAVE3003", "inside a function"],
     ["as a default export", 'export default tool({ name: "t", description: "d", effect: "read", execute() {} });', "CAVE3003", "as a default export"],
     ["with let", 'export let t = tool({ name: "t", description: "d", effect: "read", execute() {} });', "CAVE3003", "with let"],
-    ["without export", 'const t = tool({ name: "t", description: "d", effect: "read", execute() {} });', "CAVE3004", "without being exported"],
   ])("refuses a tool defined %s", (_, line, code, where) => {
     const text = `import { tool } from "cave";\n${line}\n`;
     const result = run({ "a.ts": text });
@@ -313,10 +313,21 @@ describe("analyse: where definitions live", () => {
     expect(result.tools).toEqual([]);
   });
 
-  it("refuses tool/agent/artifact used other than in a direct call (CAVE3010)", () => {
+  it("warns (CAVE3004, not locked) about a tool const that is not exported and that no locked agent lists", () => {
+    const text = 'import { tool } from "cave";\nconst t = tool({ name: "t", description: "d", effect: "read", execute() {} });\nexport const tools = [t];\n';
+    const result = run({ "a.ts": text });
+    const d = only(result, "CAVE3004");
+    expect(d).toMatchObject({ severity: "warning", file: "a.ts", ...at(text, "tool({") });
+    expect(d.message).toBe('tool "t" is defined without being exported and no locked agent or composite tool lists it, so it is not locked and cannot be called');
+    expect(d.hint).toContain("export const t = tool({...})");
+    expect(result.tools).toEqual([]);
+    expect(result.modules).toEqual([]);
+  });
+
+  it("refuses tool/agent/artifact used other than in a direct call (CAVE3010); a re-export is not such a use", () => {
     const text = 'import { tool } from "cave";\nimport * as cave from "cave";\nconst make = tool;\nconst { agent } = cave;\nexport { artifact } from "cave";\nconst { x = tool } = {} as { x?: unknown };\nexport const ok = typeof tool === "function" && cave.schema !== undefined;\n';
     const result = run({ "a.ts": text });
-    expect(codes(result)).toEqual(["CAVE3010", "CAVE3010", "CAVE3010", "CAVE3010"]);
+    expect(codes(result)).toEqual(["CAVE3010", "CAVE3010", "CAVE3010"]);
     expect(result.diagnostics[0]).toMatchObject(at(text, "tool;"));
     expect(result.diagnostics[0]!.hint).toContain("Call tool(...), agent(...) and artifact(...) directly");
   });

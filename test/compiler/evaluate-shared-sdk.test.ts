@@ -164,7 +164,7 @@ describe("evaluate with a shared SDK: same results as importing whole bundles", 
       if (found.diagnostics.some((d) => d.severity === "error")) continue;
       const analysed = analyse(root, found.files);
       if (analysed.diagnostics.some((d) => d.severity === "error")) continue;
-      const staged = await stage(root, analysed.modules, found.config);
+      const staged = await stage(root, analysed.modules, found.config, undefined, analysed.localExports);
       if (staged.diagnostics.some((d) => d.severity === "error") || staged.sdkPrelude === undefined) continue;
       // One SDK per build; every fixture is built with this package's, so the preludes are the same bytes.
       prelude ??= staged.sdkPrelude;

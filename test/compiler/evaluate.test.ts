@@ -365,7 +365,7 @@ export const desk = agent({ name: "desk", tools: [lookupOrder] });
 describe("evaluate: options", () => {
   it("rejects unknown options and a bad timeout", async () => {
     const empty: StageResult = { modules: new Map(), sdk: null, inputFiles: new Map(), diagnostics: [] };
-    const analysed = { tools: [], agents: [], modules: [], diagnostics: [] } as AnalyseResult;
+    const analysed = { tools: [], agents: [], modules: [], localExports: {}, diagnostics: [] } as AnalyseResult;
     await expect(evaluate("/", empty, analysed, { timeout: 5 } as never)).rejects.toThrow(/does not know the option\(s\) timeout/);
     await expect(evaluate("/", empty, analysed, { timeoutMs: 0 })).rejects.toThrow(/timeoutMs must be a positive integer/);
     await expect(evaluate("/", empty, analysed, { timeoutMs: undefined })).resolves.toEqual({ tools: [], agents: [], diagnostics: [] });

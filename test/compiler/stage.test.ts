@@ -174,7 +174,7 @@ describe("stage", () => {
     const [d] = result.diagnostics;
     expect(d).toMatchObject({ code: "CAVE4002", severity: "error", file: "tools/orders.ts", line: 2, column: 24 });
     expect(d!.message).toBe('tools/orders.ts imports "../lib/secret.js", which leads outside the project root through a symlink');
-    expect(d!.hint).toMatch(/Copy the file into the project or install it as a package/);
+    expect(d!.hint).toMatch(/Copy the file into the project, or make its folder a workspace package/);
     expect(d!.message + d!.hint).not.toContain(outside);
     expect([...result.modules.keys()]).toEqual(["tools/refunds.ts"]);
     expect(everything(result)).not.toContain("from outside");

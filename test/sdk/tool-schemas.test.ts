@@ -58,7 +58,13 @@ describe("tool(): input and output schemas", () => {
 
   test("plain valibot has no JSON Schema of its own: it is validation-only and needs inputJSONSchema (CAVE1012)", () => {
     const input = v.object({ orderId: v.string() });
-    expectRule(withField({ input }), { code: "CAVE1012", subject, field: "inputJSONSchema", mentions: /input is a validation-only Standard Schema with no JSON Schema/, hint: /Pass inputJSONSchema \(draft-07\)/ });
+    expectRule(withField({ input }), {
+      code: "CAVE1012",
+      subject,
+      field: "inputJSONSchema",
+      mentions: /input is a validation-only Standard Schema \(valibot\) with no JSON Schema/,
+      hint: /^valibot schemas describe their shape through the package @valibot\/to-json-schema: install it and write `input: toStandardJsonSchema\(schema\)`.*or pass `inputJSONSchema: toJsonSchema\(schema\)`\.$/,
+    });
     const definition = tool(validToolOptions({ input, inputJSONSchema: toJsonSchema(input) }) as never);
     expect(definition.inputJSONSchema).toMatchObject({ type: "object", required: ["orderId"] });
   });
@@ -147,12 +153,11 @@ describe("tool(): schemaSemanticsSHA256", () => {
 });
 
 describe("tool(): one source per schema shape", () => {
-  test("a Standard Schema that emits its own JSON Schema refuses a second one in inputJSONSchema", () => {
-    expectRule(withField({ input: z.object({ id: z.string() }), inputJSONSchema: { type: "object" }, schemaSemanticsSHA256: "a".repeat(64) }), {
-      code: "CAVE1012",
-      subject: 'tool "lookup_order"',
-      field: "inputJSONSchema",
-      hint: /Drop inputJSONSchema/,
-    });
+  test("a Standard Schema that emits its own JSON Schema also takes inputJSONSchema / outputJSONSchema: a transform cannot describe itself, and the build decides (it refuses two descriptions of one side)", () => {
+    const output = z.object({ total: z.string() }).transform((o) => ({ total: Number(o.total) }));
+    const outputJSONSchema = { type: "object", properties: { total: { type: "number" } }, required: ["total"] };
+    const definition = tool(validToolOptions({ input: z.object({ id: z.string() }), output, outputJSONSchema, schemaSemanticsSHA256: HASH }) as never);
+    expect(definition.outputJSONSchema).toEqual(outputJSONSchema);
+    expect(definition.output).toBe(output);
   });
 });
