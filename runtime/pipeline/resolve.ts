@@ -7,7 +7,8 @@ import type { CallState, Failure } from "./state.js";
  * Stage 1, resolve: which tool, run by whom, with which arguments. Nested calls must come from a
  * running parent that declared the tool. The arguments become a detached JSON copy with its
  * canonical hash (the repeat guard and the receipt need it), or are refused here: not JSON data,
- * a `__proto__`/`constructor.prototype` key, or over the input byte cap. No tool code runs.
+ * a `__proto__`/`constructor.prototype` key, over the input byte cap or nested past MAX_JSON_DEPTH.
+ * No tool code runs.
  */
 export function resolve(state: CallState): Failure | undefined {
   const snapshot = snapshotJson(state.args, state.engine.options.limits.maxInputBytes);
@@ -45,6 +46,9 @@ export function resolve(state: CallState): Failure | undefined {
     const { problem } = snapshot;
     if (problem.kind === "too-large") {
       return { code: "INPUT_TOO_LARGE", message: `the arguments for tool "${state.name}" are at least ${problem.bytes} bytes of JSON, over the ${state.engine.options.limits.maxInputBytes}-byte limit (limits.maxInputBytes); send less` };
+    }
+    if (problem.kind === "too-deep") {
+      return { code: "INPUT_TOO_DEEP", message: `the arguments for tool "${state.name}" nest objects and arrays more than ${problem.maxDepth} levels deep; send flatter data` };
     }
     if (problem.kind === "pollution") {
       return { code: "INPUT_INVALID", message: `the arguments for tool "${state.name}" have a prototype-polluting key at ${describePath(problem.path)}; __proto__ and constructor.prototype keys are refused, rename or remove it` };

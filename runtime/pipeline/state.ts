@@ -6,7 +6,7 @@ import type { Dispatcher, ToolContext } from "../dispatch/types.js";
 import type { DataSnapshot } from "../json-data.js";
 import type { Loader } from "../loader.js";
 import type { CallOptions, ResolvedOptions } from "../options.js";
-import type { RunState } from "../run-state.js";
+import type { RepeatHolder, RunState } from "../run-state.js";
 
 /** What every call of one runtime shares. */
 export interface Engine {
@@ -46,8 +46,9 @@ export interface CallState {
   args$: DataSnapshot | undefined;
   /** Set when the breaker let the call through: whether it is the half-open trial. */
   breakerTrial: boolean | undefined;
-  /** The repeat-guard key this call holds. */
+  /** The repeat-guard key this call holds, and its entry. */
   repeatKey: string | undefined;
+  repeat: RepeatHolder | undefined;
   /** Input was valid and the call went to its dispatcher: from here on it counts as having run. */
   dispatched: boolean;
   effectUnknown: boolean;

@@ -59,6 +59,9 @@ function snapshot(state: CallState, value: unknown, limit: number, verb: string)
   if (problem.kind === "too-large") {
     return { code: "OUTPUT_TOO_LARGE", message: `tool "${state.name}" ${verb} at least ${problem.bytes} bytes of JSON, over the ${limit}-byte limit (limits.maxOutputBytes); nothing was kept. Return less, or raise the limit` };
   }
+  if (problem.kind === "too-deep") {
+    return { code: "OUTPUT_TOO_DEEP", message: `tool "${state.name}" ${verb} a value that nests objects and arrays more than ${problem.maxDepth} levels deep; nothing was kept. Return flatter data` };
+  }
   const what = problem.kind === "pollution" ? "a __proto__ or constructor.prototype key" : problem.what;
   return { code: "OUTPUT_NOT_SERIALISABLE", message: `tool "${state.name}" ${verb} a value that is not plain JSON data: ${what} at ${describePath(problem.path)}; nothing was dropped or converted. Return plain objects, arrays, strings, finite numbers, booleans and null` };
 }

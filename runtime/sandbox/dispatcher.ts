@@ -188,7 +188,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
         return { ok: false, issues: answer.issues };
       case "fail": {
         if (answer.code === "LOCK_MISMATCH") return { ok: false, code: "LOCK_MISMATCH", message: answer.message };
-        if (answer.code === "OUTPUT_NOT_SERIALISABLE" || answer.code === "OUTPUT_TOO_LARGE") {
+        if (answer.code === "OUTPUT_NOT_SERIALISABLE" || answer.code === "OUTPUT_TOO_LARGE" || answer.code === "OUTPUT_TOO_DEEP") {
           const refused = dataFailure(JSON.stringify(name), `'s ${side} validator produced`, answer.problem, resolved.maxOutputBytes);
           return { ok: false, code: refused.code, message: refused.message };
         }

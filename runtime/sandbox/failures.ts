@@ -27,6 +27,7 @@ export function childFailure(name: string, fail: Fail, limits: Limits): Dispatch
     case "NETWORK_REFUSED":
       return failure("NETWORK_REFUSED", `tool ${q} tried to reach the network, which sandboxed tools cannot (scoped egress does not exist yet): ${fail.message}`);
     case "OUTPUT_TOO_LARGE":
+    case "OUTPUT_TOO_DEEP":
     case "OUTPUT_NOT_SERIALISABLE":
       return dataFailure(q, "returned", fail.problem, limits.maxOutputBytes);
     case "INPUT_INVALID":
@@ -40,6 +41,9 @@ export function childFailure(name: string, fail: Fail, limits: Limits): Dispatch
 export function dataFailure(q: string, verb: string, problem: DataProblem | null, maxOutputBytes: number): DispatchFailure {
   if (problem?.kind === "too-large") {
     return failure("OUTPUT_TOO_LARGE", `tool ${q} ${verb} at least ${problem.bytes} bytes of JSON, over the ${maxOutputBytes}-byte limit (limits.maxOutputBytes); nothing was kept. Return less, or raise the limit`);
+  }
+  if (problem?.kind === "too-deep") {
+    return failure("OUTPUT_TOO_DEEP", `tool ${q} ${verb} a value that nests objects and arrays more than ${problem.maxDepth} levels deep; nothing was kept. Return flatter data`);
   }
   const what = problem === null ? "a value" : problem.kind === "pollution" ? `a __proto__ or constructor.prototype key at ${describePath(problem.path)}` : `${problem.what} at ${describePath(problem.path)}`;
   return failure("OUTPUT_NOT_SERIALISABLE", `tool ${q} ${verb} a value that is not plain JSON data: ${what}; nothing was dropped or converted. Return plain objects, arrays, strings, finite numbers, booleans and null`);

@@ -112,6 +112,16 @@ describe("row 5: output that is not JSON data", () => {
   });
 });
 
+describe("issue 13: output nested 100,000 levels deep", () => {
+  it("is OUTPUT_TOO_DEEP, decided inside the child; the child and the host live on", async () => {
+    const { runtime, receipts } = await sandboxed(root);
+    const outcome = await runtime.call("not_json", { kind: "deep" });
+    expect(failed(outcome).code).toBe("OUTPUT_TOO_DEEP");
+    expect(receipts.receipts.at(-1)).toEqual(outcome.receipt);
+    expect(await runtime.call("not_json", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
+  });
+});
+
 describe("row 6: a 50 MB output", () => {
   it("is OUTPUT_TOO_LARGE, decided at the byte cap inside the child; the host's memory barely moves and nothing is journaled", async () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");

@@ -5,8 +5,11 @@
 // calls toJSON; each property is read once. Built-ins are captured before any tool code loads.
 
 /**
- * @typedef {{ kind: "too-large", bytes: number } | { kind: "not-data", path: string, what: string } | { kind: "pollution", path: string }} DataProblem
+ * @typedef {{ kind: "too-large", bytes: number } | { kind: "too-deep", maxDepth: number } | { kind: "not-data", path: string, what: string } | { kind: "pollution", path: string }} DataProblem
  */
+
+/** The host's MAX_JSON_DEPTH (src/contract/hash.ts): deeper values are refused, never walked further. */
+const MAX_DEPTH = 256;
 
 const { getPrototypeOf, keys, getOwnPropertySymbols } = Object;
 const { isArray } = Array;
@@ -24,6 +27,7 @@ class NotData {
 }
 
 const TOO_LARGE = Symbol("too-large");
+const TOO_DEEP = Symbol("too-deep");
 
 /**
  * @param {unknown} value
@@ -73,6 +77,7 @@ export function serialise(value, maxBytes) {
       return "null";
     }
     const object = /** @type {object} */ (v);
+    if (ancestors.size >= MAX_DEPTH) throw TOO_DEEP;
     if (ancestors.has(object)) fail("a cycle (the value contains itself)");
     ancestors.add(object);
     const text = isArray(object) ? array(object) : record(object, key);
@@ -120,6 +125,7 @@ export function serialise(value, maxBytes) {
     text = walk(value, "");
   } catch (thrown) {
     if (thrown === TOO_LARGE) return { ok: false, problem: { kind: "too-large", bytes } };
+    if (thrown === TOO_DEEP) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_DEPTH } };
     if (thrown instanceof NotData) return { ok: false, problem: thrown.problem };
     return { ok: false, problem: { kind: "not-data", path: path(), what: "a property whose read throws" } };
   }

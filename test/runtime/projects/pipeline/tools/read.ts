@@ -162,3 +162,43 @@ export const syncThrow = tool({
     throw new TypeError("sync failure");
   },
 });
+
+/** Returns objects or arrays nested `depth` levels deep (a hostile tool's result). */
+export const deepOutput = tool({
+  name: "deep_output",
+  description: "Return deeply nested data.",
+  input: schema.object({ depth: schema.integer({ minimum: 0 }), arrays: schema.boolean() }),
+  effect: "read",
+  sandbox: "none",
+  allowRepeat: true,
+  execute({ depth, arrays }) {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i++) value = arrays ? [value] : { a: value };
+    return value;
+  },
+});
+
+/** Returns whatever the test put in flags.output, as is (a hostile or careless tool's result). */
+export const probeOutput = tool({
+  name: "probe_output",
+  description: "Return the value the test chose.",
+  effect: "read",
+  sandbox: "none",
+  allowRepeat: true,
+  execute() {
+    return probe().flags.output;
+  },
+});
+
+/** The same with an output schema: the value must be plain JSON data and match it. */
+export const probeTypedOutput = tool({
+  name: "probe_typed_output",
+  description: "Return the value the test chose, checked against a schema.",
+  output: schema.object({ value: schema.any() }),
+  effect: "read",
+  sandbox: "none",
+  allowRepeat: true,
+  execute() {
+    return probe().flags.output as { value: unknown };
+  },
+});

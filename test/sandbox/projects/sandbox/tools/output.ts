@@ -40,6 +40,11 @@ export const notJson = tool({
       toJSON: () => ({ toJSON: () => "replaced" }),
       nullPrototype: () => Object.assign(Object.create(null), { fine: "yes" }),
       fine: () => ({ fine: true }),
+      deep: () => {
+        let value: unknown = 1;
+        for (let i = 0; i < 100_000; i++) value = [value];
+        return value;
+      },
     };
     return values[kind]!();
   },
