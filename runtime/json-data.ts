@@ -5,7 +5,9 @@ export type DataProblem =
   | { readonly kind: "too-large"; readonly bytes: number }
   | { readonly kind: "too-deep"; readonly maxDepth: number }
   | { readonly kind: "not-data"; readonly path: string; readonly what: string }
-  | { readonly kind: "pollution"; readonly path: string };
+  | { readonly kind: "pollution"; readonly path: string }
+  /** JSON.stringify itself refused the value (nativeSnapshot): a BigInt, a cycle, a getter or toJSON that throws. */
+  | { readonly kind: "native"; readonly what: string };
 
 /** A detached plain-JSON copy of a value with its canonical text, size and hash. */
 export interface DataSnapshot {
@@ -69,6 +71,45 @@ export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) return { ok: false, problem: { kind: "too-large", bytes } };
   return { ok: true, value: copy, bytes, sha256: sha256(text), text };
+}
+
+/**
+ * What JSON.stringify makes of a value, as a snapshot: the serialisation a tool without an output
+ * schema keeps (the contract: "schema-less tools keep native JSON serialization"). A Date becomes its
+ * string, toJSON is honoured, undefined fields, functions and Symbols are dropped (null in arrays), NaN
+ * and Infinity become null, a class instance its own enumerable properties; a value that is plain data
+ * already takes snapshotJson's path unchanged. What JSON.stringify refuses (a BigInt, a cycle, a getter
+ * or toJSON that throws) is refused here too, and the result must still pass snapshotJson's rules
+ * (byte cap, depth, no __proto__ key, valid Unicode).
+ */
+export function nativeSnapshot(value: unknown, maxBytes: number): SnapshotResult {
+  const plain = snapshotJson(value, maxBytes);
+  if (plain.ok || plain.problem.kind !== "not-data") return plain;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (thrown) {
+    return { ok: false, problem: nativeProblem(thrown) };
+  }
+  // A function or Symbol at the top level has no JSON text: it is returned as nothing is, as null.
+  if (text === undefined) text = "null";
+  if (text.length > maxBytes || Buffer.byteLength(text) > maxBytes) return { ok: false, problem: { kind: "too-large", bytes: Buffer.byteLength(text) } };
+  return snapshotJson(JSON.parse(text), maxBytes);
+}
+
+/** Why JSON.stringify threw, in words that never quote the value. */
+function nativeProblem(thrown: unknown): DataProblem {
+  // Nesting deep enough to overflow JSON.stringify's recursion (the walk stopped at an earlier problem).
+  if (thrown instanceof RangeError) return { kind: "too-deep", maxDepth: MAX_JSON_DEPTH };
+  let message = "";
+  try {
+    message = thrown instanceof TypeError ? String(thrown.message) : "";
+  } catch {
+    // A thrown value whose message cannot be read: a getter or toJSON threw it.
+  }
+  if (/BigInt/.test(message)) return { kind: "native", what: "a BigInt" };
+  if (/circular/i.test(message)) return { kind: "native", what: "a cycle (the value contains itself)" };
+  return { kind: "native", what: "a getter or toJSON method that throws" };
 }
 
 /** A toJSON method every object or array would inherit: JSON.stringify would call it, so the general path decides. */

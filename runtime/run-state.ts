@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Breakers } from "./breaker-state.js";
 import type { BudgetOptions } from "./options.js";
 
 /** The call that holds a repeat-guard key, and whether its receipt is in the sink yet. */
@@ -16,6 +17,8 @@ export class RunState {
   calls = 0;
   /** Repeat-guard key (tool and argument hash) → the call that holds it. */
   readonly repeats = new Map<string, RepeatHolder>();
+  /** This run's own circuit breakers, made at its first tool failure (see runtime/pipeline/breaker.ts). */
+  breakers: Breakers | undefined = undefined;
 
   constructor(readonly budget: Required<BudgetOptions>) {}
 

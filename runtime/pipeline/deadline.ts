@@ -11,7 +11,8 @@ const deadlines = new DeadlineQueue();
  * when that comes first), counted from the call's start. At the deadline the call resolves whatever
  * the tool is doing, the tool's AbortSignal is aborted (with those of its nested calls in flight), and
  * later nested calls are refused. A tool that is not read-only and was already dispatched gets
- * effectUnknown: it may have done part of its effect. In-process code that never yields (a
+ * effectUnknown: it may have done part of its effect. The budget stage can end a call the same way
+ * before its deadline (state.cut), when a nested call it makes is refused for the run's budget. In-process code that never yields (a
  * synchronous endless loop) cannot be interrupted by any deadline; only the child-process sandbox
  * can stop it.
  */
@@ -23,29 +24,40 @@ export function underDeadline(state: CallState, work: (state: CallState) => Prom
   state.abort = abort;
   const unfollow = state.parent === null ? undefined : state.parent.abort!.adopt(abort);
   return new Promise<Success | Failure>((resolve, reject) => {
+    /** Ends the call now with `code` (the deadline, or a stage that stops it early): signal aborted, later nested calls refused. */
+    const stop = (code: "TIMEOUT" | "BUDGET_EXCEEDED", message: (unknown: string) => string) => {
+      state.settled = true;
+      state.cut = undefined;
+      if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
+      const text = message(state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "");
+      abort.abort(new DOMException(text, "TimeoutError"));
+      unfollow?.();
+      resolve({ code, message: text });
+    };
     const deadline: Deadline = {
       at: state.startedAt + Math.max(0, cutByBudget ? remainingWall : tool.timeoutMs),
       pending: true,
-      expire: () => {
-        state.settled = true;
-        if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
-        const unknown = state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "";
-        const message = cutByBudget
-          ? `tool "${state.name}" was stopped when run ${state.run.id} reached its wall-time budget of ${state.run.budget.maxWallMs} ms${unknown}; start a new run or raise budget.maxWallMs`
-          : `tool "${state.name}" did not finish within its timeout of ${tool.timeoutMs} ms; its signal was aborted${unknown}. Raise its timeout and rebuild, or make it finish sooner`;
-        abort.abort(new DOMException(message, "TimeoutError"));
-        unfollow?.();
-        resolve({ code: cutByBudget ? "BUDGET_EXCEEDED" : "TIMEOUT", message });
-      },
+      expire: () =>
+        stop(cutByBudget ? "BUDGET_EXCEEDED" : "TIMEOUT", (unknown) =>
+          cutByBudget
+            ? `tool "${state.name}" was stopped when run ${state.run.id} reached its wall-time budget of ${state.run.budget.maxWallMs} ms${unknown}; start a new run or raise budget.maxWallMs`
+            : `tool "${state.name}" did not finish within its timeout of ${tool.timeoutMs} ms; its signal was aborted${unknown}. Raise its timeout and rebuild, or make it finish sooner`,
+        ),
+    };
+    state.cut = (why) => {
+      deadlines.settle(deadline);
+      stop("BUDGET_EXCEEDED", (unknown) => `tool "${state.name}" was stopped: ${why}${unknown}; start a new run or raise its budget`);
     };
     deadlines.add(deadline);
     work(state).then(
       (end) => {
+        state.cut = undefined;
         deadlines.settle(deadline);
         unfollow?.();
         resolve(end);
       },
       (thrown: unknown) => {
+        state.cut = undefined;
         deadlines.settle(deadline);
         unfollow?.();
         reject(thrown);

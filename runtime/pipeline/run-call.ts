@@ -19,7 +19,7 @@ import { validateOutput } from "./validate-output.js";
 
 /**
  * The one fixed pipeline every call takes, nested calls included:
- * resolve → budget → breaker → repeat guard → effect gate → [deadline: validate input → dispatch →
+ * budget → resolve → breaker → repeat guard → effect gate → [deadline: validate input → dispatch →
  * validate output] → result → receipt. Each stage is its own file; this one only sequences them and
  * does the bookkeeping after the outcome is decided.
  */
@@ -29,12 +29,12 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
     callId: nextCallId(),
     name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
-    tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, repeatKey: undefined, repeat: undefined,
-    dispatched: false, effectUnknown: false, settled: false, abort: undefined, context: undefined,
+    tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, runBreakerTrial: undefined, repeatKey: undefined, repeat: undefined,
+    dispatched: false, effectUnknown: false, settled: false, cut: undefined, abort: undefined, context: undefined,
   };
   let end: Success | Failure;
   try {
-    end = resolve(state) ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await underDeadline(state, execute));
+    end = budget(state) ?? resolve(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await underDeadline(state, execute));
   } catch (thrown) {
     // Every stage reports what a model or a tool can send as a typed failure; a throw here is the
     // runtime's own fault (or an exhausted stack or heap). The call still ends with an outcome and a

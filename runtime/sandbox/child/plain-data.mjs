@@ -5,7 +5,7 @@
 // calls toJSON; each property is read once. Built-ins are captured before any tool code loads.
 
 /**
- * @typedef {{ kind: "too-large", bytes: number } | { kind: "too-deep", maxDepth: number } | { kind: "not-data", path: string, what: string } | { kind: "pollution", path: string }} DataProblem
+ * @typedef {{ kind: "too-large", bytes: number } | { kind: "too-deep", maxDepth: number } | { kind: "not-data", path: string, what: string } | { kind: "pollution", path: string } | { kind: "native", what: string }} DataProblem
  */
 
 /** The host's MAX_JSON_DEPTH (src/contract/hash.ts): deeper values are refused, never walked further. */
@@ -132,4 +132,37 @@ export function serialise(value, maxBytes) {
   const exact = byteLength(text, "utf8");
   if (exact > maxBytes) return { ok: false, problem: { kind: "too-large", bytes: exact } };
   return { ok: true, text, bytes: exact };
+}
+
+const stringify = JSON.stringify;
+
+/**
+ * The output of a tool without an output schema: what JSON.stringify makes of it (native JSON
+ * serialisation, as the host's nativeSnapshot in runtime/json-data.ts), plain data taking serialise's
+ * path unchanged. The host checks the text it receives with its own rules (depth, __proto__ keys).
+ * @param {unknown} value
+ * @param {number} maxBytes
+ * @returns {{ ok: true, text: string, bytes: number } | { ok: false, problem: DataProblem }}
+ */
+export function serialiseNative(value, maxBytes) {
+  const plain = serialise(value, maxBytes);
+  if (plain.ok || plain.problem.kind !== "not-data") return plain;
+  let text;
+  try {
+    text = stringify(value);
+  } catch (thrown) {
+    if (thrown instanceof RangeError) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_DEPTH } };
+    let message = "";
+    try {
+      message = thrown instanceof TypeError ? String(thrown.message) : "";
+    } catch {
+      // unreadable: a getter or toJSON threw it
+    }
+    const what = /BigInt/.test(message) ? "a BigInt" : /circular/i.test(message) ? "a cycle (the value contains itself)" : "a getter or toJSON method that throws";
+    return { ok: false, problem: { kind: "native", what } };
+  }
+  if (text === undefined) text = "null";
+  const bytes = byteLength(text, "utf8");
+  if (bytes > maxBytes) return { ok: false, problem: { kind: "too-large", bytes } };
+  return { ok: true, text, bytes };
 }
