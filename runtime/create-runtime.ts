@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { isAbsolute, relative, resolve as resolvePath, sep } from "node:path";
 import type { CallOutcome } from "../src/contract/outcome.js";
 import { Breakers } from "./breaker-state.js";
@@ -63,8 +64,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     root,
     options: resolved,
     loader: new Loader(root),
-    breakers: new Breakers(resolved.breaker),
+    breakers: new Breakers(resolved.breaker, true),
     dispatchers: { required: resolved.dispatchers.required ?? ownSandbox!, none: resolved.dispatchers.none ?? inProcessDispatcher },
+    withheldKey: randomBytes(32),
     resolved: new Map(),
   };
   const toolNames = Object.freeze(Object.keys(lock.tools).sort());

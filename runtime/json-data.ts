@@ -1,10 +1,13 @@
-import { canonicalJson, sha256 } from "../src/contract/hash.js";
+import { canonicalJson, MAX_JSON_DEPTH, sha256 } from "../src/contract/hash.js";
 
 /** Why a value cannot cross the call boundary as JSON data. */
 export type DataProblem =
   | { readonly kind: "too-large"; readonly bytes: number }
+  | { readonly kind: "too-deep"; readonly maxDepth: number }
   | { readonly kind: "not-data"; readonly path: string; readonly what: string }
-  | { readonly kind: "pollution"; readonly path: string };
+  | { readonly kind: "pollution"; readonly path: string }
+  /** JSON.stringify itself refused the value (nativeSnapshot): a BigInt, a cycle, a getter or toJSON that throws. */
+  | { readonly kind: "native"; readonly what: string };
 
 /** A detached plain-JSON copy of a value with its canonical text, size and hash. */
 export interface DataSnapshot {
@@ -19,6 +22,16 @@ export interface DataSnapshot {
 export type SnapshotResult = DataSnapshot | { readonly ok: false; readonly problem: DataProblem };
 
 const TOO_LARGE = Symbol("too-large");
+const TOO_DEEP = Symbol("too-deep");
+
+/**
+ * Objects and arrays nested deeper than MAX_JSON_DEPTH (256) are refused wherever the runtime walks
+ * JSON data (arguments, results, nested calls, sandbox frames). Every walker, validator and serialiser
+ * behind this one (RFC 8785 canonicalisation, Ajv, JSON.stringify, result plans) recurses, and a value
+ * ~2,000 levels deep overflows the stack of some of them; 256 is far past any data a tool exchanges
+ * (docs/decisions.md).
+ */
+export { MAX_JSON_DEPTH };
 
 /**
  * Copies a value as plain JSON data, or says exactly why it is not: functions, Symbols, BigInt,
@@ -43,6 +56,7 @@ export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
     general = walker.general;
   } catch (thrown) {
     if (thrown === TOO_LARGE) return { ok: false, problem: { kind: "too-large", bytes: walker.bytes } };
+    if (thrown === TOO_DEEP) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_JSON_DEPTH } };
     if (thrown instanceof NotData) return { ok: false, problem: thrown.problem };
     // A getter or a proxy trap threw while we read the value.
     return { ok: false, problem: { kind: "not-data", path: walker.path(), what: "a property whose read throws" } };
@@ -51,11 +65,51 @@ export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
   }
   // `sorted` is plain JSON data with every object's keys in code-unit order, so JSON.stringify writes
   // exactly canonicalJson's bytes (the reasoning of canonicalJson's own fast path); the rare values it
-  // cannot stand for (array-index keys, deep nesting, a patched prototype) take canonicalJson itself.
+  // cannot stand for (array-index keys, a patched prototype) take canonicalJson itself. Both recurse,
+  // safely: nothing deeper than MAX_JSON_DEPTH got here.
   const text = general || prototypesPatched() ? canonicalJson(copy) : JSON.stringify(sorted);
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) return { ok: false, problem: { kind: "too-large", bytes } };
   return { ok: true, value: copy, bytes, sha256: sha256(text), text };
+}
+
+/**
+ * What JSON.stringify makes of a value, as a snapshot: the serialisation a tool without an output
+ * schema keeps (the contract: "schema-less tools keep native JSON serialization"). A Date becomes its
+ * string, toJSON is honoured, undefined fields, functions and Symbols are dropped (null in arrays), NaN
+ * and Infinity become null, a class instance its own enumerable properties; a value that is plain data
+ * already takes snapshotJson's path unchanged. What JSON.stringify refuses (a BigInt, a cycle, a getter
+ * or toJSON that throws) is refused here too, and the result must still pass snapshotJson's rules
+ * (byte cap, depth, no __proto__ key, valid Unicode).
+ */
+export function nativeSnapshot(value: unknown, maxBytes: number): SnapshotResult {
+  const plain = snapshotJson(value, maxBytes);
+  if (plain.ok || plain.problem.kind !== "not-data") return plain;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (thrown) {
+    return { ok: false, problem: nativeProblem(thrown) };
+  }
+  // A function or Symbol at the top level has no JSON text: it is returned as nothing is, as null.
+  if (text === undefined) text = "null";
+  if (text.length > maxBytes || Buffer.byteLength(text) > maxBytes) return { ok: false, problem: { kind: "too-large", bytes: Buffer.byteLength(text) } };
+  return snapshotJson(JSON.parse(text), maxBytes);
+}
+
+/** Why JSON.stringify threw, in words that never quote the value. */
+function nativeProblem(thrown: unknown): DataProblem {
+  // Nesting deep enough to overflow JSON.stringify's recursion (the walk stopped at an earlier problem).
+  if (thrown instanceof RangeError) return { kind: "too-deep", maxDepth: MAX_JSON_DEPTH };
+  let message = "";
+  try {
+    message = thrown instanceof TypeError ? String(thrown.message) : "";
+  } catch {
+    // A thrown value whose message cannot be read: a getter or toJSON threw it.
+  }
+  if (/BigInt/.test(message)) return { kind: "native", what: "a BigInt" };
+  if (/circular/i.test(message)) return { kind: "native", what: "a cycle (the value contains itself)" };
+  return { kind: "native", what: "a getter or toJSON method that throws" };
 }
 
 /** A toJSON method every object or array would inherit: JSON.stringify would call it, so the general path decides. */
@@ -75,8 +129,6 @@ class NotData {
 
 /** Past this depth the ancestor check uses a Set; above it, a scan of the few ancestors is cheaper. */
 const SCAN_DEPTH = 16;
-/** Nesting at which canonicalJson leaves its fast path (and so must the sorted twin). */
-const MAX_FAST_DEPTH = 256;
 /** A key that V8 orders numerically before the others, whatever the insertion order. */
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
 
@@ -91,7 +143,7 @@ class Walker {
   busy = false;
   /** The sorted twin of the last value walk() returned. */
   sorted: unknown = undefined;
-  /** The twin cannot stand for the canonical text (an array-index key, nesting past MAX_FAST_DEPTH). */
+  /** The twin cannot stand for the canonical text (an array-index key out of order). */
   general = false;
   private maxBytes = 0;
   private readonly segments: Array<string | number> = [];
@@ -163,6 +215,8 @@ class Walker {
     const object = value as object;
     const ancestors = this.ancestors;
     const depth = ancestors.length;
+    // Checked before anything else of the object is read: the refusal costs no deeper walk.
+    if (depth >= MAX_JSON_DEPTH) throw TOO_DEEP;
     if (depth <= SCAN_DEPTH) {
       for (let i = 0; i < depth; i++) if (ancestors[i] === object) this.fail("a cycle (the value contains itself)");
     } else if (this.deep.has(object)) this.fail("a cycle (the value contains itself)");
@@ -170,7 +224,6 @@ class Walker {
     // Deeper than SCAN_DEPTH, every ancestor is in `deep` too.
     if (depth === SCAN_DEPTH) for (const ancestor of ancestors) this.deep.add(ancestor);
     else if (depth > SCAN_DEPTH) this.deep.add(object);
-    if (depth >= MAX_FAST_DEPTH) this.general = true;
     const copy = Array.isArray(object) ? this.array(object) : this.object(object, key);
     ancestors.pop();
     if (depth === SCAN_DEPTH) this.deep.clear();

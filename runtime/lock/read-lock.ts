@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dictionary, toDictionary } from "../../src/contract/dictionary.js";
-import { canonicalJson, sha256 } from "../../src/contract/hash.js";
+import { canonicalJson, JsonTooDeepError, MAX_JSON_DEPTH, sha256 } from "../../src/contract/hash.js";
 import { LOCKFILE_VERSION, type CaveLock, type LockedTool } from "../../src/contract/lock.js";
 import { RuntimeError } from "../errors.js";
 import { checkLockTopShape, checkToolShape } from "./check-shape.js";
@@ -92,7 +92,7 @@ function fromText(text: string, shown: string): CaveLock {
   const { integrity, ...body } = lock;
   if (typeof integrity !== "string") throw new RuntimeError("LOCK_INVALID", `${shown} has no integrity hash; regenerate it with cave build`);
   // JSON.stringify keeps the parsed key order; a match proves that order was canonical. Otherwise canonicalise.
-  const actual = sha256(JSON.stringify(body)) === integrity ? integrity : sha256(canonicalJson(body));
+  const actual = sha256(JSON.stringify(body)) === integrity ? integrity : sha256(canonicalOrRefuse(body, shown));
   if (actual !== integrity) {
     throw new RuntimeError("LOCK_MISMATCH", `${shown} does not match its integrity hash (it says ${integrity}, its content hashes to ${actual}): it was edited after cave build; regenerate it with cave build`);
   }
@@ -102,6 +102,16 @@ function fromText(text: string, shown: string): CaveLock {
   const names = Object.keys(tools);
   const entries = Object.values(tools);
   return withLazyTools(lock, names, (i) => entries[i], shown);
+}
+
+/** canonicalJson, with a lock nested past MAX_JSON_DEPTH (which cave build never writes) refused as LOCK_INVALID. */
+function canonicalOrRefuse(body: unknown, shown: string): string {
+  try {
+    return canonicalJson(body);
+  } catch (thrown) {
+    if (thrown instanceof JsonTooDeepError) throw new RuntimeError("LOCK_INVALID", `${shown} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep, which cave build never writes; regenerate it with cave build`);
+    throw thrown;
+  }
 }
 
 /**

@@ -11,9 +11,10 @@ const deadlines = new DeadlineQueue();
  * when that comes first), counted from the call's start. At the deadline the call resolves whatever
  * the tool is doing, the tool's AbortSignal is aborted (with those of its nested calls in flight), and
  * later nested calls are refused. A tool that is not read-only and was already dispatched gets
- * effectUnknown: it may have done part of its effect. In-process code that never yields (a
- * synchronous endless loop) cannot be interrupted by any deadline; only the child-process sandbox
- * can stop it.
+ * effectUnknown: it may have done part of its effect. The budget stage can end a call the same way
+ * before its deadline (state.cut), when a nested call it makes is refused for the run's budget, and
+ * so can the caller's AbortSignal (CANCELLED). In-process code that never yields (a synchronous
+ * endless loop) cannot be interrupted by any deadline; only the child-process sandbox can stop it.
  */
 export function underDeadline(state: CallState, work: (state: CallState) => Promise<Success | Failure>): Promise<Success | Failure> {
   const tool = state.tool!;
@@ -29,41 +30,39 @@ export function underDeadline(state: CallState, work: (state: CallState) => Prom
   state.abort = abort;
   const unfollow = state.parent === null ? undefined : state.parent.abort!.adopt(abort);
   return new Promise<Success | Failure>((resolve, reject) => {
-    const deadline: Deadline = {
-      at: state.startedAt + Math.max(0, cutByBudget ? remainingWall : tool.timeoutMs),
-      pending: true,
-      expire: () => {
-        state.settled = true;
-        if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
-        const unknown = state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "";
-        const message = cutByBudget
-          ? `tool "${state.name}" was stopped when run ${state.run.id} reached its wall-time budget of ${state.run.budget.maxWallMs} ms${unknown}; start a new run or raise budget.maxWallMs`
-          : `tool "${state.name}" did not finish within its timeout of ${tool.timeoutMs} ms; its signal was aborted${unknown}. Raise its timeout and rebuild, or make it finish sooner`;
-        abort.abort(new DOMException(message, "TimeoutError"));
-        unfollow?.();
-        if (external !== undefined) external.removeEventListener("abort", cancel!);
-        resolve({ code: cutByBudget ? "BUDGET_EXCEEDED" : "TIMEOUT", message });
-      },
-    };
-    deadlines.add(deadline);
-    // Cancellation settles the call the way the deadline does, with its own code and reason.
-    const cancel = external === undefined ? undefined : () => {
-      if (state.settled) return;
-      state.settled = true;
-      deadlines.settle(deadline);
-      if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
-      const unknown = state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "";
-      const message = `the call of tool "${state.name}" was cancelled by the caller (${reasonText(external.reason)}); its signal was aborted${unknown}`;
-      abort.abort(new DOMException(message, "AbortError"));
-      unfollow?.();
-      resolve({ code: "CANCELLED", message });
-    };
-    if (cancel !== undefined) external!.addEventListener("abort", cancel, { once: true });
+    /** Stops listening: the deadline, the budget's cut, the caller's signal and the parent's. */
     const done = () => {
+      state.cut = undefined;
       deadlines.settle(deadline);
       unfollow?.();
       if (cancel !== undefined) external!.removeEventListener("abort", cancel);
     };
+    /** Ends the call now with `code` (the deadline, a stage that stops it early, or the caller): signal aborted, later nested calls refused. */
+    const stop = (code: "TIMEOUT" | "BUDGET_EXCEEDED" | "CANCELLED", message: (unknown: string) => string) => {
+      if (state.settled) return;
+      state.settled = true;
+      done();
+      if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
+      const text = message(state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "");
+      abort.abort(new DOMException(text, code === "CANCELLED" ? "AbortError" : "TimeoutError"));
+      resolve({ code, message: text });
+    };
+    const deadline: Deadline = {
+      at: state.startedAt + Math.max(0, cutByBudget ? remainingWall : tool.timeoutMs),
+      pending: true,
+      expire: () =>
+        stop(cutByBudget ? "BUDGET_EXCEEDED" : "TIMEOUT", (unknown) =>
+          cutByBudget
+            ? `tool "${state.name}" was stopped when run ${state.run.id} reached its wall-time budget of ${state.run.budget.maxWallMs} ms${unknown}; start a new run or raise budget.maxWallMs`
+            : `tool "${state.name}" did not finish within its timeout of ${tool.timeoutMs} ms; its signal was aborted${unknown}. Raise its timeout and rebuild, or make it finish sooner`,
+        ),
+    };
+    state.cut = (why) => stop("BUDGET_EXCEEDED", (unknown) => `tool "${state.name}" was stopped: ${why}${unknown}; start a new run or raise its budget`);
+    const cancel = external === undefined
+      ? undefined
+      : () => stop("CANCELLED", (unknown) => `the call of tool "${state.name}" was cancelled by the caller (${reasonText(external.reason)}); its signal was aborted${unknown}`);
+    deadlines.add(deadline);
+    if (cancel !== undefined) external!.addEventListener("abort", cancel, { once: true });
     work(state).then(
       (end) => {
         done();

@@ -1,5 +1,6 @@
 import type { CallOutcome, Receipt } from "../../src/contract/outcome.js";
 import { sha256 } from "../../src/contract/hash.js";
+import type { RepeatHolder } from "../run-state.js";
 import type { CallState, Failure, Success } from "./state.js";
 
 /** The argument hash of a call whose arguments have no JSON form: the hash of zero bytes, which no JSON text has. */
@@ -22,12 +23,29 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
   });
   const outcome: CallOutcome = end.ok === true ? { ok: true, content: end.content, receipt: record } : { ok: false, error: { code: end.code, message: end.message }, receipt: record };
   const sink = state.engine.options.receipts;
-  if (sink === undefined) return outcome;
-  return recorded(sink.record(record), outcome);
+  const holder = state.repeat;
+  if (sink === undefined) {
+    if (holder !== undefined) holder.receipt = "written";
+    return outcome;
+  }
+  let pending: void | Promise<void>;
+  try {
+    pending = sink.record(record);
+  } catch (thrown) {
+    if (holder !== undefined) holder.receipt = "lost";
+    throw thrown;
+  }
+  return recorded(pending, outcome, holder);
 }
 
 /** Waits for the sink (it may be a durable journal) before the outcome is returned; a sink that throws rejects the call. */
-async function recorded(pending: void | Promise<void>, outcome: CallOutcome): Promise<CallOutcome> {
-  await pending;
+async function recorded(pending: void | Promise<void>, outcome: CallOutcome, holder: RepeatHolder | undefined): Promise<CallOutcome> {
+  try {
+    await pending;
+  } catch (thrown) {
+    if (holder !== undefined) holder.receipt = "lost";
+    throw thrown;
+  }
+  if (holder !== undefined) holder.receipt = "written";
   return outcome;
 }

@@ -1,3 +1,4 @@
+import type { RepeatHolder } from "../run-state.js";
 import type { CallState, Failure } from "./state.js";
 
 /**
@@ -12,14 +13,28 @@ export function repeatGuard(state: CallState): Failure | undefined {
   const key = `${state.name}\u0000${state.args$!.sha256}`;
   const earlier = state.run.repeats.get(key);
   if (earlier !== undefined) {
-    return { code: "REPEAT_STOPPED", message: `tool "${state.name}" was already called with the same arguments in this run (receipt ${earlier}); use that result or change the arguments (a polling tool may set allowRepeat: true)` };
+    return { code: "REPEAT_STOPPED", message: `tool "${state.name}" was already called with the same arguments in this run (${named(earlier)}); use that result or change the arguments (a polling tool may set allowRepeat: true)` };
   }
-  state.run.repeats.set(key, state.callId);
+  const holder = { callId: state.callId, receipt: "running" as RepeatHolder["receipt"] };
+  state.run.repeats.set(key, holder);
   state.repeatKey = key;
+  state.repeat = holder;
   return undefined;
+}
+
+/** The earlier call as the message may name it: a receipt only once it was recorded. */
+function named(earlier: RepeatHolder): string {
+  switch (earlier.receipt) {
+    case "written":
+      return `receipt ${earlier.callId}`;
+    case "running":
+      return `call ${earlier.callId}, still running`;
+    case "lost":
+      return `call ${earlier.callId}, whose receipt the receipt sink failed to record`;
+  }
 }
 
 /** After the call: a call that ended before dispatch gives its key back. */
 export function releaseRepeat(state: CallState): void {
-  if (state.repeatKey !== undefined && !state.dispatched && state.run.repeats.get(state.repeatKey) === state.callId) state.run.repeats.delete(state.repeatKey);
+  if (state.repeatKey !== undefined && !state.dispatched && state.run.repeats.get(state.repeatKey) === state.repeat) state.run.repeats.delete(state.repeatKey);
 }

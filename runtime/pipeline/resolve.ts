@@ -4,10 +4,11 @@ import { reservedDispatcherFor, reservedToolFor } from "../results/reserved-call
 import type { CallState, Failure } from "./state.js";
 
 /**
- * Stage 1, resolve: which tool, run by whom, with which arguments. Nested calls must come from a
+ * Stage 2, resolve: which tool, run by whom, with which arguments. Nested calls must come from a
  * running parent that declared the tool. The arguments become a detached JSON copy with its
  * canonical hash (the repeat guard and the receipt need it), or are refused here: not JSON data,
- * a `__proto__`/`constructor.prototype` key, or over the input byte cap. No tool code runs.
+ * a `__proto__`/`constructor.prototype` key, over the input byte cap or nested past MAX_JSON_DEPTH.
+ * No tool code runs.
  */
 export function resolve(state: CallState): Failure | undefined {
   const snapshot = snapshotJson(state.args, state.engine.options.limits.maxInputBytes);
@@ -46,10 +47,14 @@ export function resolve(state: CallState): Failure | undefined {
     if (problem.kind === "too-large") {
       return { code: "INPUT_TOO_LARGE", message: `the arguments for tool "${state.name}" are at least ${problem.bytes} bytes of JSON, over the ${state.engine.options.limits.maxInputBytes}-byte limit (limits.maxInputBytes); send less` };
     }
+    if (problem.kind === "too-deep") {
+      return { code: "INPUT_TOO_DEEP", message: `the arguments for tool "${state.name}" nest objects and arrays more than ${problem.maxDepth} levels deep; send flatter data` };
+    }
     if (problem.kind === "pollution") {
       return { code: "INPUT_INVALID", message: `the arguments for tool "${state.name}" have a prototype-polluting key at ${describePath(problem.path)}; __proto__ and constructor.prototype keys are refused, rename or remove it` };
     }
-    return { code: "INPUT_INVALID", message: `the arguments for tool "${state.name}" are not JSON data: ${problem.what} at ${describePath(problem.path)}; pass plain objects, arrays, strings, finite numbers, booleans and null` };
+    const where = problem.kind === "not-data" ? ` at ${describePath(problem.path)}` : "";
+    return { code: "INPUT_INVALID", message: `the arguments for tool "${state.name}" are not JSON data: ${problem.what}${where}; pass plain objects, arrays, strings, finite numbers, booleans and null` };
   }
 
   // sandbox: "required" tools go to the sandbox dispatcher (the child-process sandbox unless another is

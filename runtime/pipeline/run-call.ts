@@ -1,6 +1,7 @@
 import type { CallOutcome } from "../../src/contract/outcome.js";
 import type { DispatchResult, ToolContext } from "../dispatch/types.js";
 import { nextCallId } from "../call-id.js";
+import { thrownMessage } from "../thrown-message.js";
 import type { CallOptions } from "../options.js";
 import type { RunState } from "../run-state.js";
 import { budget } from "./budget.js";
@@ -18,7 +19,7 @@ import { validateOutput } from "./validate-output.js";
 
 /**
  * The one fixed pipeline every call takes, nested calls included:
- * resolve → budget → breaker → repeat guard → effect gate → [deadline: validate input → dispatch →
+ * budget → resolve → breaker → repeat guard → effect gate → [deadline: validate input → dispatch →
  * validate output] → result → receipt. Each stage is its own file; this one only sequences them and
  * does the bookkeeping after the outcome is decided.
  */
@@ -28,18 +29,29 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
     callId: nextCallId(),
     name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
-    tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, repeatKey: undefined,
-    dispatched: false, effectUnknown: false, settled: false, abort: undefined, context: undefined,
+    tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, runBreakerTrial: undefined, repeatKey: undefined, repeat: undefined,
+    dispatched: false, effectUnknown: false, settled: false, cut: undefined, abort: undefined, context: undefined,
   };
   let end: Success | Failure;
   try {
-    end = resolve(state) ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await underDeadline(state, execute));
+    end = budget(state) ?? resolve(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await underDeadline(state, execute));
+  } catch (thrown) {
+    // Every stage reports what a model or a tool can send as a typed failure; a throw here is the
+    // runtime's own fault (or an exhausted stack or heap). The call still ends with an outcome and a
+    // receipt, so nothing (the repeat guard included) can refer to a call that left no record.
+    end = runtimeFault(state, thrown);
   } finally {
     state.settled = true;
   }
   recordBreaker(state, end.ok === true ? "ok" : end.code);
   releaseRepeat(state);
   return receipt(state, end);
+}
+
+function runtimeFault(state: CallState, thrown: unknown): Failure {
+  if (state.dispatched && state.tool !== undefined && state.tool.effect !== "read") state.effectUnknown = true;
+  const unknown = state.effectUnknown ? `; it has effect ${state.tool!.effect} and may have done part of it (effectUnknown)` : "";
+  return { code: "RUNTIME_FAULT", message: `the runtime failed while handling the call of "${state.name}": ${thrownMessage(thrown)}${unknown}. Report this with the message` };
 }
 
 async function execute(state: CallState): Promise<Success | Failure> {

@@ -6,7 +6,7 @@ import type { Dispatcher, ToolContext } from "../dispatch/types.js";
 import type { DataSnapshot } from "../json-data.js";
 import type { Loader } from "../loader.js";
 import type { CallOptions, ResolvedOptions } from "../options.js";
-import type { RunState } from "../run-state.js";
+import type { RepeatHolder, RunState } from "../run-state.js";
 
 /** What every call of one runtime shares. */
 export interface Engine {
@@ -17,6 +17,8 @@ export interface Engine {
   readonly loader: Loader;
   readonly breakers: Breakers;
   readonly dispatchers: { readonly required: Dispatcher; readonly none: Dispatcher };
+  /** A random secret of this runtime: the key of the fingerprint an OUTPUT_INVALID message gives (validate-output.ts). */
+  readonly withheldKey: Uint8Array;
   /** Tools resolved so far, by name: a lock entry is read (parsed and checked) once, then found here. */
   readonly resolved: Map<string, LockedTool>;
 }
@@ -46,13 +48,18 @@ export interface CallState {
   args$: DataSnapshot | undefined;
   /** Set when the breaker let the call through: whether it is the half-open trial. */
   breakerTrial: boolean | undefined;
-  /** The repeat-guard key this call holds. */
+  /** The same for the run's own breaker. */
+  runBreakerTrial: boolean | undefined;
+  /** The repeat-guard key this call holds, and its entry. */
   repeatKey: string | undefined;
+  repeat: RepeatHolder | undefined;
   /** Input was valid and the call went to its dispatcher: from here on it counts as having run. */
   dispatched: boolean;
   effectUnknown: boolean;
   /** The outcome is decided (nested calls made after this are refused). */
   settled: boolean;
+  /** While the call runs under its deadline: ends it now with BUDGET_EXCEEDED, saying why (set by the deadline stage). */
+  cut: ((why: string) => void) | undefined;
   /** Aborted at the deadline; nested calls follow it (set by the deadline stage). */
   abort: CallSignal | undefined;
   context: ToolContext | undefined;

@@ -1,24 +1,30 @@
-import { describePath, snapshotJson, type DataSnapshot } from "../json-data.js";
+import { createHmac } from "node:crypto";
+import { nativeSnapshot, snapshotJson, type DataSnapshot, type SnapshotResult } from "../json-data.js";
 import { RuntimeError } from "../errors.js";
 import type { CompiledValidator } from "../validator-module.js";
+import { outputProblem } from "./output-problem.js";
 import { opaqueRequest } from "./validate-input.js";
 import type { CallState, Failure } from "./state.js";
 
 type Checked = { readonly ok: true; readonly data: DataSnapshot } | Failure;
 
 /**
- * Stage 8, validate output, before anything else sees the result. The raw value must be plain JSON
- * data within the output byte cap (refused, never altered: a returned `undefined` at the top level,
- * a tool that returns nothing, is the one exception and becomes null); then the locked validator
- * decides. An invalid value is withheld: the failure names only its size and hash, never the value,
- * its keys or the validator's issues. Synchronous once the tool's validator is loaded.
+ * Stage 8, validate output, before anything else sees the result. A tool without an output schema
+ * keeps native JSON serialisation (what JSON.stringify makes of its value: json-data.ts nativeSnapshot),
+ * within the output byte cap and depth limit. A tool with one must return plain JSON data (refused,
+ * never altered), which the locked validator then decides on; whatever it refuses is withheld: the
+ * failure names no part of the value, keys included, and fingerprints it only with an HMAC keyed by a
+ * secret of this runtime (an unkeyed hash of a low-entropy value is recovered by trying candidates).
+ * A top-level `undefined`, a tool that returns nothing, becomes null. Synchronous once the tool's
+ * validator is loaded.
  */
 export function validateOutput(state: CallState, raw: unknown): Checked | Promise<Checked> {
   const limit = state.engine.options.limits.maxOutputBytes;
-  const first = snapshot(state, raw === undefined ? null : raw, limit, "returned");
-  if (first.ok !== true) return first;
   const side = state.tool!.output;
-  if (side === null) return first;
+  const value = raw === undefined ? null : raw;
+  if (side === null) return checked(state, nativeSnapshot(value, limit), limit, "returned", false);
+  const first = checked(state, snapshotJson(value, limit), limit, "returned", true);
+  if (first.ok !== true) return first;
   const validation = side.validation;
   if (validation.kind === "opaque") return opaque(state, first, limit);
   const loaded = state.engine.loader.loadedValidator(validation);
@@ -47,22 +53,17 @@ function check(state: CallState, validator: CompiledValidator, first: { readonly
 
 async function opaque(state: CallState, first: { readonly ok: true; readonly data: DataSnapshot }, limit: number): Promise<Checked> {
   const result = await state.dispatcher!.validateOpaque(opaqueRequest(state, "output", first.data.value));
-  if (result.ok) return result.value === first.data.value ? first : snapshot(state, result.value, limit, "its output validator produced");
+  if (result.ok) return result.value === first.data.value ? first : checked(state, snapshotJson(result.value, limit), limit, "its output validator produced", true);
   if (!("issues" in result) && result.code === "LOCK_MISMATCH") return { code: result.code, message: result.message };
   return withheld(state, first.data);
 }
 
-function snapshot(state: CallState, value: unknown, limit: number, verb: string): Checked {
-  const data = snapshotJson(value, limit);
-  if (data.ok) return { ok: true, data };
-  const { problem } = data;
-  if (problem.kind === "too-large") {
-    return { code: "OUTPUT_TOO_LARGE", message: `tool "${state.name}" ${verb} at least ${problem.bytes} bytes of JSON, over the ${limit}-byte limit (limits.maxOutputBytes); nothing was kept. Return less, or raise the limit` };
-  }
-  const what = problem.kind === "pollution" ? "a __proto__ or constructor.prototype key" : problem.what;
-  return { code: "OUTPUT_NOT_SERIALISABLE", message: `tool "${state.name}" ${verb} a value that is not plain JSON data: ${what} at ${describePath(problem.path)}; nothing was dropped or converted. Return plain objects, arrays, strings, finite numbers, booleans and null` };
+/** A snapshot, or the failure that says why there is none; `typed`: the tool has an output schema, so nothing of the value is named. */
+function checked(state: CallState, data: SnapshotResult, limit: number, verb: string, typed: boolean): Checked {
+  return data.ok ? { ok: true, data } : outputProblem(`tool "${state.name}"`, verb, data.problem, limit, typed);
 }
 
 function withheld(state: CallState, data: DataSnapshot): Failure {
-  return { code: "OUTPUT_INVALID", message: `tool "${state.name}" returned a value that does not match its output schema; it is withheld (${data.bytes} bytes, ${data.sha256}). Fix the tool or its output schema` };
+  const fingerprint = createHmac("sha256", state.engine.withheldKey).update(data.text).digest("hex");
+  return { code: "OUTPUT_INVALID", message: `tool "${state.name}" returned a value that does not match its output schema; it is withheld (${data.bytes} bytes, fingerprint hmac-sha256-${fingerprint}, keyed with a secret of this runtime). Fix the tool or its output schema` };
 }

@@ -85,7 +85,12 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const root = request.root;
     const start = () => spec(name, tool, root, bundle, flag, namespace);
     starters.set(key.tool, start);
-    const leased: Leased = { child: pool.lease(key, start), key, start };
+    const child = await pool.lease(key, start, signal);
+    if (child === "aborted") return failure("TIMEOUT", `tool ${JSON.stringify(name)} did not start within its timeout of ${tool.timeoutMs} ms: it waited for a sandbox process (maxChildren ${resolved.maxChildren}) and never ran`);
+    if (child === "busy") {
+      return failure("SANDBOX_BUSY", `tool ${JSON.stringify(name)} was not run: this runtime already runs ${resolved.maxChildren} sandbox processes (maxChildren) and ${resolved.maxQueued} calls wait for one (maxQueued). Retry later, or raise maxChildren / maxQueued`);
+    }
+    const leased: Leased = { child, key, start };
     onLease(leased);
     const started = leased.child.starting ? await untilStarted(leased.child, signal) : await leased.child.started;
     if (started === "aborted") return deathFailure(name, tool, { by: "deadline" }, limits);
@@ -113,6 +118,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       sha256: tool.source.sha256,
       exportName: tool.export,
       opaqueInput: tool.input?.validation.kind === "opaque",
+      nativeOutput: tool.output === null,
       env: sandboxEnv(tool.sandbox.env),
       cwd: root,
       heapMb: resolved.heapMb,
@@ -188,8 +194,8 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
         return { ok: false, issues: answer.issues };
       case "fail": {
         if (answer.code === "LOCK_MISMATCH") return { ok: false, code: "LOCK_MISMATCH", message: answer.message };
-        if (answer.code === "OUTPUT_NOT_SERIALISABLE" || answer.code === "OUTPUT_TOO_LARGE") {
-          const refused = dataFailure(JSON.stringify(name), `'s ${side} validator produced`, answer.problem, resolved.maxOutputBytes);
+        if (answer.code === "OUTPUT_NOT_SERIALISABLE" || answer.code === "OUTPUT_TOO_LARGE" || answer.code === "OUTPUT_TOO_DEEP") {
+          const refused = dataFailure(JSON.stringify(name), `'s ${side} validator produced`, answer.problem, resolved.maxOutputBytes, true);
           return { ok: false, code: refused.code, message: refused.message };
         }
         return { ok: false, code: "TOOL_ERROR", message: `the ${side} validator of tool ${JSON.stringify(name)} threw: ${answer.message}` };
@@ -208,7 +214,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       case "result":
         return { ok: true, value: answer.value };
       case "fail":
-        return childFailure(name, answer, limits);
+        return childFailure(name, tool, answer, limits);
       case "died":
         return deathFailure(name, tool, answer.death, limits);
       default:

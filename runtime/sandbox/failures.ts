@@ -1,8 +1,8 @@
 import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
 import type { LockedTool } from "../../src/contract/lock.js";
 import type { DispatchFailure } from "../dispatch/types.js";
-import { describePath } from "../json-data.js";
 import { describeIssues } from "../pipeline/issues.js";
+import { outputProblem } from "../pipeline/output-problem.js";
 import { isTransient } from "../retry.js";
 import type { ChildMessage, DataProblem, ErrorLink } from "./protocol.js";
 import type { Death } from "./sandbox-child.js";
@@ -17,7 +17,7 @@ export interface Limits {
 }
 
 /** A failure reported by the child itself (the tool threw, was denied, or returned something that cannot cross). */
-export function childFailure(name: string, fail: Fail, limits: Limits): DispatchFailure {
+export function childFailure(name: string, tool: LockedTool, fail: Fail, limits: Limits): DispatchFailure {
   const q = JSON.stringify(name);
   switch (fail.code) {
     case "TOOL_ERROR":
@@ -27,8 +27,9 @@ export function childFailure(name: string, fail: Fail, limits: Limits): Dispatch
     case "NETWORK_REFUSED":
       return failure("NETWORK_REFUSED", `tool ${q} tried to reach the network, which sandboxed tools cannot (scoped egress does not exist yet): ${fail.message}`);
     case "OUTPUT_TOO_LARGE":
+    case "OUTPUT_TOO_DEEP":
     case "OUTPUT_NOT_SERIALISABLE":
-      return dataFailure(q, "returned", fail.problem, limits.maxOutputBytes);
+      return dataFailure(q, "returned", fail.problem, limits.maxOutputBytes, tool.output !== null);
     case "INPUT_INVALID":
       return failure("INPUT_INVALID", `${fail.message}: ${describeIssues(fail.issues)}`);
     case "LOCK_MISMATCH":
@@ -36,13 +37,10 @@ export function childFailure(name: string, fail: Fail, limits: Limits): Dispatch
   }
 }
 
-/** A value the child refused to send, in the words the pipeline uses for the same problem in-process. */
-export function dataFailure(q: string, verb: string, problem: DataProblem | null, maxOutputBytes: number): DispatchFailure {
-  if (problem?.kind === "too-large") {
-    return failure("OUTPUT_TOO_LARGE", `tool ${q} ${verb} at least ${problem.bytes} bytes of JSON, over the ${maxOutputBytes}-byte limit (limits.maxOutputBytes); nothing was kept. Return less, or raise the limit`);
-  }
-  const what = problem === null ? "a value" : problem.kind === "pollution" ? `a __proto__ or constructor.prototype key at ${describePath(problem.path)}` : `${problem.what} at ${describePath(problem.path)}`;
-  return failure("OUTPUT_NOT_SERIALISABLE", `tool ${q} ${verb} a value that is not plain JSON data: ${what}; nothing was dropped or converted. Return plain objects, arrays, strings, finite numbers, booleans and null`);
+/** A value the child refused to send, in the words the pipeline uses for the same problem in-process; `typed`: the tool has an output schema. */
+export function dataFailure(q: string, verb: string, problem: DataProblem | null, maxOutputBytes: number, typed: boolean): DispatchFailure {
+  const refused = outputProblem(`tool ${q}`, verb, problem, maxOutputBytes, typed);
+  return failure(refused.code, refused.message);
 }
 
 /** The child is gone mid-request: why, and whether the tool's effect may have happened. */

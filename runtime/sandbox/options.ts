@@ -12,6 +12,10 @@ export interface SandboxOptions {
   readonly recycleAfterCalls?: number;
   /** Warm children kept across all tools and runs (default 8); the least recently used go first. */
   readonly maxIdle?: number;
+  /** Sandbox processes alive at once per dispatcher (default 16): working, starting, idle and spare. At the cap an idle one is stopped to make room; with none idle a call waits. */
+  readonly maxChildren?: number;
+  /** Calls that may wait for a process at the cap (default 64); past that a call is refused with SANDBOX_BUSY. */
+  readonly maxQueued?: number;
   /** A warm child unused this long is stopped (default 30000 ms). */
   readonly idleTimeoutMs?: number;
   /** After a tool's call, keep one child started for it (bundle verified and imported, no request served yet) so the tool's first call in the next run skips the start-up (default true). */
@@ -29,6 +33,8 @@ export interface ResolvedSandboxOptions {
   readonly maxRssMb: number;
   readonly recycleAfterCalls: number;
   readonly maxIdle: number;
+  readonly maxChildren: number;
+  readonly maxQueued: number;
   readonly idleTimeoutMs: number;
   readonly spare: boolean;
   readonly startTimeoutMs: number;
@@ -37,9 +43,9 @@ export interface ResolvedSandboxOptions {
   readonly maxOutputBytes: number;
 }
 
-const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "idleTimeoutMs", "spare", "startTimeoutMs", "networkNamespace", "limits"];
+const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "maxChildren", "maxQueued", "idleTimeoutMs", "spare", "startTimeoutMs", "networkNamespace", "limits"];
 
-export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 10_000, maxIdle: 8, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000, networkNamespace: "auto" } as const;
+export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 10_000, maxIdle: 8, maxChildren: 16, maxQueued: 64, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000, networkNamespace: "auto" } as const;
 
 /** Checks createSandboxDispatcher() options (unknown keys refused) and fills in the defaults. */
 export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions {
@@ -53,6 +59,8 @@ export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions 
     maxRssMb: integerOption(o.maxRssMb, "maxRssMb", SANDBOX_DEFAULTS.maxRssMb, 32),
     recycleAfterCalls: integerOption(o.recycleAfterCalls, "recycleAfterCalls", SANDBOX_DEFAULTS.recycleAfterCalls, 1),
     maxIdle: integerOption(o.maxIdle, "maxIdle", SANDBOX_DEFAULTS.maxIdle, 0),
+    maxChildren: integerOption(o.maxChildren, "maxChildren", SANDBOX_DEFAULTS.maxChildren, 1),
+    maxQueued: integerOption(o.maxQueued, "maxQueued", SANDBOX_DEFAULTS.maxQueued, 0),
     idleTimeoutMs: integerOption(o.idleTimeoutMs, "idleTimeoutMs", SANDBOX_DEFAULTS.idleTimeoutMs, 1),
     spare: (o.spare as boolean | undefined) ?? SANDBOX_DEFAULTS.spare,
     startTimeoutMs: integerOption(o.startTimeoutMs, "startTimeoutMs", SANDBOX_DEFAULTS.startTimeoutMs, 1),

@@ -34,13 +34,17 @@ export interface PoolStats {
  * protocol error, memory) is dropped. After a tool's call, one spare is started for it (bundle
  * verified and imported, no request served) so that the tool's first call in the next run skips the
  * start-up; a spare becomes the run's own when leased. At most maxIdle children wait, spares
- * included, least recently used stopped first, each for at most idleTimeoutMs.
+ * included, least recently used stopped first, each for at most idleTimeoutMs. At most maxChildren are
+ * alive at once: at the cap a new child replaces the least recently used idle one, and with none idle
+ * a call waits (at most maxQueued of them, each until its deadline) for a child to end or go idle.
  */
 export class ChildPool {
   private readonly byKey = new Map<string, SandboxChild[]>();
   /** Insertion order is use order: the first entry is the least recently used. */
   private readonly idle = new Map<SandboxChild, IdleEntry>();
   private readonly all = new Set<SandboxChild>();
+  /** Calls waiting for room under maxChildren, longest-waiting first. */
+  private readonly waiters: Array<() => void> = [];
   private spawned = 0;
   private closed = false;
   private sweeper: NodeJS.Timeout | undefined;
@@ -52,9 +56,52 @@ export class ChildPool {
     return this.take(key.run, true) ?? this.take(spareKey(key), true);
   }
 
-  /** A warm child of this run, else the tool's spare (perhaps still starting), else a new child started from `spec()`. */
-  lease(key: PoolKey, spec: () => ChildSpec): SandboxChild {
-    return this.take(key.run) ?? this.take(spareKey(key)) ?? this.start(spec);
+  /**
+   * A warm child of this run, else the tool's spare (perhaps still starting), else a new child started
+   * from `spec()` when there is room under maxChildren (an idle child of another run or tool is stopped
+   * to make it); else, once there is room, or "busy" when maxQueued calls already wait, or "aborted"
+   * when `signal` is (the call's deadline) first.
+   */
+  async lease(key: PoolKey, spec: () => ChildSpec, signal: AbortSignal): Promise<SandboxChild | "busy" | "aborted"> {
+    for (;;) {
+      const child = this.take(key.run) ?? this.take(spareKey(key)) ?? (this.makeRoom() ? this.start(spec) : undefined);
+      if (child !== undefined) return child;
+      if (this.waiters.length >= this.options.maxQueued) return "busy";
+      const woken = await this.waitForRoom(signal);
+      if (woken !== "room") return woken;
+    }
+  }
+
+  /** Whether a child may start now: under the cap, or at it with an idle child to stop (least recently used first). */
+  private makeRoom(): boolean {
+    if (this.all.size < this.options.maxChildren) return true;
+    const oldest = this.idle.keys().next().value as SandboxChild | undefined;
+    if (oldest === undefined) return false;
+    this.unidle(oldest);
+    oldest.kill({ by: "retired" });
+    return this.all.size < this.options.maxChildren;
+  }
+
+  private waitForRoom(signal: AbortSignal): Promise<"room" | "aborted"> {
+    if (signal.aborted) return Promise.resolve("aborted");
+    return new Promise((resolve) => {
+      const waiter = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve("room");
+      };
+      const onAbort = () => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        resolve("aborted");
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** A child died or went idle: the longest-waiting call may try again. */
+  private wake(): void {
+    this.waiters.shift()?.();
   }
 
   /** Gives a child back after its request; it waits warm unless it is dead, used up, or the pool is closed. */
@@ -76,7 +123,8 @@ export class ChildPool {
     } else {
       this.park(key.run, child);
     }
-    if (this.options.spare && !this.closed && !this.byKey.has(spareKey(key))) this.park(spareKey(key), this.start(spec));
+    // A spare only in spare room: never at the cap, never ahead of a waiting call.
+    if (this.options.spare && !this.closed && !this.byKey.has(spareKey(key)) && this.waiters.length === 0 && this.all.size < this.options.maxChildren) this.park(spareKey(key), this.start(spec));
   }
 
   stats(): PoolStats {
@@ -116,6 +164,7 @@ export class ChildPool {
     child.onDeath(() => {
       this.all.delete(child);
       this.unidle(child);
+      this.wake();
     });
     this.watchdog.watch(child);
     return child;
@@ -132,6 +181,8 @@ export class ChildPool {
       this.unidle(oldest);
       oldest.kill({ by: "retired" });
     }
+    // An idle child is room for a waiting call (its lease stops the least recently used idle child).
+    if (this.waiters.length > 0 && this.idle.has(child)) this.wake();
   }
 
   /**

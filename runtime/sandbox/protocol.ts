@@ -15,11 +15,13 @@ import type { ValidationIssue } from "../dispatch/types.js";
 /** Why a value could not leave the child as JSON data (as runtime/json-data.ts says it). */
 export type DataProblem =
   | { readonly kind: "too-large"; readonly bytes: number }
+  | { readonly kind: "too-deep"; readonly maxDepth: number }
   | { readonly kind: "not-data"; readonly path: string; readonly what: string }
-  | { readonly kind: "pollution"; readonly path: string };
+  | { readonly kind: "pollution"; readonly path: string }
+  | { readonly kind: "native"; readonly what: string };
 
 /** Codes a child may put in a `fail` frame; anything else is a protocol error. */
-export const CHILD_FAIL_CODES = ["TOOL_ERROR", "SANDBOX_DENIED", "NETWORK_REFUSED", "OUTPUT_NOT_SERIALISABLE", "OUTPUT_TOO_LARGE", "INPUT_INVALID", "LOCK_MISMATCH"] as const;
+export const CHILD_FAIL_CODES = ["TOOL_ERROR", "SANDBOX_DENIED", "NETWORK_REFUSED", "OUTPUT_NOT_SERIALISABLE", "OUTPUT_TOO_LARGE", "OUTPUT_TOO_DEEP", "INPUT_INVALID", "LOCK_MISMATCH"] as const;
 export type ChildFailCode = (typeof CHILD_FAIL_CODES)[number];
 
 /** The code and `transient` flag of a thrown error and its causes, for the retry rule. */
@@ -94,6 +96,8 @@ function decodeLink(value: unknown): ErrorLink | undefined {
 function decodeProblem(value: unknown): DataProblem | undefined {
   if (!isRecord(value)) return undefined;
   if (value.kind === "too-large" && Number.isSafeInteger(value.bytes)) return { kind: "too-large", bytes: value.bytes as number };
+  if (value.kind === "native" && typeof value.what === "string") return { kind: "native", what: clip(value.what) };
+  if (value.kind === "too-deep" && Number.isSafeInteger(value.maxDepth)) return { kind: "too-deep", maxDepth: value.maxDepth as number };
   if (value.kind === "pollution" && typeof value.path === "string") return { kind: "pollution", path: clip(value.path) };
   if (value.kind === "not-data" && typeof value.path === "string" && typeof value.what === "string") return { kind: "not-data", path: clip(value.path), what: clip(value.what) };
   return undefined;

@@ -19,6 +19,8 @@ export interface ChildSpec {
   readonly exportName: string;
   /** The tool's input is validated by a Standard Schema, which the child runs again before execute. */
   readonly opaqueInput: boolean;
+  /** The tool has no output schema: its result keeps native JSON serialisation (JSON.stringify's). */
+  readonly nativeOutput: boolean;
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
   readonly heapMb: number;
@@ -55,6 +57,16 @@ interface Pending {
   readonly onCall: NestedCall | undefined;
 }
 
+/**
+ * The largest frame the host sends a child, and so the cap of the child's reader. A nested call's
+ * outcome can carry its content as text that already holds JSON (a result plan's page or view, a
+ * recovered result), which JSON.stringify escapes once more (each `"` and `\\` doubled): within the
+ * value caps it stays under twice the frame cap.
+ */
+export function inboundFrameBytes(maxFrameBytes: number): number {
+  return 2 * maxFrameBytes;
+}
+
 const STDERR_TAIL = 8192;
 /** What V8 prints when the heap limit is reached, just before it aborts. */
 const HEAP_EXHAUSTED = /JavaScript heap out of memory|Reached heap limit/;
@@ -85,12 +97,15 @@ export class SandboxChild {
   private exited = false;
   private resolveStarted!: (started: Started) => void;
   private readonly deathListeners: Array<(child: SandboxChild) => void> = [];
+  /** The child's reader cap: no frame the host sends is larger. */
+  private readonly inboundCap: number;
 
   constructor(readonly spec: ChildSpec) {
     this.started = new Promise((resolve) => {
       this.resolveStarted = resolve;
     });
     this.exchange = new Exchange(spec.maxFrameBytes);
+    this.inboundCap = inboundFrameBytes(spec.maxFrameBytes);
     const { dir, bootstrap } = childEntry();
     const nodeArgs = [
       spec.permissionFlag,
@@ -152,8 +167,10 @@ export class SandboxChild {
         exportName: spec.exportName,
         name: spec.name,
         opaqueInput: spec.opaqueInput,
+        nativeOutput: spec.nativeOutput,
         maxOutputBytes: spec.maxOutputBytes,
         maxFrameBytes: spec.maxFrameBytes,
+        maxInboundFrameBytes: this.inboundCap,
       }),
     );
   }
@@ -212,6 +229,9 @@ export class SandboxChild {
 
   private onData(chunk: Buffer): void {
     for (const event of this.exchange.receive(chunk)) {
+      // Serving one nested call can end the child (its parent call was stopped for the run's budget):
+      // what else arrived in the same read is dropped with it.
+      if (this.dead) return;
       switch (event.kind) {
         case "ready":
           this.resolveStarted({ ok: true });
@@ -241,7 +261,16 @@ export class SandboxChild {
   private serveNested(pending: Pending, sub: number, name: string, args: unknown): void {
     const answer = (field: string) => {
       // A nested call that ends after its parent's answer has no one to go to.
-      if (this.pending === pending && this.busy) this.write(`{"t":"nested","id":${JSON.stringify(pending.id)},"sub":${sub},${field}}`);
+      if (this.pending !== pending || !this.busy) return;
+      const frame = `{"t":"nested","id":${JSON.stringify(pending.id)},"sub":${sub},${field}}`;
+      // Never a frame the child's reader would refuse (it would end the child as a protocol error):
+      // an outcome past the cap reaches the tool as a failed context.call instead.
+      if (frame.length > this.inboundCap / 3 && Buffer.byteLength(frame) > this.inboundCap) {
+        const error = `the outcome of nested call "${name}" is ${Buffer.byteLength(frame)} bytes as a frame, over the ${this.inboundCap}-byte cap of the sandbox channel`;
+        this.write(`{"t":"nested","id":${JSON.stringify(pending.id)},"sub":${sub},"error":${JSON.stringify(error)}}`);
+        return;
+      }
+      this.write(frame);
     };
     pending.onCall!(name, args).then(
       (outcome) => answer(`"outcome":${JSON.stringify(outcome)}`),

@@ -1,10 +1,27 @@
 import { createHash, hash } from "node:crypto";
 import canonicalize from "canonicalize";
 
+/**
+ * Objects and arrays nested deeper than this have no canonical form here: canonicalisation (like every
+ * JSON walker Cave runs) recurses, and a value a few thousand levels deep would overflow the stack with
+ * a RangeError that names nothing. The runtime refuses such data at the call boundary with a typed
+ * outcome (runtime/json-data.ts); this is the same limit for every other caller.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** Thrown by canonicalJson for a value nested deeper than MAX_JSON_DEPTH (or one that contains itself). */
+export class JsonTooDeepError extends TypeError {
+  constructor() {
+    super(`value is nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (or contains itself), which has no canonical JSON form here`);
+    this.name = "JsonTooDeepError";
+  }
+}
+
 /** RFC 8785 (JCS) canonical JSON: the one serialisation every hash in Cave is computed over. */
 export function canonicalJson(value: unknown): string {
   // Same bytes either way; the native path is ~25x faster on a large lock, whose keys are already sorted.
   if (stringifiesCanonically(value, 0)) return JSON.stringify(value);
+  checkDepth(value, 0);
   const text = canonicalize(value);
   if (text === undefined) throw new TypeError("value has no JSON representation");
   return text;
@@ -14,8 +31,8 @@ export function canonicalJson(value: unknown): string {
  * Whether JSON.stringify(value) already is the RFC 8785 form: plain data (no toJSON, no class
  * instances) whose object keys are in code-unit order (JSON.stringify writes them in Object.keys
  * order, RFC 8785 sorts them), with well-formed strings and finite numbers, which JSON.stringify
- * writes exactly as RFC 8785 prescribes. Anything else, and nesting past 256 levels (cycles
- * included), takes the general path.
+ * writes exactly as RFC 8785 prescribes. Anything else takes the general path; nesting past
+ * MAX_JSON_DEPTH (cycles included) is refused.
  */
 function stringifiesCanonically(value: unknown, depth: number): boolean {
   switch (typeof value) {
@@ -31,7 +48,8 @@ function stringifiesCanonically(value: unknown, depth: number): boolean {
       return false;
   }
   if (value === null) return true;
-  if (depth >= 256 || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  if (depth >= MAX_JSON_DEPTH) throw new JsonTooDeepError();
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
   const proto = Object.getPrototypeOf(value);
   if (Array.isArray(value)) {
     if (proto !== Array.prototype) return false;
@@ -46,6 +64,17 @@ function stringifiesCanonically(value: unknown, depth: number): boolean {
     if (!stringifiesCanonically((value as Record<string, unknown>)[key], depth + 1)) return false;
   }
   return true;
+}
+
+/** Refuses nesting past MAX_JSON_DEPTH before the general path recurses (that path is rare: the cost is only paid there). */
+function checkDepth(value: unknown, depth: number): void {
+  if (typeof value !== "object" || value === null) return;
+  if (depth >= MAX_JSON_DEPTH) throw new JsonTooDeepError();
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) checkDepth(value[i], depth + 1);
+    return;
+  }
+  for (const key of Object.keys(value)) checkDepth((value as Record<string, unknown>)[key], depth + 1);
 }
 
 /** `sha256-<hex>` of raw bytes or text (UTF-8). */

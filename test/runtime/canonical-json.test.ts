@@ -1,6 +1,6 @@
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../../src/contract/hash.js";
+import { canonicalJson, JsonTooDeepError, MAX_JSON_DEPTH } from "../../src/contract/hash.js";
 
 /**
  * canonicalJson takes a native JSON.stringify path when that already yields RFC 8785 bytes (sorted keys,
@@ -57,8 +57,10 @@ describe("canonicalJson", () => {
     ];
     for (const value of cases) expect(canonicalJson(value)).toBe(reference(value));
     let deep: unknown = 1;
-    for (let i = 0; i < 400; i++) deep = { a: deep };
+    for (let i = 0; i < MAX_JSON_DEPTH; i++) deep = { a: deep };
     expect(canonicalJson(deep)).toBe(reference(deep));
+    // One level more has no canonical form here (issue 13: deep nesting overflowed the stack).
+    expect(() => canonicalJson({ a: deep })).toThrow(JsonTooDeepError);
   });
 
   it("refuses what RFC 8785 cannot represent, like canonicalize", () => {

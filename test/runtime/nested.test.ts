@@ -66,14 +66,38 @@ describe("nested calls", () => {
     expect(probe().calls.lookup).toBeUndefined();
   });
 
-  it("share the run's budget with their parent", async () => {
-    const { runtime } = await setup();
+  it("share the run's budget with their parent; a nested call refused for it ends the parent too", async () => {
+    const { runtime, sink } = await setup();
     const run = runtime.startRun({ budget: { maxCalls: 2 } });
     const outcome = await run.call("composite", { calls: [{ name: "echo", args: { a: 1 } }, { name: "echo", args: { a: 2 } }] });
-    expect(outcome.ok).toBe(true);
-    const results = (outcome.ok ? outcome.content : []) as NestedResult[];
-    expect(results.map((r) => r.ok || r.code)).toEqual([true, "BUDGET_EXCEEDED"]);
+    expect(outcome).toMatchObject({ ok: false, error: { code: "BUDGET_EXCEEDED" } });
+    if (outcome.ok) return;
+    expect(outcome.error.message).toContain(`its nested call of "echo" was refused because run ${run.id} has used its budget`);
+    expect(sink.receipts.map((r) => [r.tool, r.outcome])).toEqual([
+      ["echo", "ok"],
+      ["echo", "BUDGET_EXCEEDED"],
+      ["composite", "BUDGET_EXCEEDED"],
+    ]);
     expect(probe().calls.echo).toBe(1);
+  });
+
+  it("count every attempt against the budget, refused ones included (issue 13: 20,000 receipts under maxCalls 10)", async () => {
+    const { runtime, sink } = await setup();
+    const run = runtime.startRun({ budget: { maxCalls: 10 } });
+    // write_tool is not among composite's nestedTools: every attempt is refused at resolve.
+    const calls = Array.from({ length: 20_000 }, () => ({ name: "write_tool", args: { id: "1" } }));
+    const outcome = await run.call("composite", { calls });
+    expect(outcome).toMatchObject({ ok: false, error: { code: "BUDGET_EXCEEDED" } });
+    expect(run.usage().calls).toBe(10);
+    // The composite, 9 refused nested attempts, then the one refused for the budget, which ended the composite.
+    const counted = sink.receipts.slice(0, 11);
+    expect(counted.filter((r) => r.outcome === "NESTED_NOT_DECLARED")).toHaveLength(9);
+    expect(counted[9]).toMatchObject({ tool: "write_tool", outcome: "BUDGET_EXCEEDED" });
+    expect(sink.receipts.find((r) => r.tool === "composite")).toMatchObject({ outcome: "BUDGET_EXCEEDED", callId: outcome.receipt.callId });
+    // This composite runs in-process and ignores its aborted signal, so its loop goes on; each further
+    // attempt is refused at once by the budget, before anything else looks at it.
+    expect(sink.receipts.slice(11).every((r) => r.outcome === "BUDGET_EXCEEDED")).toBe(true);
+    expect(probe().calls.write_tool).toBeUndefined();
   });
 
   it("share the run's repeat guard with top-level calls", async () => {

@@ -185,6 +185,42 @@ describe("breaker", () => {
     expect(probe().calls.boom).toBe(2);
   });
 
+  it("one run's failures open the tool's breaker for that run only (issue 13: one conversation could deny a tool to everyone)", async () => {
+    const { runtime } = await host({ breaker: { failureThreshold: 3, cooldownMs: 60_000 } });
+    const hostile = runtime.startRun();
+    for (let n = 1; n <= 3; n++) expect(await hostile.call("boom", { n })).toMatchObject({ ok: false, error: { code: "TOOL_ERROR" } });
+    const refused = await hostile.call("boom", { n: 4 });
+    expect(refused).toMatchObject({ ok: false, error: { code: "BREAKER_OPEN" } });
+    if (refused.ok) return;
+    expect(refused.error.message).toContain(`failed 3 times in a row in run ${hostile.id}`);
+    expect(refused.error.message).toContain("in this run");
+    expect(probe().calls.boom).toBe(3);
+    // Everyone else still reaches the tool.
+    probe().flags.boomHealthy = true;
+    expect(await runtime.startRun().call("boom", { n: 5 })).toMatchObject({ ok: true, content: { n: 5 } });
+    expect(await runtime.call("boom", { n: 6 })).toMatchObject({ ok: true });
+    expect(await hostile.call("boom", { n: 7 })).toMatchObject({ ok: false, error: { code: "BREAKER_OPEN" } });
+  });
+
+  it("a tool failing in threshold different runs in a row is refused in every run; a success in between resets the streak", async () => {
+    const { runtime } = await host({ breaker: { failureThreshold: 3, cooldownMs: 60_000 } });
+    const fail = async () => expect(await runtime.startRun().call("boom", { n: 1 })).toMatchObject({ ok: false, error: { code: "TOOL_ERROR" } });
+    await fail();
+    await fail();
+    probe().flags.boomHealthy = true;
+    expect(await runtime.startRun().call("boom", { n: 2 })).toMatchObject({ ok: true });
+    probe().flags.boomHealthy = false;
+    await fail();
+    await fail();
+    await fail();
+    const refused = await runtime.startRun().call("boom", { n: 3 });
+    expect(refused).toMatchObject({ ok: false, error: { code: "BREAKER_OPEN" } });
+    if (refused.ok) return;
+    expect(refused.error.message).toContain("failed in 3 different runs in a row");
+    expect(refused.error.message).toContain("in every run");
+    expect(probe().calls.boom).toBe(6);
+  });
+
   it("does not count refused input against the tool", async () => {
     const { runtime } = await host({ breaker: { failureThreshold: 1, cooldownMs: 60_000 } });
     const bad = await runtime.call("lookup", { region: 5 });
@@ -379,7 +415,7 @@ describe("validate output", () => {
       expect(outcome.ok).toBe(false);
       if (outcome.ok) continue;
       expect(outcome.error.code).toBe("OUTPUT_INVALID");
-      expect(outcome.error.message).toMatch(/withheld \(\d+ bytes, sha256-[0-9a-f]{64}\)/);
+      expect(outcome.error.message).toMatch(/withheld \(\d+ bytes, fingerprint hmac-sha256-[0-9a-f]{64}, keyed with a secret of this runtime\)/);
       expect(outcome.receipt.resultSha256).toBeNull();
     }
     const everything = JSON.stringify({ outcomes, receipts: sink.receipts }) + written.join("");
@@ -388,26 +424,91 @@ describe("validate output", () => {
     expect(outcomes[0]!.receipt.argsSha256).toBe(hashJson({ secret: SENTINEL, asKey: false }));
   });
 
+  // Issue 11 item 9: a tool without an output schema keeps native JSON serialisation (the contract).
   it.each([
-    ["function", "a function at /f"],
-    ["symbol", "a Symbol at /s"],
-    ["undefinedField", "undefined at /u"],
-    ["bigint", "a BigInt at /n"],
-    ["cycle", "a cycle (the value contains itself) at /self"],
-    ["classInstance", "an instance of Point at /p"],
-    ["date", "an instance of Date at /d"],
-    ["nan", "a non-finite number (NaN) at /n"],
-    ["throwingGetter", "a property whose read throws at /g"],
-    ["protoKey", "a __proto__ or constructor.prototype key at /ok/__proto__"],
-  ])("refuses output that is not JSON data: %s", async (kind, detail) => {
+    ["function", {}],
+    ["symbol", {}],
+    ["undefinedField", {}],
+    ["classInstance", { p: { x: 1 } }],
+    ["date", { d: "1970-01-01T00:00:00.000Z" }],
+    ["nan", { n: null }],
+    ["toJSON", "replaced"],
+    ["secretKey", {}],
+  ])("without an output schema, %s gives what JSON.stringify gives", async (kind, content) => {
     const { runtime } = await host();
     const outcome = await runtime.call("not_json", { kind });
-    expect(outcome.ok).toBe(false);
+    expect(outcome).toMatchObject({ ok: true, content });
+    if (outcome.ok) expect(outcome.receipt.resultSha256).toBe(hashJson(content));
+  });
+
+  it.each([
+    ["bigint", "a BigInt"],
+    ["cycle", "a cycle (the value contains itself)"],
+    ["throwingGetter", "a getter or toJSON method that throws"],
+    ["toJSONThrows", "a getter or toJSON method that throws"],
+  ])("without an output schema, %s still fails typed: OUTPUT_NOT_SERIALISABLE", async (kind, detail) => {
+    const { runtime } = await host();
+    const outcome = await runtime.call("not_json", { kind });
+    expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
     if (outcome.ok) return;
-    expect(outcome.error.code).toBe("OUTPUT_NOT_SERIALISABLE");
-    expect(outcome.error.message).toContain(detail);
-    expect(outcome.error.message).toContain("nothing was dropped or converted");
+    expect(outcome.error.message).toContain(`JSON.stringify cannot write: ${detail}`);
     expect(await runtime.call("not_json", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
+  });
+
+  it("without an output schema, a __proto__ key is still refused", async () => {
+    const { runtime } = await host();
+    const outcome = await runtime.call("not_json", { kind: "protoKey" });
+    expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
+    if (!outcome.ok) expect(outcome.error.message).toContain("a __proto__ or constructor.prototype key at /ok/__proto__");
+  });
+
+  it.each([
+    ["function", "a function"],
+    ["symbol", "a Symbol"],
+    ["undefinedField", "undefined"],
+    ["bigint", "a BigInt"],
+    ["cycle", "a cycle (the value contains itself)"],
+    ["classInstance", "a class instance"],
+    ["date", "a class instance"],
+    ["nan", "a non-finite number (NaN)"],
+    ["throwingGetter", "a property whose read throws"],
+    ["toJSON", "a function"],
+    ["protoKey", "a __proto__ or constructor.prototype key"],
+  ])("with an output schema, %s is refused as not plain JSON data, naming no key or path of it", async (kind, detail) => {
+    const { runtime } = await host();
+    const outcome = await runtime.call("not_json_typed", { kind });
+    expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
+    if (outcome.ok) return;
+    expect(outcome.error.message).toContain(`not plain JSON data (${detail})`);
+    expect(outcome.error.message).toContain("nothing was dropped or converted");
+    expect(outcome.error.message).not.toMatch(/ at \//);
+    expect(outcome.error.message).not.toContain("Point");
+  });
+
+  it("with an output schema, neither a key nor a class name of the value reaches the outcome or the receipts (issue 13 item 7)", async () => {
+    const { runtime, sink } = await host();
+    const outcomes = [await runtime.call("not_json_typed", { kind: "secretKey" }), await runtime.call("not_json_typed", { kind: "secretClass" })];
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
+    expect(JSON.stringify({ outcomes, receipts: sink.receipts })).not.toContain("4711");
+  });
+
+  it("OUTPUT_INVALID prints no unkeyed hash: its fingerprint is keyed per runtime, so a guessed value cannot be checked against it", async () => {
+    const pin = "4711";
+    const fingerprints: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { runtime } = await host();
+      for (let j = 0; j < 2; j++) {
+        const outcome = await runtime.startRun().call("bad_output", { secret: pin, asKey: false });
+        if (outcome.ok) throw new Error("expected OUTPUT_INVALID");
+        expect(outcome.error.message).not.toContain(hashJson({ value: pin }));
+        expect(outcome.error.message).not.toMatch(/(?<!hmac-)sha256-/);
+        fingerprints.push(/hmac-sha256-([0-9a-f]{64})/.exec(outcome.error.message)![1]!);
+      }
+    }
+    // Equal within a runtime (the same invalid value is recognisable in its logs), unrelated across runtimes.
+    expect(fingerprints[0]).toBe(fingerprints[1]);
+    expect(fingerprints[2]).toBe(fingerprints[3]);
+    expect(fingerprints[0]).not.toBe(fingerprints[2]);
   });
 
   it("refuses a 50 MB output at the byte cap", async () => {

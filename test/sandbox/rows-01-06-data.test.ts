@@ -63,7 +63,7 @@ describe("row 3: prototype-pollution input", () => {
 });
 
 describe("row 4: output that violates its schema", () => {
-  it("reports OUTPUT_INVALID with size and hash; the sentinel is in no outcome, receipt or journal line", async () => {
+  it("reports OUTPUT_INVALID with size and a keyed fingerprint; the sentinel is in no outcome, receipt or journal line", async () => {
     const sentinel = "SENTINEL-row4-7c1e93";
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
     const journal = await FileJournal.open(journalPath);
@@ -73,7 +73,7 @@ describe("row 4: output that violates its schema", () => {
       const outcome = await durableRun(runtime, journal, { runId: "row-4" }).call("bad_output", { sentinel });
       const error = failed(outcome);
       expect(error.code).toBe("OUTPUT_INVALID");
-      expect(error.message).toMatch(/withheld \(\d+ bytes, sha256-[0-9a-f]{64}\)/);
+      expect(error.message).toMatch(/withheld \(\d+ bytes, fingerprint hmac-sha256-[0-9a-f]{64}, keyed with a secret of this runtime\)/);
       expect(JSON.stringify(outcome)).not.toContain(sentinel);
       await journal.close();
       const lines = readFileSync(journalPath, "utf8");
@@ -86,29 +86,76 @@ describe("row 4: output that violates its schema", () => {
 });
 
 describe("row 5: output that is not JSON data", () => {
+  // A tool without an output schema keeps native JSON serialisation (the contract; ../shared/sandbox.md row 5).
   it.each([
-    ["function", "a function at /f"],
-    ["symbol", "a Symbol at /s"],
-    ["undefinedField", "undefined at /u"],
-    ["bigint", "a BigInt at /n"],
-    ["cycle", "a cycle (the value contains itself) at /self"],
-    ["classInstance", "an instance of Point at /p"],
-    ["date", "an instance of Date at /d"],
-    ["nan", "a non-finite number (NaN) at /n"],
-    ["throwingGetter", "a property whose read throws at /g"],
-    ["toJSON", "a function at /toJSON"],
-  ])("%s: OUTPUT_NOT_SERIALISABLE naming it, never altered; the host lives and the next call works", async (kind, what) => {
+    ["function", {}],
+    ["symbol", {}],
+    ["undefinedField", {}],
+    ["classInstance", { p: { x: 1 } }],
+    ["date", { d: "1970-01-01T00:00:00.000Z" }],
+    ["nan", { n: null }],
+    ["toJSON", "replaced"],
+  ])("without an output schema, %s gives what JSON.stringify gives, serialised inside the child", async (kind, content) => {
+    const { runtime } = await sandboxed(root);
+    expect(await runtime.call("not_json", { kind })).toMatchObject({ ok: true, content });
+  });
+
+  it.each([
+    ["bigint", "a BigInt"],
+    ["cycle", "a cycle (the value contains itself)"],
+    ["throwingGetter", "a getter or toJSON method that throws"],
+    ["toJSONThrows", "a getter or toJSON method that throws"],
+  ])("without an output schema, %s still fails typed; the host lives and the next call works", async (kind, detail) => {
     const { runtime } = await sandboxed(root);
     const error = failed(await runtime.call("not_json", { kind }));
     expect(error.code).toBe("OUTPUT_NOT_SERIALISABLE");
-    expect(error.message).toContain(what);
-    expect(error.message).toContain("nothing was dropped or converted");
+    expect(error.message).toContain(`JSON.stringify cannot write: ${detail}`);
     expect(await runtime.call("not_json", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
+  });
+
+  it.each([
+    ["function", "a function"],
+    ["symbol", "a Symbol"],
+    ["undefinedField", "undefined"],
+    ["bigint", "a BigInt"],
+    ["cycle", "a cycle (the value contains itself)"],
+    ["classInstance", "a class instance"],
+    ["date", "a class instance"],
+    ["nan", "a non-finite number (NaN)"],
+    ["throwingGetter", "a property whose read throws"],
+    ["toJSON", "a function"],
+  ])("with an output schema, %s: OUTPUT_NOT_SERIALISABLE naming its kind but no key, path or class of it; never altered", async (kind, what) => {
+    const { runtime } = await sandboxed(root);
+    const error = failed(await runtime.call("not_json_typed", { kind }));
+    expect(error.code).toBe("OUTPUT_NOT_SERIALISABLE");
+    expect(error.message).toContain(`not plain JSON data (${what})`);
+    expect(error.message).toContain("nothing was dropped or converted");
+    expect(error.message).not.toMatch(/ at \//);
+    expect(error.message).not.toContain("Point");
+    expect(await runtime.call("not_json_typed", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
+  });
+
+  it("with an output schema, no key or class name of the value reaches the outcome or a receipt (issue 13 item 7)", async () => {
+    const { runtime, receipts } = await sandboxed(root);
+    const outcomes = [await runtime.call("not_json_typed", { kind: "secretKey" }), await runtime.call("not_json_typed", { kind: "secretClass" })];
+    for (const outcome of outcomes) expect(failed(outcome).code).toBe("OUTPUT_NOT_SERIALISABLE");
+    expect(JSON.stringify({ outcomes, receipts: receipts.receipts })).not.toContain("4711");
   });
 
   it("accepts a plain object without a prototype, as the in-process pipeline does", async () => {
     const { runtime } = await sandboxed(root);
     expect(await runtime.call("not_json", { kind: "nullPrototype" })).toMatchObject({ ok: true, content: { fine: "yes" } });
+    expect(await runtime.call("not_json_typed", { kind: "nullPrototype" })).toMatchObject({ ok: true, content: { fine: "yes" } });
+  });
+});
+
+describe("issue 13: output nested 100,000 levels deep", () => {
+  it("is OUTPUT_TOO_DEEP, decided inside the child; the child and the host live on", async () => {
+    const { runtime, receipts } = await sandboxed(root);
+    const outcome = await runtime.call("not_json", { kind: "deep" });
+    expect(failed(outcome).code).toBe("OUTPUT_TOO_DEEP");
+    expect(receipts.receipts.at(-1)).toEqual(outcome.receipt);
+    expect(await runtime.call("not_json", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
   });
 });
 

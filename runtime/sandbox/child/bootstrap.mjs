@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { Socket } from "node:net";
 import { classifyThrown, installDenyLayer } from "./deny.mjs";
 import { encodeFrame, FrameReader } from "./frames.mjs";
-import { serialise } from "./plain-data.mjs";
+import { serialise, serialiseNative } from "./plain-data.mjs";
 
 const quote = JSON.stringify;
 const parse = JSON.parse;
@@ -25,7 +25,7 @@ const EXIT_FAULT = 70;
 const EXIT_CHANNEL = 71;
 
 /**
- * @typedef {{ t: "init", bundle: string, shownBundle: string, sha256: string, exportName: string, name: string, opaqueInput: boolean, maxOutputBytes: number, maxFrameBytes: number }} Init
+ * @typedef {{ t: "init", bundle: string, shownBundle: string, sha256: string, exportName: string, name: string, opaqueInput: boolean, nativeOutput: boolean, maxOutputBytes: number, maxFrameBytes: number, maxInboundFrameBytes: number }} Init
  * @typedef {{ id: string, open: boolean, nextSub: number, subs: Map<number, { resolve: (outcome: unknown) => void, reject: (error: Error) => void }> }} Call
  */
 
@@ -154,7 +154,7 @@ async function onFrame(frame) {
 /** @param {Init} frame */
 async function start(frame) {
   init = frame;
-  reader = new FrameReader(frame.maxFrameBytes);
+  reader = new FrameReader(frame.maxInboundFrameBytes);
   const what = `tool ${quote(frame.name)}: its staged bundle ${frame.shownBundle}`;
   let bytes;
   try {
@@ -205,8 +205,9 @@ async function run(frame) {
     if (text === undefined) {
       const context = freeze({ signal: new AbortController().signal, callId: String(frame.callId), call: (/** @type {unknown} */ name, /** @type {unknown} */ args) => nested(call, name, args) });
       const value = await tool.execute(input, context);
-      const data = serialise(value === undefined ? null : value, opts.maxOutputBytes);
-      text = data.ok ? `{"t":"result","id":${quote(call.id)},"value":${data.text}}` : failText(call.id, data.problem.kind === "too-large" ? "OUTPUT_TOO_LARGE" : "OUTPUT_NOT_SERIALISABLE", "", { problem: data.problem });
+      // A tool without an output schema keeps native JSON serialisation; one with a schema returns plain data.
+      const data = (opts.nativeOutput ? serialiseNative : serialise)(value === undefined ? null : value, opts.maxOutputBytes);
+      text = data.ok ? `{"t":"result","id":${quote(call.id)},"value":${data.text}}` : failText(call.id, problemCode(data.problem), "", { problem: data.problem });
     }
   } catch (thrown) {
     text = thrownText(call.id, thrown);
@@ -215,6 +216,11 @@ async function run(frame) {
   call.open = false;
   current = undefined;
   send(text);
+}
+
+/** The fail code for a value that cannot leave the child. @param {{ kind: string }} problem */
+function problemCode(problem) {
+  return problem.kind === "too-large" ? "OUTPUT_TOO_LARGE" : problem.kind === "too-deep" ? "OUTPUT_TOO_DEEP" : "OUTPUT_NOT_SERIALISABLE";
 }
 
 /** @param {Call} call @param {unknown} name @param {unknown} args */
@@ -227,7 +233,7 @@ function nested(call, name, args) {
   if (typeof name !== "string") return Promise.reject(new TypeError(`context.call() needs a tool name string, got ${typeof name}`));
   const data = serialise(args, opts.maxFrameBytes);
   if (!data.ok) {
-    const why = data.problem.kind === "too-large" ? `they are over ${opts.maxFrameBytes} bytes` : `${data.problem.kind === "pollution" ? "a __proto__ or constructor.prototype key" : data.problem.what} at ${data.problem.path || "the top level"}`;
+    const why = data.problem.kind === "too-large" ? `they are over ${opts.maxFrameBytes} bytes` : data.problem.kind === "too-deep" ? `they nest objects and arrays more than ${data.problem.maxDepth} levels deep` : `${data.problem.kind === "pollution" ? "a __proto__ or constructor.prototype key" : data.problem.what} at ${("path" in data.problem && data.problem.path) || "the top level"}`;
     return Promise.reject(new TypeError(`context.call(${quote(name)}) arguments must be plain JSON data to leave the sandbox: ${why}`));
   }
   const sub = ++call.nextSub;
@@ -250,7 +256,7 @@ async function validate(frame) {
     else if (!frame.wantValue) text = `{"t":"validated","id":${quote(call.id)},"value":null}`;
     else {
       const data = serialise(checked.value, opts.maxOutputBytes);
-      text = data.ok ? `{"t":"validated","id":${quote(call.id)},"value":${data.text}}` : failText(call.id, "OUTPUT_NOT_SERIALISABLE", "", { problem: data.problem });
+      text = data.ok ? `{"t":"validated","id":${quote(call.id)},"value":${data.text}}` : failText(call.id, problemCode(data.problem), "", { problem: data.problem });
     }
   } catch (thrown) {
     text = thrown instanceof MissingValidator ? failText(call.id, "LOCK_MISMATCH", thrown.message) : thrownText(call.id, thrown);

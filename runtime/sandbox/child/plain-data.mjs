@@ -5,8 +5,11 @@
 // calls toJSON; each property is read once. Built-ins are captured before any tool code loads.
 
 /**
- * @typedef {{ kind: "too-large", bytes: number } | { kind: "not-data", path: string, what: string } | { kind: "pollution", path: string }} DataProblem
+ * @typedef {{ kind: "too-large", bytes: number } | { kind: "too-deep", maxDepth: number } | { kind: "not-data", path: string, what: string } | { kind: "pollution", path: string } | { kind: "native", what: string }} DataProblem
  */
+
+/** The host's MAX_JSON_DEPTH (src/contract/hash.ts): deeper values are refused, never walked further. */
+const MAX_DEPTH = 256;
 
 const { getPrototypeOf, keys, getOwnPropertySymbols } = Object;
 const { isArray } = Array;
@@ -24,6 +27,7 @@ class NotData {
 }
 
 const TOO_LARGE = Symbol("too-large");
+const TOO_DEEP = Symbol("too-deep");
 
 /**
  * @param {unknown} value
@@ -73,6 +77,7 @@ export function serialise(value, maxBytes) {
       return "null";
     }
     const object = /** @type {object} */ (v);
+    if (ancestors.size >= MAX_DEPTH) throw TOO_DEEP;
     if (ancestors.has(object)) fail("a cycle (the value contains itself)");
     ancestors.add(object);
     const text = isArray(object) ? array(object) : record(object, key);
@@ -120,10 +125,44 @@ export function serialise(value, maxBytes) {
     text = walk(value, "");
   } catch (thrown) {
     if (thrown === TOO_LARGE) return { ok: false, problem: { kind: "too-large", bytes } };
+    if (thrown === TOO_DEEP) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_DEPTH } };
     if (thrown instanceof NotData) return { ok: false, problem: thrown.problem };
     return { ok: false, problem: { kind: "not-data", path: path(), what: "a property whose read throws" } };
   }
   const exact = byteLength(text, "utf8");
   if (exact > maxBytes) return { ok: false, problem: { kind: "too-large", bytes: exact } };
   return { ok: true, text, bytes: exact };
+}
+
+const stringify = JSON.stringify;
+
+/**
+ * The output of a tool without an output schema: what JSON.stringify makes of it (native JSON
+ * serialisation, as the host's nativeSnapshot in runtime/json-data.ts), plain data taking serialise's
+ * path unchanged. The host checks the text it receives with its own rules (depth, __proto__ keys).
+ * @param {unknown} value
+ * @param {number} maxBytes
+ * @returns {{ ok: true, text: string, bytes: number } | { ok: false, problem: DataProblem }}
+ */
+export function serialiseNative(value, maxBytes) {
+  const plain = serialise(value, maxBytes);
+  if (plain.ok || plain.problem.kind !== "not-data") return plain;
+  let text;
+  try {
+    text = stringify(value);
+  } catch (thrown) {
+    if (thrown instanceof RangeError) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_DEPTH } };
+    let message = "";
+    try {
+      message = thrown instanceof TypeError ? String(thrown.message) : "";
+    } catch {
+      // unreadable: a getter or toJSON threw it
+    }
+    const what = /BigInt/.test(message) ? "a BigInt" : /circular/i.test(message) ? "a cycle (the value contains itself)" : "a getter or toJSON method that throws";
+    return { ok: false, problem: { kind: "native", what } };
+  }
+  if (text === undefined) text = "null";
+  const bytes = byteLength(text, "utf8");
+  if (bytes > maxBytes) return { ok: false, problem: { kind: "too-large", bytes } };
+  return { ok: true, text, bytes };
 }

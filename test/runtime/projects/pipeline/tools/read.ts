@@ -46,7 +46,31 @@ class Point {
   constructor(readonly x: number) {}
 }
 
-/** Returns one kind of value that is not JSON data. */
+/** One kind of value that is not plain JSON data (row 5). */
+function oddValue(kind: string): unknown {
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
+  const values: Record<string, () => unknown> = {
+    function: () => ({ f: () => 1 }),
+    symbol: () => ({ s: Symbol("x") }),
+    undefinedField: () => ({ u: undefined }),
+    bigint: () => ({ n: 10n }),
+    cycle: () => cyclic,
+    classInstance: () => ({ p: new Point(1) }),
+    date: () => ({ d: new Date(0) }),
+    nan: () => ({ n: Number.NaN }),
+    throwingGetter: () => ({ get g(): number { throw new Error("getter exploded"); } }),
+    protoKey: () => JSON.parse('{"ok":{"__proto__":{"polluted":1}}}'),
+    fine: () => ({ fine: true }),
+    toJSON: () => ({ toJSON: () => "replaced" }),
+    toJSONThrows: () => ({ t: { toJSON: () => { throw new Error("toJSON exploded"); } } }),
+    secretKey: () => ({ "PIN-4711": () => 1 }),
+    secretClass: () => ({ v: new (class Secret4711 {})() }),
+  };
+  return values[kind]!();
+}
+
+/** Returns one kind of value that is not plain JSON data, without an output schema: native JSON serialisation applies. */
 export const notJson = tool({
   name: "not_json",
   description: "Return a value that is not JSON data.",
@@ -56,22 +80,22 @@ export const notJson = tool({
   allowRepeat: true,
   execute({ kind }) {
     called("not_json");
-    const cyclic: Record<string, unknown> = { a: 1 };
-    cyclic.self = cyclic;
-    const values: Record<string, () => unknown> = {
-      function: () => ({ f: () => 1 }),
-      symbol: () => ({ s: Symbol("x") }),
-      undefinedField: () => ({ u: undefined }),
-      bigint: () => ({ n: 10n }),
-      cycle: () => cyclic,
-      classInstance: () => ({ p: new Point(1) }),
-      date: () => ({ d: new Date(0) }),
-      nan: () => ({ n: Number.NaN }),
-      throwingGetter: () => ({ get g(): number { throw new Error("getter exploded"); } }),
-      protoKey: () => JSON.parse('{"ok":{"__proto__":{"polluted":1}}}'),
-      fine: () => ({ fine: true }),
-    };
-    return values[kind]!();
+    return oddValue(kind);
+  },
+});
+
+/** The same with an output schema: only plain JSON data is accepted. */
+export const notJsonTyped = tool({
+  name: "not_json_typed",
+  description: "Return a value that is not JSON data, against an output schema.",
+  input: schema.object({ kind: schema.string() }),
+  output: schema.any(),
+  effect: "read",
+  sandbox: "none",
+  allowRepeat: true,
+  execute({ kind }) {
+    called("not_json_typed");
+    return oddValue(kind);
   },
 });
 
@@ -160,5 +184,45 @@ export const syncThrow = tool({
   execute() {
     called("sync_throw");
     throw new TypeError("sync failure");
+  },
+});
+
+/** Returns objects or arrays nested `depth` levels deep (a hostile tool's result). */
+export const deepOutput = tool({
+  name: "deep_output",
+  description: "Return deeply nested data.",
+  input: schema.object({ depth: schema.integer({ minimum: 0 }), arrays: schema.boolean() }),
+  effect: "read",
+  sandbox: "none",
+  allowRepeat: true,
+  execute({ depth, arrays }) {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i++) value = arrays ? [value] : { a: value };
+    return value;
+  },
+});
+
+/** Returns whatever the test put in flags.output, as is (a hostile or careless tool's result). */
+export const probeOutput = tool({
+  name: "probe_output",
+  description: "Return the value the test chose.",
+  effect: "read",
+  sandbox: "none",
+  allowRepeat: true,
+  execute() {
+    return probe().flags.output;
+  },
+});
+
+/** The same with an output schema: the value must be plain JSON data and match it. */
+export const probeTypedOutput = tool({
+  name: "probe_typed_output",
+  description: "Return the value the test chose, checked against a schema.",
+  output: schema.object({ value: schema.any() }),
+  effect: "read",
+  sandbox: "none",
+  allowRepeat: true,
+  execute() {
+    return probe().flags.output as { value: unknown };
   },
 });

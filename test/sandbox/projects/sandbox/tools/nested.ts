@@ -1,4 +1,4 @@
-import { schema, tool } from "cave";
+import { artifact, schema, tool } from "cave";
 import { add } from "./basic.js";
 import { fault } from "./faults.js";
 
@@ -59,5 +59,52 @@ export const lateNested = tool({
       context.call("add", { a: 1, b: 1 }).catch(() => undefined);
     }, 20);
     return { pid: process.pid };
+  },
+});
+
+/**
+ * In-process, paged in pages of 600,000 tokens: a page is text holding JSON, which travels to a
+ * sandboxed parent escaped once more (issue 13 item 6).
+ */
+export const hostText = tool({
+  name: "host_text",
+  description: "Return n double quotes.",
+  input: schema.object({ n: schema.integer({ minimum: 0 }) }),
+  effect: "read",
+  sandbox: "none",
+  allowRepeat: true,
+  result: artifact({ maxInlineTokens: 600_000 }),
+  execute({ n }) {
+    return '"'.repeat(n);
+  },
+});
+
+/** Calls host_text and reports the size of what came back, not the content itself. */
+export const nestedSize = tool({
+  name: "nested_size",
+  description: "Measure a nested result.",
+  input: schema.object({ n: schema.integer({ minimum: 0 }) }),
+  effect: "write",
+  allowRepeat: true,
+  timeout: 20_000,
+  nestedTools: [hostText],
+  async execute({ n }, context) {
+    const outcome = await context.call("host_text", { n });
+    return outcome.ok ? { ok: true, length: String(outcome.content).length } : { ok: false, code: outcome.error.code };
+  },
+});
+
+/** Makes n nested calls of add at once (distinct arguments) and returns each one's outcome code. */
+export const fanOut = tool({
+  name: "fan_out",
+  description: "Call add n times in parallel.",
+  input: schema.object({ n: schema.integer({ minimum: 0, maximum: 100 }) }),
+  effect: "read",
+  allowRepeat: true,
+  timeout: 120_000,
+  nestedTools: [add],
+  async execute({ n }, context) {
+    const outcomes = await Promise.all(Array.from({ length: n }, (_, i) => context.call("add", { a: i, b: 1 })));
+    return outcomes.map((o) => (o.ok ? "ok" : o.error.code));
   },
 });

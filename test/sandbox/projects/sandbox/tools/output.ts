@@ -17,7 +17,36 @@ class Point {
   constructor(readonly x: number) {}
 }
 
-/** Returns one kind of value that is not JSON data (row 5). */
+/** One kind of value that is not plain JSON data (row 5). */
+function oddValue(kind: string): unknown {
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
+  const values: Record<string, () => unknown> = {
+    function: () => ({ f: () => 1 }),
+    symbol: () => ({ s: Symbol("x") }),
+    undefinedField: () => ({ u: undefined }),
+    bigint: () => ({ n: 10n }),
+    cycle: () => cyclic,
+    classInstance: () => ({ p: new Point(1) }),
+    date: () => ({ d: new Date(0) }),
+    nan: () => ({ n: Number.NaN }),
+    throwingGetter: () => ({ get g(): number { throw new Error("getter exploded"); } }),
+    toJSON: () => ({ toJSON: () => "replaced" }),
+    nullPrototype: () => Object.assign(Object.create(null), { fine: "yes" }),
+    fine: () => ({ fine: true }),
+    deep: () => {
+      let value: unknown = 1;
+      for (let i = 0; i < 100_000; i++) value = [value];
+      return value;
+    },
+    toJSONThrows: () => ({ t: { toJSON: () => { throw new Error("toJSON exploded"); } } }),
+    secretKey: () => ({ "PIN-4711": () => 1 }),
+    secretClass: () => ({ v: new (class Secret4711 {})() }),
+  };
+  return values[kind]!();
+}
+
+/** Returns one kind of value that is not plain JSON data, without an output schema: native JSON serialisation applies. */
 export const notJson = tool({
   name: "not_json",
   description: "Return a value that is not JSON data.",
@@ -25,23 +54,20 @@ export const notJson = tool({
   effect: "read",
   allowRepeat: true,
   execute({ kind }) {
-    const cyclic: Record<string, unknown> = { a: 1 };
-    cyclic.self = cyclic;
-    const values: Record<string, () => unknown> = {
-      function: () => ({ f: () => 1 }),
-      symbol: () => ({ s: Symbol("x") }),
-      undefinedField: () => ({ u: undefined }),
-      bigint: () => ({ n: 10n }),
-      cycle: () => cyclic,
-      classInstance: () => ({ p: new Point(1) }),
-      date: () => ({ d: new Date(0) }),
-      nan: () => ({ n: Number.NaN }),
-      throwingGetter: () => ({ get g(): number { throw new Error("getter exploded"); } }),
-      toJSON: () => ({ toJSON: () => "replaced" }),
-      nullPrototype: () => Object.assign(Object.create(null), { fine: "yes" }),
-      fine: () => ({ fine: true }),
-    };
-    return values[kind]!();
+    return oddValue(kind);
+  },
+});
+
+/** The same with an output schema: only plain JSON data is accepted. */
+export const notJsonTyped = tool({
+  name: "not_json_typed",
+  description: "Return a value that is not JSON data, against an output schema.",
+  input: schema.object({ kind: schema.string() }),
+  output: schema.any(),
+  effect: "read",
+  allowRepeat: true,
+  execute({ kind }) {
+    return oddValue(kind);
   },
 });
 
