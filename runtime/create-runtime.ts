@@ -58,14 +58,25 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const lock = await readLock(lockPath, shownPath(root, lockPath));
 
   // The runtime closes only the sandbox it made; dispatchers passed in belong to the caller.
-  const ownSandbox = resolved.dispatchers.required === undefined ? createSandboxDispatcher({ limits: resolved.limits }) : undefined;
+  const ownSandbox = resolved.dispatchers.required === undefined ? createSandboxDispatcher({ limits: resolved.limits, isolation: resolved.isolation }) : undefined;
+  const required = resolved.dispatchers.required ?? ownSandbox!;
+  // Under isolation "os" the sandbox probes the OS layer now (once per process), so that a host without it refuses
+  // here rather than at a first call; "auto" probes at its first call, keeping start-up free of a process spawn.
+  if (required.prepare !== undefined) {
+    try {
+      await required.prepare();
+    } catch (thrown) {
+      ownSandbox?.close();
+      throw thrown;
+    }
+  }
   const engine: Engine = {
     lock,
     root,
     options: resolved,
     loader: new Loader(root),
     breakers: new Breakers(resolved.breaker, true),
-    dispatchers: { required: resolved.dispatchers.required ?? ownSandbox!, none: resolved.dispatchers.none ?? inProcessDispatcher },
+    dispatchers: { required, none: resolved.dispatchers.none ?? inProcessDispatcher },
     withheldKey: randomBytes(32),
     resolved: new Map(),
   };

@@ -21,7 +21,7 @@ export { RUNTIME_CODES, type RuntimeCode } from "../src/contract/codes/runtime.j
 /** Call outcomes and receipts. */
 export type { CallOutcome, Receipt, CallError } from "../src/contract/outcome.js";
 /** The child-process sandbox that runs `sandbox: "required"` tools (the default dispatcher for them), and the layers it has here. */
-export { createSandboxDispatcher, sandboxLayers, SANDBOX_DEFAULTS, type SandboxDispatcher, type SandboxOptions, type SandboxLayers, type PoolStats } from "./sandbox/index.js";
+export { createSandboxDispatcher, sandboxLayers, SANDBOX_DEFAULTS, type SandboxDispatcher, type SandboxOptions, type SandboxLayers, type PoolStats, ISOLATION_ENV, type Isolation, type IsolationSetting } from "./sandbox/index.js";
 /** A durable journal of receipts and outcomes, with replay. */
 export { FileJournal, durableRun, type DurableRun, type DurableRunOptions, type JournalEntry } from "./journal/index.js";
 /** Result plans: where exact results are stored for cave_page / cave_recover (default: files under <root>/.cave-state/recovery), and the reserved tools. */

@@ -1,6 +1,7 @@
 import type { Dispatcher } from "./dispatch/types.js";
 import { describeOption, integerOption, invalidOption, optionRecord } from "./option-checks.js";
 import type { ReceiptSink } from "./receipts.js";
+import { isolationSetting, type IsolationSetting } from "./sandbox/isolation.js";
 
 /** Limits a run works within. */
 export interface BudgetOptions {
@@ -47,6 +48,13 @@ export interface RuntimeOptions {
   readonly receipts?: ReceiptSink;
   /** Who runs tool code, by the tool's sandbox mode. `none` defaults to the in-process dispatcher; `required` to the child-process sandbox (createSandboxDispatcher with these limits). */
   readonly dispatchers?: { readonly required?: Dispatcher; readonly none?: Dispatcher };
+  /**
+   * The sandbox's isolation (docs/sandbox.md): "auto" (default, or CAVE_ISOLATION) runs sandboxed tools under the
+   * OS layer (bubblewrap) where it can start and says loudly when it cannot; "os" refuses to start the runtime
+   * without it (SANDBOX_UNAVAILABLE); "node": the Node layers only. For the runtime's own sandbox dispatcher; one
+   * passed in dispatchers.required has its own.
+   */
+  readonly isolation?: IsolationSetting;
 }
 
 export interface RunOptions {
@@ -91,11 +99,12 @@ export interface ResolvedOptions {
   readonly retry: Required<RetryOptions>;
   readonly receipts: ReceiptSink | undefined;
   readonly dispatchers: { readonly required: Dispatcher | undefined; readonly none: Dispatcher | undefined };
+  readonly isolation: IsolationSetting;
 }
 
 /** Checks createRuntime() options (unknown keys refused, every value checked) and fills in the defaults. */
 export function resolveOptions(options: unknown): ResolvedOptions {
-  const o = optionRecord(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "dispatchers"]);
+  const o = optionRecord(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "dispatchers", "isolation"]);
   if (o.root !== undefined && (typeof o.root !== "string" || o.root === "")) invalidOption("root must be a non-empty path string");
   if (o.lock !== undefined && (typeof o.lock !== "string" || o.lock === "")) invalidOption("lock must be a non-empty path string, relative to root (e.g. \"cave.lock\")");
   if (o.mode !== "host" && o.mode !== "fixture") invalidOption(`mode must be "host" or "fixture" (got ${describeOption(o.mode)}); it has no default, say which`);
@@ -118,6 +127,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     retry: numbers(o.retry, "retry", DEFAULTS.retry, { maxAttempts: 1 }),
     receipts: receipts as ReceiptSink | undefined,
     dispatchers: { required: dispatchers.required as Dispatcher | undefined, none: dispatchers.none as Dispatcher | undefined },
+    isolation: isolationSetting(o.isolation),
   };
 }
 

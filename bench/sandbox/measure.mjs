@@ -54,15 +54,24 @@ await rawEcho(CALLS);
 const raw = [];
 for (let r = 0; r < ROUNDS; r++) raw.push(median(await rawEcho(CALLS)));
 
-const sandbox = createSandboxDispatcher();
+const layers = await sandboxLayers();
+// The warm call under the Node layers only, and under the OS layer (bubblewrap) where it starts here, in one run.
+const sandboxOs = layers.osLayer.active ? createSandboxDispatcher({ isolation: "os" }) : undefined;
+const sandbox = createSandboxDispatcher({ isolation: "node" });
 const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: sandbox } });
-const run = runtime.startRun({ budget: { maxCalls: Number.MAX_SAFE_INTEGER, maxWallMs: 3_600_000 } });
+const runtimeOs = sandboxOs === undefined ? undefined : await createRuntime({ root, mode: "host", dispatchers: { required: sandboxOs } });
+const budget = { budget: { maxCalls: Number.MAX_SAFE_INTEGER, maxWallMs: 3_600_000 } };
+const run = runtime.startRun(budget);
+const runOs = runtimeOs?.startRun(budget);
 await times(run, "lookup_in_process", CALLS);
 await times(run, "lookup_sandboxed", CALLS);
+if (runOs) await times(runOs, "lookup_sandboxed", CALLS);
 const inProcess = [];
 const sandboxed = [];
+const sandboxedOs = [];
 const inP90 = [];
 const sbP90 = [];
+const osP90 = [];
 for (let r = 0; r < ROUNDS; r++) {
   const a = await times(run, "lookup_in_process", CALLS);
   const b = await times(run, "lookup_sandboxed", CALLS);
@@ -70,8 +79,14 @@ for (let r = 0; r < ROUNDS; r++) {
   sandboxed.push(median(b));
   inP90.push(quantile(a, 0.9));
   sbP90.push(quantile(b, 0.9));
+  if (runOs) {
+    const c = await times(runOs, "lookup_sandboxed", CALLS);
+    sandboxedOs.push(median(c));
+    osP90.push(quantile(c, 0.9));
+  }
 }
 sandbox.close();
+sandboxOs?.close();
 
 /** The first call of the sandboxed tool in `COLD` new runs; each run's child is new, or the waiting spare. */
 async function cold(options, what) {
@@ -92,17 +107,16 @@ async function cold(options, what) {
   return { what, median: median(options.spare ? out.slice(1) : out) };
 }
 
-const layers = await sandboxLayers();
-const coldRows = [await cold({ spare: false, networkNamespace: "off" }, "new child, no network namespace")];
-if (layers.networkNamespace.active) coldRows.push(await cold({ spare: false, networkNamespace: "required" }, `new child in a network namespace (${layers.networkNamespace.method})`));
+const coldRows = [await cold({ spare: false, isolation: "node" }, "new child, Node layers only")];
+if (layers.osLayer.active) coldRows.push(await cold({ spare: false, isolation: "os" }, `new child under bubblewrap (${layers.osLayer.namespaces.join(", ")} namespaces)`));
 coldRows.push(await cold({ spare: true }, "spare child already started"));
 
-const active = [layers.permissionModel, "deny layer", layers.networkNamespace.active ? layers.networkNamespace.method : null, layers.processGroup ? "own session" : null, layers.rssWatchdog ? "RSS watchdog" : null].filter(Boolean).join(", ");
+const active = [layers.permissionModel, "deny layer", layers.osLayer.active ? "OS layer (bubblewrap)" : null, layers.processGroup ? "own session" : null, layers.rssWatchdog ? "RSS watchdog" : null].filter(Boolean).join(", ");
 process.stdout.write(
   JSON.stringify({
     cpus: availableParallelism(),
     layers: active,
-    warm: { rawEcho: median(raw), inProcess: { median: median(inProcess), p90: median(inP90) }, sandboxed: { median: median(sandboxed), p90: median(sbP90) } },
+    warm: { rawEcho: median(raw), inProcess: { median: median(inProcess), p90: median(inP90) }, sandboxed: { median: median(sandboxed), p90: median(sbP90) }, sandboxedOs: runOs ? { median: median(sandboxedOs), p90: median(osP90) } : null },
     cold: coldRows,
   }),
 );

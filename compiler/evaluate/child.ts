@@ -12,7 +12,11 @@ import { SDK_HANDLE, SDK_HANDOFF, type ChildMessage, type ExportReport, type Imp
 
 // Build-time evaluation is hermetic: a module that fetches its schema at import would make the lock
 // depend on the network (and Node 20's permission model does not stop network access).
-installDenyLayer({ selfPid: process.pid });
+installDenyLayer({ selfPid: process.pid, pipe: ipcPipe() });
+/** A native Pipe handle for the deny layer to find the class by: stderr's (a pipe to the parent, see session.ts). */
+function ipcPipe(): unknown {
+  return (process.stderr as unknown as { _handle?: unknown })._handle;
+}
 // Taken before any module runs: what a deep freeze of the shared SDK must leave alone.
 const REALM = realmObjects();
 

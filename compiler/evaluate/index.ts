@@ -9,7 +9,8 @@ import { decodeAgent, decodeTool, isChildMessage, Undecodable } from "./decode.j
 import { checkOpaqueValidators } from "./lock-rules.js";
 import { importAll, type Job, type Outcome } from "./pool.js";
 import type { ExportReport } from "./protocol.js";
-import { bundleBody, sdkModule } from "./split.js";
+import { bundleBody } from "./split.js";
+import { evaluationLaunch } from "./launch.js";
 import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 
 export interface EvaluateOptions {
@@ -54,8 +55,10 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
       else jobs.push({ module, label: bundlePath, code, body: prelude === undefined ? undefined : bundleBody(module, code, prelude) });
     }
     if (jobs.length > 0) {
-      const sdk = prelude !== undefined && jobs.some((job) => job.body !== undefined) ? sdkModule(prelude) : undefined;
-      const imported = await importAll(jobs, await childScript(), { timeoutMs, cwd: root, sdk });
+      // One process per module (pool.ts): the shared SDK is a shortcut between modules of one process, so it is not used.
+      const launch = await evaluationLaunch();
+      if ("unavailable" in launch) return { tools: [], agents: [], diagnostics: [error("CAVE5160", launch.unavailable, "Install bubblewrap (apt-get install bubblewrap), allow it to create namespaces here, or set CAVE_ISOLATION=auto to evaluate with the Node layers only.")] };
+      const imported = await importAll(jobs, await childScript(), { timeoutMs, cwd: root, perModule: true, launch });
       for (const [module, outcome] of imported) {
         outcomes.set(module, outcome);
         if (outcome.type === "imported") cache.set([staged.modules.get(module)!.sha256, timeoutMs], outcome.exports);

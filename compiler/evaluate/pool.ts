@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { ExportReport } from "./protocol.js";
-import { RETAINED_WHOLE, Session } from "./session.js";
+import { RETAINED_WHOLE, Session, type Launch } from "./session.js";
 
 export interface Job {
   readonly module: string;
@@ -19,6 +19,12 @@ export type Outcome =
   | { readonly type: "timeout" }
   | { readonly type: "ended"; readonly detail: string };
 
+/**
+ * With `perModule` (what evaluate() uses), every module is imported in a process of its own, the sandbox-boundary
+ * issue's rule: a module's lock facts come from that module alone, whatever an earlier module patched (the IPC send
+ * function, a prototype, a builtin module its libraries use), and no module sees another's bundle on the channel.
+ * Without it (tests of the shared SDK), one or two children take modules from a queue as below.
+ */
 /** Below this many modules per child, a second child costs more to start than it saves. */
 const MODULES_PER_CHILD = 32;
 const MAX_CHILDREN = 2;
@@ -40,12 +46,17 @@ const RETAINED_PER_CHILD = 200 * RETAINED_WHOLE;
  * untrusted (it threw, or something threw meanwhile) is imported again whole, with its own SDK, in the same child
  * and with the same time limit, so its outcome is what importing the whole bundle gives.
  */
-export async function importAll(jobs: readonly Job[], script: string, options: { readonly timeoutMs: number; readonly cwd: string; readonly sdk?: string | undefined }): Promise<Map<string, Outcome>> {
-  const { timeoutMs, cwd, sdk } = options;
+export async function importAll(
+  jobs: readonly Job[],
+  script: string,
+  options: { readonly timeoutMs: number; readonly cwd: string; readonly sdk?: string | undefined; readonly perModule?: boolean; readonly launch?: Launch },
+): Promise<Map<string, Outcome>> {
+  const { timeoutMs, cwd, sdk, launch } = options;
+  const perModule = options.perModule ?? false;
   const startTimeoutMs = Math.max(timeoutMs, 10_000);
   const outcomes = new Map<string, Outcome>();
   const queue = [...jobs];
-  const children = Math.max(1, Math.min(MAX_CHILDREN, availableParallelism(), Math.ceil(jobs.length / MODULES_PER_CHILD)));
+  const children = perModule ? Math.max(1, Math.min(availableParallelism(), jobs.length)) : Math.max(1, Math.min(MAX_CHILDREN, availableParallelism(), Math.ceil(jobs.length / MODULES_PER_CHILD)));
   const worker = async () => {
     let session: Session | undefined;
     let share = sdk !== undefined;
@@ -59,7 +70,7 @@ export async function importAll(jobs: readonly Job[], script: string, options: {
         }
         if (!session) {
           try {
-            session = await Session.start(script, { timeoutMs: startTimeoutMs, cwd });
+            session = await Session.start(script, { timeoutMs: startTimeoutMs, cwd, launch });
           } catch (thrown) {
             outcomes.set(job.module, { type: "ended", detail: (thrown as Error).message });
             continue;
@@ -92,6 +103,11 @@ export async function importAll(jobs: readonly Job[], script: string, options: {
             continue;
           }
           outcomes.set(job.module, reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: via } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule });
+          if (perModule) {
+            // No module shares a process with another: what one module did cannot change what the next one reports.
+            session.kill();
+            session = undefined;
+          }
           continue;
         }
         session.kill();

@@ -2,6 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { isChildMessage } from "./decode.js";
 import type { ChildMessage, ImportRequest, SdkRequest } from "./protocol.js";
 import { permissionFlag } from "./child-script.js";
+import { osLayerCommand, type OsLayer } from "../../runtime/sandbox/os-layer.js";
+
+/** How an evaluation child is started: under the sandbox's OS layer (bubblewrap), or directly (the Node layers only). */
+export interface Launch {
+  readonly osLayer: OsLayer | null;
+}
 
 /** What happened to one import request. */
 export type Reply =
@@ -52,9 +58,14 @@ export class Session {
    * Starts a child and waits for it to be ready (within `timeoutMs`). Its working directory is the project
    * root, so that a message quoting process.cwd() holds no other path of this machine.
    */
-  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string }): Promise<Session> {
+  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string; readonly launch?: Launch | undefined }): Promise<Session> {
     const { timeoutMs, cwd } = options;
-    const child = spawn(process.execPath, [permissionFlag(), "--no-warnings", "--input-type=module", "--eval", script], {
+    const node = [process.execPath, permissionFlag(), "--no-warnings", "--input-type=module", "--eval", script];
+    // Under the OS layer the child reads nothing from disk (the script is --eval, bundles come as data: URLs), so
+    // nothing is mounted but node itself: no project, no network, no host socket. Its working directory there is "/".
+    const layer = options.launch?.osLayer ?? null;
+    const command = layer === null ? node : osLayerCommand(layer, { mounts: [], command: node });
+    const child = spawn(command[0]!, command.slice(1), {
       cwd,
       env: {},
       stdio: ["ignore", "ignore", "pipe", "ipc"],

@@ -23,6 +23,7 @@ interface StandardResult {
  * synchronous endless loop or native work: only the child-process sandbox can.
  */
 export const inProcessDispatcher: Dispatcher = Object.freeze({
+  isolation: () => "none" as const,
   dispatch(request: DispatchRequest): Promise<DispatchResult> {
     const known = found.get(request.tool);
     return known === undefined ? loadThenRun(request) : run(known.tool, request);

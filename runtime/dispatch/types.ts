@@ -75,4 +75,8 @@ export interface Dispatcher {
   dispatch(request: DispatchRequest): Promise<DispatchResult>;
   /** Runs the tool's Standard Schema (`~standard.validate`, async allowed) for one side. */
   validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult>;
+  /** Optional: made ready before the runtime is (createRuntime awaits it); rejects when the dispatcher cannot run here. */
+  prepare?(): Promise<void>;
+  /** Optional: what tool code runs under, for receipts: "os" (OS layer and Node layers), "node" (Node layers only), "none" (in the host process); null when not known. */
+  isolation?(): "os" | "node" | "none" | null;
 }

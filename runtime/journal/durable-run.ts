@@ -82,6 +82,8 @@ export function durableRun(runtime: Runtime, journal: FileJournal, options: Dura
       outcome: "EFFECT_UNKNOWN",
       effectUnknown: true,
       durationMs: 0,
+      // Not run: no tool code ran under anything.
+      isolation: null,
     });
     const message = `tool ${JSON.stringify(name)} was called with these arguments in run ${runId} before, and the journal shows it started but never finished (the host stopped mid-call); it is not read-only, so it was not run again: its effect may already have happened. Check the system it acts on, then start a new run or call it with different arguments`;
     return { ok: false, error: { code: "EFFECT_UNKNOWN", message }, receipt };

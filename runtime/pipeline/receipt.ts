@@ -20,6 +20,8 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
     outcome: end.ok === true ? "ok" : end.code,
     effectUnknown: state.effectUnknown,
     durationMs: Math.round((performance.now() - state.startedAt) * 1000) / 1000,
+    // Only a call that reached its dispatcher ran tool code under anything.
+    isolation: state.dispatched ? (state.dispatcher?.isolation?.() ?? null) : null,
   });
   const outcome: CallOutcome = end.ok === true ? { ok: true, content: end.content, receipt: record } : { ok: false, error: { code: end.code, message: end.message }, receipt: record };
   const sink = state.engine.options.receipts;

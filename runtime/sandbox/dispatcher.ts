@@ -5,7 +5,10 @@ import type { DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationReque
 import { childEntry } from "./child-entry.js";
 import { sandboxEnv } from "./env.js";
 import { childFailure, dataFailure, deathFailure, failure, type Limits } from "./failures.js";
-import { namespacePrefix, permissionFlag, sandboxLayers, type SandboxLayers } from "./layers.js";
+import { resolveIsolation, type Isolation, type ResolvedIsolation } from "./isolation.js";
+import { permissionFlag, sandboxLayers, unsafePermissionPath, type SandboxLayers } from "./layers.js";
+import type { OsLayer } from "./os-layer.js";
+import { RuntimeError } from "../errors.js";
 import { resolveSandboxOptions, type SandboxOptions } from "./options.js";
 import { ChildPool, type PoolKey, type PoolStats } from "./pool.js";
 import type { Answer, ChildSpec, SandboxChild, Started } from "./sandbox-child.js";
@@ -16,8 +19,15 @@ export interface SandboxDispatcher extends Dispatcher {
   /** The layers a child gets on this machine (docs/sandbox.md). */
   layers(): Promise<SandboxLayers>;
   stats(): PoolStats;
-  /** The pids of the children alive now. */
+  /** The host pids of the node processes of the children alive now (under the OS layer: inside bwrap, once known). */
   pids(): number[];
+  /**
+   * Under isolation "os", probes the OS layer (once per process) and rejects with SANDBOX_UNAVAILABLE when it cannot
+   * start here; createRuntime calls it, so that is said at start, not at a first call. Other settings resolve at once.
+   */
+  prepare(): Promise<void>;
+  /** What children run under: "os" or "node"; null before prepare() (or a first call) has worked it out. */
+  isolation(): Isolation | null;
   /** Kills every child now (a call in flight reports TOOL_CRASHED); later calls start new children. */
   close(): void;
 }
@@ -41,8 +51,20 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
   const pool = new ChildPool(resolved, new RssWatchdog(resolved.maxRssMb * 1_048_576));
   const limits: Limits = { heapMb: resolved.heapMb, maxRssMb: resolved.maxRssMb, maxOutputBytes: resolved.maxOutputBytes };
   const maxFrameBytes = Math.max(resolved.maxInputBytes, resolved.maxOutputBytes) + FRAME_SLACK;
-  let prefix: Promise<readonly string[] | null> | undefined;
-  let namespace: readonly string[] | null = null;
+  let resolving: Promise<ResolvedIsolation | RuntimeError> | undefined;
+  let resolvedIsolation: ResolvedIsolation | undefined;
+  let osLayer: OsLayer | null = null;
+  const isolation = (): Promise<ResolvedIsolation | RuntimeError> => {
+    resolving ??= resolveIsolation(resolved.isolation).then(
+      (found) => {
+        resolvedIsolation = found;
+        osLayer = found.layer;
+        return found;
+      },
+      (thrown: unknown) => (thrown instanceof RuntimeError ? thrown : new RuntimeError("SANDBOX_UNAVAILABLE", String(thrown))),
+    );
+    return resolving;
+  };
   const toolKeys = new WeakMap<LockedTool, { readonly root: string; readonly key: string }>();
   /** How to start another child for a tool key (for its spare), as its last start-up resolved it. */
   const starters = new Map<string, () => ChildSpec>();
@@ -58,7 +80,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const warm = pool.warm(key);
     if (warm !== undefined) {
       // A warm child exists only after a start-up for this tool key, which left its starter here.
-      const leased: Leased = { child: warm, key, start: starters.get(key.tool) ?? (() => spec(name, tool, request.root, join(request.root, tool.source.bundle), permissionFlag()!, namespace)) };
+      const leased: Leased = { child: warm, key, start: starters.get(key.tool) ?? (() => spec(name, tool, request.root, join(request.root, tool.source.bundle), permissionFlag()!, osLayer)) };
       onLease(leased);
       return leased;
     }
@@ -67,23 +89,21 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     }
     const flag = permissionFlag();
     if (flag === null) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} needs Node's permission model, which Node ${process.version} does not have; it was not run (it never falls back to in-process). Run on Node 20 or later`);
-    prefix ??= namespacePrefix(resolved.networkNamespace);
-    namespace = await prefix;
-    if (namespace === null && resolved.networkNamespace === "required") {
-      const why = (await sandboxLayers(resolved.networkNamespace)).networkNamespace.reason;
-      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: networkNamespace is "required" but ${why}. Allow unshare on this host, or use networkNamespace: "auto"`);
-    }
+    const found = await isolation();
+    if (found instanceof RuntimeError) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: ${found.message}`);
     const located = await locateBundle(request.root, tool.source.bundle);
     if (located.linked) {
       return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
     }
     const bundle = located.path;
-    if (bundle.includes(",") || childEntry().dir.includes(",")) {
-      // Early Node 20 releases split --allow-fs-read at commas: such a path would grant reads elsewhere.
-      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: the path of its bundle or of the sandbox's bootstrap contains a comma, which Node's --allow-fs-read cannot express safely on every Node version; move the project or the package to a path without one`);
+    const unsafe = unsafePermissionPath(bundle) ?? unsafePermissionPath(childEntry().dir);
+    if (unsafe !== null) {
+      // `*` is a wildcard to --allow-fs-read and early Node 20 releases split it at commas: such a path would grant reads elsewhere.
+      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: the path of its bundle or of the sandbox's bootstrap contains ${JSON.stringify(unsafe)}, which Node's --allow-fs-read reads as ${unsafe === "*" ? "a wildcard" : "a separator"}, so it cannot grant exactly that path; move the project or the package to a path without "*" or ","`);
     }
     const root = request.root;
-    const start = () => spec(name, tool, root, bundle, flag, namespace);
+    const layer = osLayer;
+    const start = () => spec(name, tool, root, bundle, flag, layer);
     starters.set(key.tool, start);
     const child = await pool.lease(key, start, signal);
     if (child === "aborted") return failure("TIMEOUT", `tool ${JSON.stringify(name)} did not start within its timeout of ${tool.timeoutMs} ms: it waited for a sandbox process (maxChildren ${resolved.maxChildren}) and never ran`);
@@ -110,7 +130,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
   }
 
-  function spec(name: string, tool: LockedTool, root: string, bundle: string, flag: string, namespace: readonly string[] | null): ChildSpec {
+  function spec(name: string, tool: LockedTool, root: string, bundle: string, flag: string, layer: OsLayer | null): ChildSpec {
     return {
       name,
       bundle,
@@ -126,7 +146,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       maxOutputBytes: resolved.maxOutputBytes,
       maxFrameBytes,
       permissionFlag: flag,
-      namespacePrefix: namespace,
+      osLayer: layer,
     };
   }
 
@@ -225,9 +245,15 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
   return Object.freeze({
     dispatch,
     validateOpaque,
-    layers: () => sandboxLayers(resolved.networkNamespace),
+    layers: () => sandboxLayers(resolved.isolation),
     stats: () => pool.stats(),
     pids: () => pool.pids(),
+    prepare: async () => {
+      if (resolved.isolation !== "os") return;
+      const found = await isolation();
+      if (found instanceof RuntimeError) throw found;
+    },
+    isolation: () => resolvedIsolation?.isolation ?? null,
     close: () => pool.close(),
   });
 }

@@ -1,93 +1,64 @@
-import { childProcesses } from "./child-process.js";
-import { existsSync } from "node:fs";
 import { nodeFeatures, type PermissionFlag } from "../node-features.js";
-
-/** How the sandbox's empty network namespace is made, when it is. */
-export type NamespaceMethod = "unshare --net" | "unshare --map-root-user --net";
+import { probeOsLayer, type Namespace } from "./os-layer.js";
+import type { IsolationSetting } from "./isolation.js";
 
 /** Which protection layers a sandboxed child gets on this machine and Node version (docs/sandbox.md). */
 export interface SandboxLayers {
   /** process.version of the host, which the child runs too. */
   readonly node: string;
+  /** The isolation setting these layers were worked out for. */
+  readonly isolation: IsolationSetting;
+  /**
+   * The OS layer (bubblewrap): whether children run under it with this setting here, the namespaces it unshares,
+   * and why it is not active when it is not.
+   */
+  readonly osLayer: { readonly active: boolean; readonly namespaces: readonly Namespace[]; readonly reason: string };
   /** The permission model flag the child runs under, or null when this Node has none (the sandbox then refuses to run). */
   readonly permissionModel: PermissionFlag | null;
   /** The permission model itself refuses the network (Node 25+, which has `--allow-net`; never passed); earlier versions do not. */
   readonly permissionDeniesNetwork: boolean;
-  /** The JavaScript deny layer over every network route and escape hatch: always. */
+  /** The JavaScript deny layer over every network route, native handle and escape hatch: always. */
   readonly denyLayer: true;
-  /** The child runs in an empty network namespace (Linux, when unshare is allowed here). */
-  readonly networkNamespace: { readonly active: boolean; readonly method: NamespaceMethod | null; readonly reason: string };
   /** The child has its own session and process group, killed as a whole (not on Windows). */
   readonly processGroup: boolean;
   /** The host polls the child's resident memory and kills it past maxRssMb (Linux: /proc). */
   readonly rssWatchdog: boolean;
 }
 
-export type NamespaceSetting = "auto" | "off" | "required";
-
-/** Where unshare is looked for: fixed paths, never the host's PATH. */
-const UNSHARE_PATHS = ["/usr/bin/unshare", "/bin/unshare", "/usr/sbin/unshare", "/sbin/unshare"];
-
-let namespaceProbe: Promise<{ method: NamespaceMethod | null; unshare: string | null; reason: string }> | undefined;
-
 /** The permission model's flag on this Node: `--permission` from 22.13, `--experimental-permission` before (24+ reject the old name). */
 export function permissionFlag(): PermissionFlag | null {
   return nodeFeatures().permissionFlag;
 }
 
-/** The layers a child started with this setting gets here. Probing unshare happens once per process. */
-export async function sandboxLayers(setting: NamespaceSetting = "auto"): Promise<SandboxLayers> {
+/** The layers a child started with this setting gets here. The OS layer is probed once per process. */
+export async function sandboxLayers(setting: IsolationSetting = "auto"): Promise<SandboxLayers> {
   const features = nodeFeatures();
-  const probe = setting === "off" ? { method: null, reason: "turned off (networkNamespace: \"off\")" } : await probeNamespace();
+  let osLayer: SandboxLayers["osLayer"];
+  if (setting === "node") osLayer = { active: false, namespaces: [], reason: 'turned off (isolation "node")' };
+  else {
+    const probe = await probeOsLayer();
+    osLayer = probe.available
+      ? { active: true, namespaces: probe.layer.namespaces, reason: `children run under bubblewrap (${probe.layer.bwrap})` }
+      : { active: false, namespaces: [], reason: setting === "os" ? `${probe.reason} (isolation "os": sandboxed tools are refused)` : probe.reason };
+  }
   return {
     node: features.version,
+    isolation: setting,
+    osLayer,
     permissionModel: features.permissionFlag,
     permissionDeniesNetwork: features.permissionDeniesNetwork,
     denyLayer: true,
-    networkNamespace: { active: probe.method !== null, method: probe.method, reason: probe.reason },
     processGroup: process.platform !== "win32",
     rssWatchdog: process.platform === "linux",
   };
 }
 
-/** The unshare command prefix for a child, or null without a namespace. */
-export async function namespacePrefix(setting: NamespaceSetting): Promise<readonly string[] | null> {
-  if (setting === "off") return null;
-  const probe = await probeNamespace();
-  if (probe.method === null || probe.unshare === null) return null;
-  return probe.method === "unshare --net" ? [probe.unshare, "--net", "--"] : [probe.unshare, "--map-root-user", "--net", "--"];
-}
-
-function probeNamespace(): Promise<{ method: NamespaceMethod | null; unshare: string | null; reason: string }> {
-  namespaceProbe ??= (async () => {
-    if (process.platform !== "linux") return { method: null, unshare: null, reason: `network namespaces are a Linux feature (this is ${process.platform})` };
-    const unshare = UNSHARE_PATHS.find((path) => existsSync(path));
-    if (unshare === undefined) return { method: null, unshare: null, reason: "unshare (util-linux) is not installed" };
-    // Root (or CAP_SYS_ADMIN) can make a network namespace directly; an unprivileged user needs a user namespace too.
-    if (await runs(unshare, ["--net"])) return { method: "unshare --net" as const, unshare, reason: "the child runs in an empty network namespace" };
-    if (await runs(unshare, ["--map-root-user", "--net"])) return { method: "unshare --map-root-user --net" as const, unshare, reason: "the child runs in an empty network namespace (inside a user namespace)" };
-    return { method: null, unshare, reason: "this host does not allow creating network namespaces (unshare failed)" };
-  })();
-  return namespaceProbe;
-}
-
-function runs(unshare: string, args: readonly string[]): Promise<boolean> {
-  return new Promise((resolve) => {
-    let child;
-    try {
-      child = childProcesses().spawn(unshare, [...args, "--", process.execPath, "--version"], { env: {}, stdio: "ignore" });
-    } catch {
-      resolve(false);
-      return;
-    }
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-    child.on("error", () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve(code === 0);
-    });
-  });
+/**
+ * Characters Node's --allow-fs-read/--allow-fs-write interpret: `*` is a wildcard and early Node 20 releases split
+ * the value at commas. A path holding one cannot be granted exactly, so the sandbox refuses it (weakness 6 of the
+ * sandbox-boundary issue); null when the path is safe to grant.
+ */
+export function unsafePermissionPath(path: string): string | null {
+  const found = /[*,]/.exec(path);
+  return found === null ? null : found[0];
 }

@@ -1,6 +1,6 @@
 import { describeOption, integerOption, invalidOption, optionRecord } from "../option-checks.js";
 import { DEFAULTS } from "../options.js";
-import type { NamespaceSetting } from "./layers.js";
+import { isolationSetting, type IsolationSetting } from "./isolation.js";
 
 /** What createSandboxDispatcher() accepts; every key is optional. */
 export interface SandboxOptions {
@@ -22,8 +22,12 @@ export interface SandboxOptions {
   readonly spare?: boolean;
   /** A child must have loaded its tool (module top-level code included) within this many ms of being started (default 10000). */
   readonly startTimeoutMs?: number;
-  /** "auto" (default): an empty network namespace where the host allows one; "required": refuse to run without; "off". */
-  readonly networkNamespace?: NamespaceSetting;
+  /**
+   * "auto" (default, or CAVE_ISOLATION): children run under the OS layer (bubblewrap) where it can start, else with
+   * the Node layers only, said once on stderr and in every receipt; "os": refuse to run without the OS layer
+   * (SANDBOX_UNAVAILABLE); "node": the Node layers only.
+   */
+  readonly isolation?: IsolationSetting;
   /** The runtime's byte caps (the runtime passes its own): outputs are checked against them inside the child. */
   readonly limits?: { readonly maxInputBytes?: number; readonly maxOutputBytes?: number };
 }
@@ -38,21 +42,19 @@ export interface ResolvedSandboxOptions {
   readonly idleTimeoutMs: number;
   readonly spare: boolean;
   readonly startTimeoutMs: number;
-  readonly networkNamespace: NamespaceSetting;
+  readonly isolation: IsolationSetting;
   readonly maxInputBytes: number;
   readonly maxOutputBytes: number;
 }
 
-const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "maxChildren", "maxQueued", "idleTimeoutMs", "spare", "startTimeoutMs", "networkNamespace", "limits"];
+const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "maxChildren", "maxQueued", "idleTimeoutMs", "spare", "startTimeoutMs", "isolation", "limits"];
 
-export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 10_000, maxIdle: 8, maxChildren: 16, maxQueued: 64, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000, networkNamespace: "auto" } as const;
+export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 10_000, maxIdle: 8, maxChildren: 16, maxQueued: 64, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000 } as const;
 
 /** Checks createSandboxDispatcher() options (unknown keys refused) and fills in the defaults. */
 export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions {
   const o = optionRecord(options ?? {}, "createSandboxDispatcher() options", KEYS);
   const limits = o.limits === undefined ? {} : optionRecord(o.limits, "limits", ["maxInputBytes", "maxOutputBytes"]);
-  const namespace = o.networkNamespace ?? SANDBOX_DEFAULTS.networkNamespace;
-  if (namespace !== "auto" && namespace !== "off" && namespace !== "required") invalidOption(`networkNamespace must be "auto", "off" or "required" (got ${describeOption(namespace)})`);
   if (o.spare !== undefined && typeof o.spare !== "boolean") invalidOption(`spare must be a boolean (got ${describeOption(o.spare)})`);
   return {
     heapMb: integerOption(o.heapMb, "heapMb", SANDBOX_DEFAULTS.heapMb, 16),
@@ -64,7 +66,7 @@ export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions 
     idleTimeoutMs: integerOption(o.idleTimeoutMs, "idleTimeoutMs", SANDBOX_DEFAULTS.idleTimeoutMs, 1),
     spare: (o.spare as boolean | undefined) ?? SANDBOX_DEFAULTS.spare,
     startTimeoutMs: integerOption(o.startTimeoutMs, "startTimeoutMs", SANDBOX_DEFAULTS.startTimeoutMs, 1),
-    networkNamespace: namespace as NamespaceSetting,
+    isolation: isolationSetting(o.isolation),
     maxInputBytes: integerOption(limits.maxInputBytes, "limits.maxInputBytes", DEFAULTS.limits.maxInputBytes, 1),
     maxOutputBytes: integerOption(limits.maxOutputBytes, "limits.maxOutputBytes", DEFAULTS.limits.maxOutputBytes, 1),
   };

@@ -135,7 +135,10 @@ export class ChildPool {
 
   /** The pids of live children, for operators and tests. */
   pids(): number[] {
-    return [...this.all].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+    return [...this.all].flatMap((child) => {
+      const pid = child.realPid() ?? child.pid;
+      return pid === undefined ? [] : [pid];
+    });
   }
 
   /** Stops every child now; later leases still work (a closed pool keeps no child warm). */

@@ -7,7 +7,9 @@ import { childEntry } from "./child-entry.js";
 import { Exchange, type AnswerMessage } from "./exchange.js";
 import { encodeFrame } from "./frames.js";
 import type { ChildFailCode } from "./protocol.js";
+import { osLayerCommand, type OsLayer } from "./os-layer.js";
 import { forgetChild, rememberChild } from "./reaper.js";
+import { sandboxedPid } from "./sandboxed-pid.js";
 
 /** Everything one child is started with. */
 export interface ChildSpec {
@@ -29,8 +31,8 @@ export interface ChildSpec {
   readonly maxOutputBytes: number;
   readonly maxFrameBytes: number;
   readonly permissionFlag: string;
-  /** The unshare command that puts the child in an empty network namespace, or null. */
-  readonly namespacePrefix: readonly string[] | null;
+  /** The OS layer the child starts under (bubblewrap), or null for the Node layers only. */
+  readonly osLayer: OsLayer | null;
 }
 
 /** Why a child is gone. The first cause decided wins; the host's own kills are decided before the signal. */
@@ -74,6 +76,8 @@ const HEAP_EXHAUSTED = /JavaScript heap out of memory|Reached heap limit/;
 const EXIT_CHANNEL = 71;
 /** How long a child that closed its channel may take to exit before it counts as a protocol error. */
 const CHANNEL_CLOSED_GRACE_MS = 2_000;
+/** The descriptor bwrap writes its info (the sandbox's pid) to, in bwrap's own table. */
+const INFO_FD = 4;
 
 /**
  * One sandboxed child process and its end of the protocol: it answers one request at a time, and
@@ -82,6 +86,7 @@ const CHANNEL_CLOSED_GRACE_MS = 2_000;
  * the process to be reaped.
  */
 export class SandboxChild {
+  /** The process the host started: node itself, or bwrap around it (its process group is what the host kills). */
   readonly pid: number | undefined;
   /** Requests sent so far. */
   requests = 0;
@@ -99,6 +104,9 @@ export class SandboxChild {
   private readonly deathListeners: Array<(child: SandboxChild) => void> = [];
   /** The child's reader cap: no frame the host sends is larger. */
   private readonly inboundCap: number;
+  /** Under the OS layer: bwrap's first process inside the sandbox (from its --info-fd), and the node process it started. */
+  private sandboxInit: number | undefined;
+  private nodePid: number | undefined;
 
   constructor(readonly spec: ChildSpec) {
     this.started = new Promise((resolve) => {
@@ -116,12 +124,18 @@ export class SandboxChild {
       "--no-warnings",
       bootstrap,
     ];
-    const command = spec.namespacePrefix === null ? [process.execPath, ...nodeArgs] : [...spec.namespacePrefix, process.execPath, ...nodeArgs];
+    // Under the OS layer the child sees the same paths, bound read-only: its bootstrap folder and its bundle.
+    const command =
+      spec.osLayer === null
+        ? [process.execPath, ...nodeArgs]
+        : osLayerCommand(spec.osLayer, { mounts: [{ path: dir }, { path: spec.bundle }], command: [process.execPath, ...nodeArgs], infoFd: INFO_FD });
     let child: ChildProcess;
     try {
       // detached: a new session and process group, so the whole group is killed at once and the
-      // child cannot signal its parent's group.
-      child = childProcesses().spawn(command[0]!, command.slice(1), { env: { ...spec.env }, cwd: spec.cwd, detached: true, stdio: ["ignore", "ignore", "pipe", "pipe"], windowsHide: true });
+      // child cannot signal its parent's group. fd 4 carries bwrap's info (the sandbox's pid), if any.
+      const stdio: Array<"ignore" | "pipe"> = ["ignore", "ignore", "pipe", "pipe"];
+      if (spec.osLayer !== null) stdio.push("pipe");
+      child = childProcesses().spawn(command[0]!, command.slice(1), { env: { ...spec.env }, cwd: spec.osLayer === null ? spec.cwd : "/", detached: true, stdio, windowsHide: true });
     } catch (thrown) {
       this.process = undefined as never;
       this.pid = undefined;
@@ -138,6 +152,8 @@ export class SandboxChild {
     void this.started.then(() => clearTimeout(startTimer));
     this.channel = child.stdio[3] as Socket;
     if (this.pid !== undefined) rememberChild(this.pid);
+    if (spec.osLayer === null) this.nodePid = this.pid;
+    else this.readInfo(child.stdio[INFO_FD] as Socket);
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
     });
@@ -161,6 +177,8 @@ export class SandboxChild {
     this.write(
       JSON.stringify({
         t: "init",
+        // The names the child may have: a launcher adds its own (bwrap sets PWD), which the bootstrap removes.
+        env: Object.keys(spec.env),
         bundle: spec.bundle,
         shownBundle: spec.shownBundle,
         sha256: spec.sha256,
@@ -191,6 +209,42 @@ export class SandboxChild {
   /** Running a request (a deadline kills it then; during start-up it is left to finish). */
   get busy(): boolean {
     return !this.dead && this.exchange.phase === "busy";
+  }
+
+  /**
+   * The host pid of the node process that runs the tool (what the RSS watchdog measures and a kill must reach).
+   * Without the OS layer it is the process the host started; under it, the child of bwrap's first process inside
+   * the sandbox, found once bwrap has said which that is. Undefined until then, and after death.
+   */
+  realPid(): number | undefined {
+    if (this.dead) return undefined;
+    if (this.nodePid === undefined && this.sandboxInit !== undefined) this.nodePid = sandboxedPid(this.sandboxInit);
+    return this.nodePid;
+  }
+
+  /** bwrap writes one JSON object to its --info-fd: `child-pid` is its first process inside the sandbox, as the host numbers it. */
+  private readInfo(info: Socket): void {
+    let text = "";
+    info.setEncoding("utf8");
+    info.on("data", (chunk: string) => {
+      text += chunk;
+      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (match !== null && this.sandboxInit === undefined) {
+        this.sandboxInit = Number(match[1]);
+        if (this.dead) this.killSandbox();
+      }
+    });
+    info.on("error", () => undefined);
+    info.unref();
+  }
+
+  /** A sandbox whose pid arrived after the child was killed: its processes are killed too. */
+  private killSandbox(): void {
+    try {
+      process.kill(-this.sandboxInit!, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
   }
 
   onDeath(listener: (child: SandboxChild) => void): void {
@@ -294,6 +348,17 @@ export class SandboxChild {
     this.exchange.close();
     this.death = death;
     if (!this.exited && this.pid !== undefined) {
+      // Under the OS layer, bwrap's processes inside the sandbox are in a session of their own: the node process and
+      // its sandbox's first process are killed directly; killing bwrap alone would also end them (--die-with-parent
+      // and the pid namespace), but only after the kernel delivers that.
+      for (const target of [this.nodePid !== this.pid ? this.nodePid : undefined, this.sandboxInit === undefined ? undefined : -this.sandboxInit]) {
+        if (target === undefined) continue;
+        try {
+          process.kill(target, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
       try {
         process.kill(process.platform === "win32" ? this.pid : -this.pid, "SIGKILL");
       } catch {

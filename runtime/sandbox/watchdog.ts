@@ -39,7 +39,10 @@ export class RssWatchdog {
 
   private check(): void {
     for (const child of this.children) {
-      const rss = residentBytes(child.pid!);
+      // The node process itself, not bwrap around it (its resident memory is what a bomb fills).
+      const pid = child.realPid();
+      if (pid === undefined) continue;
+      const rss = residentBytes(pid);
       if (rss !== undefined && rss > this.limitBytes) child.kill({ by: "rss", rssBytes: rss });
     }
   }

@@ -18,6 +18,12 @@ export interface Receipt {
   /** For an effectful tool that timed out, was cancelled or crashed after dispatch: whether its effect may have happened. */
   readonly effectUnknown: boolean;
   readonly durationMs: number;
+  /**
+   * What the tool's code ran under: "os" (the sandbox's OS layer with the Node layers inside), "node" (the Node
+   * layers only), "none" (in the host process); null when the call was refused before it reached its dispatcher
+   * (or a dispatcher passed in does not say).
+   */
+  readonly isolation: "os" | "node" | "none" | null;
 }
 
 export interface CallError {

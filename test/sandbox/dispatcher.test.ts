@@ -7,6 +7,13 @@ import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, gone, sandboxed } from "./support/runtime.js";
 
+/**
+ * The pool's mechanics (leases, spares, recycling, closing) are the same whatever launches a child; these tests tell
+ * children apart by the pid a tool reports, which under the OS layer is its own pid namespace's (2 for every child),
+ * so they run with the Node layers. The launcher's own behaviour (kills reaching node inside bwrap) is os-layer.test.ts.
+ */
+const NODE = { sandbox: { isolation: "node" as const } };
+
 let root: string;
 beforeAll(async () => {
   root = await builtProject("sandbox");
@@ -31,7 +38,7 @@ async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
 
 describe("pooling", () => {
   it("a run's calls of one tool share one warm child", async () => {
-    const { runtime, sandbox } = await sandboxed(root, { sandbox: { spare: false } });
+    const { runtime, sandbox } = await sandboxed(root, { sandbox: { isolation: "node", spare: false } });
     const run = runtime.startRun();
     const a = content<{ pid: number; served: number }>(await run.call("add", { a: 1, b: 1 }));
     const b = content<{ pid: number; served: number }>(await run.call("add", { a: 1, b: 2 }));
@@ -41,7 +48,7 @@ describe("pooling", () => {
   });
 
   it("never shares a child across runs or across tools (even tools of one module)", async () => {
-    const { runtime } = await sandboxed(root, { sandbox: { spare: false } });
+    const { runtime } = await sandboxed(root, { sandbox: { isolation: "node", spare: false } });
     const one = runtime.startRun();
     const two = runtime.startRun();
     const a = content<{ pid: number }>(await one.call("add", { a: 1, b: 1 }));
@@ -51,7 +58,7 @@ describe("pooling", () => {
   });
 
   it("recycles a child after recycleAfterCalls requests", async () => {
-    const { runtime } = await sandboxed(root, { sandbox: { spare: false, recycleAfterCalls: 2 } });
+    const { runtime } = await sandboxed(root, { sandbox: { isolation: "node", spare: false, recycleAfterCalls: 2 } });
     const pids = [];
     for (let i = 0; i < 3; i++) pids.push(content<{ pid: number }>(await runtime.call("add", { a: i, b: 0 })).pid);
     expect(pids[1]).toBe(pids[0]);
@@ -60,7 +67,7 @@ describe("pooling", () => {
   });
 
   it("keeps a spare per tool that has served no run, for the tool's first call in the next run", async () => {
-    const { runtime, sandbox } = await sandboxed(root);
+    const { runtime, sandbox } = await sandboxed(root, NODE);
     const first = content<{ pid: number; served: number }>(await runtime.startRun().call("add", { a: 1, b: 1 }));
     await waitFor(() => sandbox.stats().spares === 1);
     const spare = sandbox.pids().find((pid) => pid !== first.pid);
@@ -69,7 +76,7 @@ describe("pooling", () => {
   });
 
   it("keeps at most maxIdle children waiting and stops them after idleTimeoutMs", async () => {
-    const { runtime, sandbox } = await sandboxed(root, { sandbox: { spare: false, maxIdle: 1, idleTimeoutMs: 300 } });
+    const { runtime, sandbox } = await sandboxed(root, { sandbox: { isolation: "node", spare: false, maxIdle: 1, idleTimeoutMs: 300 } });
     await runtime.call("add", { a: 1, b: 1 });
     await runtime.call("whoami", {});
     expect(sandbox.stats().idle).toBe(1);
@@ -77,7 +84,7 @@ describe("pooling", () => {
   });
 
   it("close() stops every child; a later call starts a new one", async () => {
-    const { runtime, sandbox } = await sandboxed(root);
+    const { runtime, sandbox } = await sandboxed(root, NODE);
     const before = content<{ pid: number }>(await runtime.call("add", { a: 1, b: 1 })).pid;
     sandbox.close();
     expect(await gone(before)).toBe(true);
@@ -88,7 +95,7 @@ describe("pooling", () => {
 
 describe("nested calls", () => {
   it("go from the child through the host's pipeline, to sandboxed and in-process tools, with receipts naming the parent", async () => {
-    const { runtime, receipts } = await sandboxed(root);
+    const { runtime, receipts } = await sandboxed(root, NODE);
     const outcome = await runtime.call("composite", {
       calls: [
         { name: "add", args: { a: 1, b: 2 } },
@@ -107,18 +114,18 @@ describe("nested calls", () => {
   });
 
   it("run in parallel", async () => {
-    const { runtime } = await sandboxed(root);
+    const { runtime } = await sandboxed(root, NODE);
     const outcome = await runtime.call("composite", { parallel: true, calls: [{ name: "add", args: { a: 1, b: 1 } }, { name: "add", args: { a: 2, b: 2 } }, { name: "host_lookup", args: { key: "x" } }] });
     expect(content<Array<{ ok: boolean }>>(outcome).map((r) => r.ok)).toEqual([true, true, true]);
   });
 
   it("arguments that are not JSON data are refused inside the child, saying why", async () => {
-    const { runtime } = await sandboxed(root);
+    const { runtime } = await sandboxed(root, NODE);
     expect(content(await runtime.call("bad_nested", {}))).toEqual({ refused: true, message: 'context.call("add") arguments must be plain JSON data to leave the sandbox: a function at /b' });
   });
 
   it("a nested call made after the parent answered goes nowhere, and the child stays healthy", async () => {
-    const { runtime, sandbox } = await sandboxed(root, { sandbox: { spare: false } });
+    const { runtime, sandbox } = await sandboxed(root, { sandbox: { isolation: "node", spare: false } });
     const run = runtime.startRun();
     const first = content<{ pid: number }>(await run.call("late_nested", {}));
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -129,12 +136,12 @@ describe("nested calls", () => {
 
 describe("opaque (Standard Schema) validators run in the sandbox", () => {
   it("execute receives the transformed value, even one that is not JSON data (a Date)", async () => {
-    const { runtime } = await sandboxed(root);
+    const { runtime } = await sandboxed(root, NODE);
     expect(await runtime.call("days_until", { date: "2020-01-11" })).toMatchObject({ ok: true, content: { days: 10 } });
   });
 
   it("invalid input is INPUT_INVALID with the validator's message; invalid output is withheld", async () => {
-    const { runtime } = await sandboxed(root);
+    const { runtime } = await sandboxed(root, NODE);
     const input = await runtime.call("days_until", { date: 5 });
     expect(input).toMatchObject({ ok: false, error: { code: "INPUT_INVALID" } });
     expect(input.ok ? "" : input.error.message).toContain("at /date:");
@@ -147,7 +154,7 @@ describe("the child's environment", () => {
   it("holds exactly the allow-listed names that are set on the host: no PATH, no HOME, nothing else", async () => {
     process.env.CAVE_TEST_GREETING = "hello";
     try {
-      const { runtime } = await sandboxed(root);
+      const { runtime } = await sandboxed(root, NODE);
       const seen = content<{ env: Record<string, string> }>(await runtime.call("whoami", {}));
       expect(seen.env).toEqual({ CAVE_TEST_GREETING: "hello", ...(process.env.LOG_LEVEL === undefined ? {} : { LOG_LEVEL: process.env.LOG_LEVEL }) });
     } finally {
@@ -156,7 +163,7 @@ describe("the child's environment", () => {
   });
 
   it("runs in its own session and process group", async () => {
-    const { runtime } = await sandboxed(root);
+    const { runtime } = await sandboxed(root, NODE);
     const { pid, ppid } = content<{ pid: number; ppid: number }>(await runtime.call("whoami", {}));
     expect(ppid).toBe(process.pid);
     const { readFileSync } = await import("node:fs");
@@ -175,7 +182,7 @@ describe("a tool module that misbehaves while loading", () => {
 
   it("top-level code that never finishes: killed after startTimeoutMs, TIMEOUT saying so", async () => {
     set("hang");
-    const { runtime } = await sandboxed(root, { sandbox: { startTimeoutMs: 500 } });
+    const { runtime } = await sandboxed(root, { sandbox: { isolation: "node", startTimeoutMs: 500 } });
     const outcome = await runtime.call("start_up", {});
     expect(outcome).toMatchObject({ ok: false, error: { code: "TIMEOUT" } });
     expect(outcome.ok ? "" : outcome.error.message).toContain("did not finish loading the tool's module within 500 ms");
@@ -183,14 +190,14 @@ describe("a tool module that misbehaves while loading", () => {
 
   it("top-level code that throws: TOOL_ERROR naming the module's failure", async () => {
     set("throw");
-    const { runtime } = await sandboxed(root);
+    const { runtime } = await sandboxed(root, NODE);
     const outcome = await runtime.call("start_up", {});
     expect(outcome).toMatchObject({ ok: false, error: { code: "TOOL_ERROR", message: 'tool "start_up": its module failed to load: the module refuses to load' } });
   });
 
   it("top-level code that reaches for the network: NETWORK_REFUSED (the deny layer is in before the first byte of the tool)", async () => {
     set("network");
-    const { runtime } = await sandboxed(root);
+    const { runtime } = await sandboxed(root, NODE);
     expect(await runtime.call("start_up", {})).toMatchObject({ ok: false, error: { code: "NETWORK_REFUSED" } });
   });
 });
@@ -199,7 +206,7 @@ describe("options", () => {
   it.each([
     [{ heapMB: 64 }, 'unknown option "heapMB" in createSandboxDispatcher() options'],
     [{ heapMb: 1 }, "heapMb must be an integer of at least 16 (got 1)"],
-    [{ networkNamespace: "yes" }, 'networkNamespace must be "auto", "off" or "required" (got "yes")'],
+    [{ isolation: "yes" }, 'isolation must be "os", "auto" or "node" (got "yes")'],
     [{ limits: { maxOutput: 1 } }, 'unknown option "limits.maxOutput" in limits'],
     [{ spare: "no" }, 'spare must be a boolean (got "no")'],
   ])("%j is refused: %s", (options, message) => {

@@ -60,7 +60,7 @@ async function validated(definition: AnyToolDefinition, side: "input" | "output"
 }
 
 function receipt(tool: string, outcome: string) {
-  return { callId: `test-${tool}`, parentId: "test", runId: "test", correlationId: null, tool, lockIntegrity: null, argsSha256: "", resultSha256: null, outcome, effectUnknown: false, durationMs: 0 };
+  return { callId: `test-${tool}`, parentId: "test", runId: "test", correlationId: null, tool, lockIntegrity: null, argsSha256: "", resultSha256: null, outcome, effectUnknown: false, durationMs: 0, isolation: null };
 }
 
 /** A minimal stand-in for the runtime pipeline: validate input, execute, validate output; nested calls go through it too. */

@@ -25,7 +25,7 @@ const EXIT_FAULT = 70;
 const EXIT_CHANNEL = 71;
 
 /**
- * @typedef {{ t: "init", bundle: string, shownBundle: string, sha256: string, exportName: string, name: string, opaqueInput: boolean, nativeOutput: boolean, maxOutputBytes: number, maxFrameBytes: number, maxInboundFrameBytes: number }} Init
+ * @typedef {{ t: "init", env: string[], bundle: string, shownBundle: string, sha256: string, exportName: string, name: string, opaqueInput: boolean, nativeOutput: boolean, maxOutputBytes: number, maxFrameBytes: number, maxInboundFrameBytes: number }} Init
  * @typedef {{ id: string, open: boolean, nextSub: number, subs: Map<number, { resolve: (outcome: unknown) => void, reject: (error: Error) => void }> }} Call
  */
 
@@ -155,6 +155,8 @@ async function onFrame(frame) {
 async function start(frame) {
   init = frame;
   reader = new FrameReader(frame.maxInboundFrameBytes);
+  // Only the tool's allow-listed names: whatever a launcher added on the way (bwrap sets PWD) goes.
+  for (const name of Object.keys(process.env)) if (!frame.env.includes(name)) delete process.env[name];
   const what = `tool ${quote(frame.name)}: its staged bundle ${frame.shownBundle}`;
   let bytes;
   try {
@@ -169,7 +171,7 @@ async function start(frame) {
     return sendAndExit(quote({ t: "load-failed", code: "LOCK_MISMATCH", message: `${what} does not match the lock (the lock says ${frame.sha256}, the file hashes to ${actual}); rebuild with cave build and deploy the lock with its build folder` }), 0);
   }
 
-  installDenyLayer({ selfPid: process.pid });
+  installDenyLayer({ selfPid: process.pid, pipe: /** @type {any} */ (channel)._handle });
 
   let namespace;
   try {

@@ -1,13 +1,22 @@
 // @ts-check
 // The deny layer, installed before any tool byte is evaluated. Node 20's permission model does not
-// touch the network, and import hooks are not a fence (../shared/sandbox.md, findings 3-5), so every
-// network route and escape hatch is replaced where all roads meet: the builtin module objects
-// themselves (which `import`, `require`, `createRequire` and `process.getBuiltinModule` all return),
-// the prototypes their internals call through (net.Socket#connect, Agent#createConnection,
-// dgram.Socket#send), and the globals (fetch, WebSocket). Every module is loaded before anything is
-// replaced, and syncBuiltinESMExports() then makes `import { connect } from "node:net"` see it too.
+// touch the network, and import hooks are not a fence (../shared/sandbox.md, findings 3-5). Every
+// socket, whatever JavaScript reached it, is finally made by a method of one of Node's native handle
+// classes (TCP, Pipe, UDP, c-ares' ChannelWrap): those methods are denied on the classes' prototypes,
+// which no code can get around by finding another route to the same class (the sandbox-boundary
+// issue's weaknesses 1 and 2). On top, the routes are named where all roads meet, for a clear
+// message: the builtin module objects themselves (which `import`, `require`, `createRequire` and
+// `process.getBuiltinModule` all return), the prototypes their internals call through, and the
+// globals (fetch, WebSocket). Functions are replaced, never classes Node's own code calls (TLSSocket
+// calls net.Socket without `new`), and nothing ordinary libraries write at import is frozen (sharp
+// sets process.report.excludeNetwork): libraries import normally and fail only when they act. Every
+// module is loaded before anything is replaced, and syncBuiltinESMExports() then makes
+// `import { connect } from "node:net"` see it too. What JavaScript cannot stop (existence checks
+// through module resolution, the kernel's whole surface) is the OS layer's job (docs/sandbox.md).
 
 import { createRequire, syncBuiltinESMExports } from "node:module";
+import { resolve as resolvePath } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 
@@ -67,20 +76,66 @@ function denyFunctions(target, prefix, network) {
 }
 
 /**
- * Installs the layer. `selfPid` is the one process a tool may still signal: itself (it may exit
- * anyway); the host, its group (0 or a negative pid) and every other process are refused.
- * @param {{ selfPid: number }} options
+ * The native handle classes' prototypes, found from objects Node hands out (the permission model refuses
+ * process.binding, so this is how the layer reaches them, as a tool could): Pipe from `pipe`, the caller's own
+ * channel to its host, already open; TCP from a server handle net makes on the loopback (bound to an ephemeral
+ * port, never listening, closed at once); UDP from an unbound dgram socket; ChannelWrap from a dns.Resolver.
+ * Missing one is fatal: the layer would have a hole.
+ * @param {Record<string, any>} m @param {any} pipe
  */
-export function installDenyLayer({ selfPid }) {
+function nativePrototypes(m, pipe) {
+  const found = /** @type {Record<string, any>} */ ({});
+  if (pipe?.constructor?.name !== "Pipe") throw new Error("the deny layer needs the child's channel (a Pipe handle)");
+  found.Pipe = Object.getPrototypeOf(pipe);
+  let tcp = m.net._createServerHandle("127.0.0.1", 0, 4);
+  if (typeof tcp === "number") tcp = m.net._createServerHandle("::1", 0, 6);
+  if (typeof tcp === "number") throw new Error(`the deny layer could not reach the TCP handle class (error ${tcp})`);
+  found.TCP = Object.getPrototypeOf(tcp);
+  tcp.close();
+  const udp = new m.dgram.Socket("udp4");
+  const state = Object.getOwnPropertySymbols(udp)
+    .map((key) => udp[key])
+    .find((value) => value !== null && typeof value === "object" && value.handle !== undefined && value.handle !== null);
+  if (state === undefined) throw new Error("the deny layer could not reach the UDP handle class");
+  found.UDP = Object.getPrototypeOf(state.handle);
+  udp.close();
+  found.ChannelWrap = Object.getPrototypeOf(new m.dns.Resolver()._handle);
+  return found;
+}
+
+/** The native methods that make a socket do something: connect, bind, listen, send, or wrap an inherited descriptor (open). */
+const NATIVE_DENIED = {
+  TCP: ["open", "bind", "bind6", "listen", "connect", "connect6"],
+  Pipe: ["open", "bind", "listen", "connect"],
+  UDP: ["open", "bind", "bind6", "connect", "connect6", "send", "send6", "addMembership", "addSourceSpecificMembership"],
+};
+
+/**
+ * Installs the layer. `selfPid` is the one process a tool may still signal: itself (it may exit
+ * anyway); the host, its group (0 or a negative pid) and every other process are refused. `pipe` is the
+ * caller's own open channel handle (see nativePrototypes).
+ * @param {{ selfPid: number, pipe: any }} options
+ */
+export function installDenyLayer({ selfPid, pipe }) {
   /** @type {Record<string, any>} */
   const m = {};
   for (const name of ["net", "http", "https", "tls", "dgram", "dns", "dns/promises", "http2", "child_process", "worker_threads", "inspector", "v8", "wasi", "cluster", "module", "trace_events"]) {
     m[name] = require(`node:${name}`);
   }
+  for (const name of ["os", "fs", "fs/promises"]) m[name] = require(`node:${name}`);
   try {
     m["inspector/promises"] = require("node:inspector/promises");
   } catch {
     // Not in every Node version.
+  }
+
+  // Network, at the bottom: the native handles every route ends in.
+  const native = nativePrototypes(m, pipe);
+  for (const [name, keys] of Object.entries(NATIVE_DENIED)) {
+    for (const key of keys) if (typeof native[name][key] === "function") replace(native[name], key, denyFunction(`native ${name}.${key}`, true));
+  }
+  for (const key of Object.getOwnPropertyNames(native.ChannelWrap)) {
+    if (/^(query|getHostByAddr)/.test(key)) replace(native.ChannelWrap, key, denyFunction(`native ChannelWrap.${key}`, true));
   }
 
   // Network: the globals.
@@ -91,21 +146,11 @@ export function installDenyLayer({ selfPid }) {
   // gets the same refusal on every version instead of a ReferenceError on some.
   for (const name of ["WebSocket", "EventSource"]) replace(globalThis, name, denyClass(name, true));
 
-  // net: the choke points under http, https, tls and every client library.
+  // net: the choke points under http, https, tls and every client library (net.Socket itself stays:
+  // Node's TLSSocket calls it without `new`; wrapping a descriptor is refused by the native open()).
   const net = m.net;
-  const OriginalSocket = net.Socket;
-  class Socket extends OriginalSocket {
-    /** @param {any} options */
-    constructor(options) {
-      // Wrapping an inherited descriptor (`{ fd }`) or handle would bypass connect().
-      if (options !== null && typeof options === "object" && (options.fd !== undefined || options.handle !== undefined)) throw denial("new net.Socket({ fd })", true);
-      super(options);
-    }
-  }
-  replace(OriginalSocket.prototype, "connect", denyFunction("net.Socket.prototype.connect", true));
+  replace(net.Socket.prototype, "connect", denyFunction("net.Socket.prototype.connect", true));
   replace(net.Server.prototype, "listen", denyFunction("net.Server.prototype.listen", true));
-  replace(net, "Socket", Socket);
-  replace(net, "Stream", Socket);
   denyAll(net, "net", ["connect", "createConnection", "createServer", "_createServerHandle"], true);
 
   for (const name of ["http", "https"]) {
@@ -114,7 +159,6 @@ export function installDenyLayer({ selfPid }) {
     if (Object.hasOwn(mod.globalAgent, "createConnection")) replace(mod.globalAgent, "createConnection", denyFunction(`${name}.globalAgent.createConnection`, true));
     denyAll(mod, name, ["request", "get", "createServer"], true);
   }
-  replace(m.http, "ClientRequest", denyClass("http.ClientRequest", true));
   denyAll(m.tls, "tls", ["connect", "createServer", "createSecurePair"], true);
   denyAll(m.http2, "http2", ["connect", "createServer", "createSecureServer", "performServerHandshake"], true);
 
@@ -148,7 +192,50 @@ export function installDenyLayer({ selfPid }) {
 
   // process: raw bindings, addons, reports written to disk, signals.
   denyAll(process, "process", ["binding", "_linkedBinding", "dlopen", "abort", "_debugProcess", "_debugEnd", "_startProfilerIdleNotifier", "_stopProfilerIdleNotifier", "setuid", "setgid", "seteuid", "setegid", "setgroups", "initgroups"], false);
-  replace(process, "report", Object.freeze({ writeReport: denyFunction("process.report.writeReport", false), getReport: denyFunction("process.report.getReport", false) }));
+  // process.report stays Node's own object, which libraries read and write at import (sharp and detect-libc set
+  // excludeNetwork and read the glibc version from getReport()); only what writes a file or installs a handler is refused.
+  denyReport(process.report);
+
+  // The host's (or, as root, any process's) scheduling priority: only this process's own may change.
+  const setPriority = m.os.setPriority;
+  replace(m.os, "setPriority", function setOwnPriority(/** @type {unknown} */ pid, /** @type {unknown} */ priority) {
+    if (priority === undefined) return setPriority(pid);
+    if (pid !== 0 && pid !== selfPid) throw denial(`os.setPriority(${typeof pid === "number" ? pid : typeof pid})`, false);
+    return setPriority(pid, priority);
+  });
+
+  // fs.realpath in JavaScript walks paths with checks the permission model (Node 20) does not make, which would
+  // tell a tool whether any path on the machine exists: a path it may not read is refused first, as a read is.
+  const permission = /** @type {any} */ (process).permission;
+  if (permission !== undefined) {
+    const has = permission.has.bind(permission);
+    /** @param {unknown} path */
+    const checkRead = (path) => {
+      let text = path instanceof URL ? fileURLToPath(path) : Buffer.isBuffer(path) ? path.toString() : String(path);
+      text = resolvePath(text);
+      if (!has("fs.read", text)) throw Object.assign(new Error("Access to this API has been restricted"), { code: "ERR_ACCESS_DENIED", permission: "FileSystemRead", resource: text });
+    };
+    const fs = m.fs;
+    const { realpathSync, realpath } = fs;
+    const nativeSync = realpathSync.native;
+    const nativeAsync = realpath.native;
+    const checkedSync = Object.assign(function realpathSyncChecked(/** @type {any} */ path, /** @type {any} */ options) {
+      checkRead(path);
+      return realpathSync(path, options);
+    }, { native: nativeSync });
+    const checked = Object.assign(function realpathChecked(/** @type {any} */ path, /** @type {any} */ options, /** @type {any} */ callback) {
+      try {
+        checkRead(path);
+      } catch (error) {
+        const done = typeof options === "function" ? options : callback;
+        if (typeof done === "function") process.nextTick(done, error);
+        return undefined;
+      }
+      return realpath(path, options, callback);
+    }, { native: nativeAsync });
+    replace(fs, "realpathSync", checkedSync);
+    replace(fs, "realpath", checked);
+  }
   // pid 0 and negative pids name process groups; only this process's own pid may be signalled.
   // process.kill() calls process._kill() (the raw binding) itself, so both check.
   const kill = process.kill.bind(process);
@@ -167,6 +254,29 @@ export function installDenyLayer({ selfPid }) {
   });
 
   syncBuiltinESMExports();
+}
+
+/**
+ * Refuses what would make Node write a report file or act on a signal, and keeps the rest of process.report (a live
+ * object libraries configure at import) as Node made it.
+ * @param {any} report
+ */
+function denyReport(report) {
+  if (report === undefined || report === null) return;
+  replace(report, "writeReport", denyFunction("process.report.writeReport", false));
+  for (const key of ["directory", "filename", "reportOnFatalError", "reportOnSignal", "reportOnUncaughtException", "signal"]) {
+    const descriptor = Object.getOwnPropertyDescriptor(report, key);
+    if (descriptor === undefined) continue;
+    const route = `setting process.report.${key}`;
+    Object.defineProperty(report, key, {
+      get: descriptor.get ?? (() => descriptor.value),
+      set() {
+        throw denial(route, false);
+      },
+      enumerable: descriptor.enumerable,
+      configurable: false,
+    });
+  }
 }
 
 /**

@@ -1,4 +1,11 @@
 import { schema, tool } from "cave";
+import { randomUUID } from "node:crypto";
+
+/**
+ * Which process this is: under the OS layer every child is pid 2 of its own pid namespace, so tests tell
+ * children apart by this, and find their host pids with the dispatcher's pids().
+ */
+const instance = randomUUID();
 
 const hold: unknown[] = [];
 
@@ -16,7 +23,7 @@ export const fault = tool({
   async execute({ kind }) {
     switch (kind) {
       case "pid":
-        return { pid: process.pid };
+        return { pid: process.pid, instance };
       case "throw":
         throw new Error("thrown on purpose");
       case "reject":
@@ -99,7 +106,7 @@ export const spin = tool({
   allowRepeat: true,
   timeout: 200,
   execute({ kind }) {
-    if (kind === "pid") return { pid: process.pid };
+    if (kind === "pid") return { pid: process.pid, instance };
     for (;;) {
       // only a kill stops this
     }

@@ -1,0 +1,23 @@
+import { decideIsolation, isolationSetting } from "../../runtime/sandbox/isolation.js";
+import { probeOsLayer } from "../../runtime/sandbox/os-layer.js";
+import type { Launch } from "./session.js";
+
+/**
+ * How build-time evaluation children start, by the same isolation setting as the runtime's sandbox (CAVE_ISOLATION;
+ * default "auto"): under the OS layer where it starts here (no network, no host file or socket, whatever a module
+ * tries at import), else with the Node layers only, said once on stderr; "os" without it is an error.
+ */
+export async function evaluationLaunch(): Promise<Launch | { readonly unavailable: string }> {
+  let setting;
+  try {
+    setting = isolationSetting(undefined);
+  } catch (thrown) {
+    return { unavailable: thrown instanceof Error ? thrown.message : String(thrown) };
+  }
+  if (setting === "node") return { osLayer: null };
+  try {
+    return { osLayer: decideIsolation(setting, await probeOsLayer()).layer };
+  } catch (thrown) {
+    return { unavailable: `build-time evaluation was not run: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+  }
+}
