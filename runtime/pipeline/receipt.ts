@@ -1,5 +1,6 @@
 import type { CallOutcome, Receipt } from "../../src/contract/outcome.js";
 import { sha256 } from "../../src/contract/hash.js";
+import { journalCompletion } from "./journal.js";
 import type { CallState, Failure, Success } from "./state.js";
 
 /** The argument hash of a call whose arguments have no JSON form: the hash of zero bytes, which no JSON text has. */
@@ -19,9 +20,18 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
     durationMs: Math.round((performance.now() - state.startedAt) * 1000) / 1000,
   });
   const outcome: CallOutcome = end.ok === true ? { ok: true, content: end.content, receipt: record } : { ok: false, error: { code: end.code, message: end.message }, receipt: record };
+  if (state.journaled !== undefined) return journaled(state, outcome);
   const sink = state.engine.options.receipts;
   if (sink === undefined) return outcome;
   return recorded(sink.record(record), outcome);
+}
+
+/** A journaled call: its completion is committed before the sink or the caller sees the outcome. */
+async function journaled(state: CallState, decided: CallOutcome): Promise<CallOutcome> {
+  const outcome = await journalCompletion(state, decided, state.tool!.result.plan.strategy);
+  const sink = state.engine.options.receipts;
+  if (sink !== undefined) await sink.record(outcome.receipt);
+  return outcome;
 }
 
 /** Waits for the sink (it may be a durable journal) before the outcome is returned; a sink that throws rejects the call. */

@@ -2,12 +2,14 @@ import type { CallOutcome } from "../../src/contract/outcome.js";
 import type { DispatchResult, ToolContext } from "../dispatch/types.js";
 import { nextCallId } from "../call-id.js";
 import type { CallOptions } from "../options.js";
+import type { RunJournal } from "../journal/run-journal.js";
 import type { RunState } from "../run-state.js";
 import { budget } from "./budget.js";
 import { breakerGate, recordBreaker } from "./breaker.js";
 import { underDeadline } from "./deadline.js";
 import { afterFailure, dispatcherFailed, dispatchRequest } from "./dispatch.js";
 import { effectGate } from "./effect-gate.js";
+import { journalIntent, journalMatch } from "./journal.js";
 import { receipt } from "./receipt.js";
 import { releaseRepeat, repeatGuard } from "./repeat-guard.js";
 import { resolve } from "./resolve.js";
@@ -29,11 +31,35 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
     name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
     tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, repeatKey: undefined,
-    dispatched: false, effectUnknown: false, settled: false, abort: undefined, context: undefined,
+    dispatched: false, effectUnknown: false, settled: false, abort: undefined, context: undefined, journaled: undefined,
   };
+  if (run.journal !== undefined) return journaledCall(state, run.journal);
   let end: Success | Failure;
   try {
     end = resolve(state) ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await underDeadline(state, execute));
+  } finally {
+    state.settled = true;
+  }
+  recordBreaker(state, end.ok === true ? "ok" : end.code);
+  releaseRepeat(state);
+  return receipt(state, end);
+}
+
+/**
+ * The same pipeline in a journaled run, with the journal's two stages: the match after resolve (a
+ * recorded outcome is returned as recorded; see pipeline/journal.ts) and the intent, committed after
+ * the effect gate and before anything of the call's own runs. The receipt stage commits the completion.
+ */
+async function journaledCall(state: CallState, journal: RunJournal): Promise<CallOutcome> {
+  let end: Success | Failure;
+  try {
+    const refused = resolve(state);
+    if (refused !== undefined) end = refused;
+    else {
+      const matched = await journalMatch(state, journal);
+      if (matched !== undefined && "receipt" in matched) return matched;
+      end = matched ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await journalIntent(state)) ?? (await underDeadline(state, execute));
+    }
   } finally {
     state.settled = true;
   }
@@ -68,6 +94,8 @@ async function execute(state: CallState): Promise<Success | Failure> {
 /** What execute receives besides its input. The signal is made on first access (see CallSignal). */
 class Context implements ToolContext {
   readonly callId: string;
+  /** Idempotent tools only: the same for every attempt of this call, and across a resumed run. */
+  readonly idempotencyKey: string | undefined;
   readonly call: (name: string, args: unknown) => Promise<CallOutcome>;
   // A true private field: tool code must not reach the runtime's internals through its context.
   readonly #state: CallState;
@@ -75,6 +103,7 @@ class Context implements ToolContext {
   constructor(state: CallState) {
     this.#state = state;
     this.callId = state.callId;
+    this.idempotencyKey = state.tool!.effect !== "idempotent" ? undefined : (state.journaled?.intent.idempotencyKey ?? state.callId);
     // An own arrow function, so `const { call } = context` works as tools expect.
     this.call = (name, args) => runCall(state.engine, state.run, state, name, args, state.options);
   }
