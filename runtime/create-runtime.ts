@@ -79,7 +79,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     plans,
   };
   const toolNames = Object.freeze(Object.keys(lock.tools).sort());
-  const defaultRun = newRun(engine, { id: undefined, budget: resolved.budget, lockChange: "refuse" });
+  const defaultRun = newRun(engine, { id: undefined, budget: resolved.budget, lockChange: "refuse" }, false);
 
   return Object.freeze({
     mode: resolved.mode,
@@ -98,7 +98,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 }
 
 function startRun(engine: Engine, options: RunOptions | undefined): Run {
-  const run = newRun(engine, resolveRunOptions(options, engine.options.budget));
+  const run = newRun(engine, resolveRunOptions(options, engine.options.budget), true);
   return Object.freeze({
     id: run.id,
     call: (name: string, args: unknown, callOptions?: CallOptions) => callIn(engine, run, name, args, callOptions),
@@ -108,15 +108,18 @@ function startRun(engine: Engine, options: RunOptions | undefined): Run {
 }
 
 /** A run, resumed from the journal when the runtime has one (the record loads before its first call goes on). */
-function newRun(engine: Engine, options: ResolvedRunOptions): RunState {
+function newRun(engine: Engine, options: ResolvedRunOptions, loadNow: boolean): RunState {
   const run = new RunState(options.budget, options.id);
-  if (engine.journal !== undefined) run.journal = new RunJournal(engine.journal, run, engine.lock.integrity, options.lockChange);
+  if (engine.journal !== undefined) {
+    run.journal = new RunJournal(engine.journal, run, engine.lock.integrity, options.lockChange);
+    if (loadNow) void run.journal.ready();
+  }
   return run;
 }
 
 async function finishRun(engine: Engine, run: RunState): Promise<void> {
   if (engine.journal === undefined) return;
-  await run.journal!.ready;
+  await run.journal!.ready();
   try {
     await engine.journal.finishRun(run.id, Date.now());
   } catch (thrown) {

@@ -22,8 +22,7 @@ export class RunJournal {
   private readonly recorded = new Map<string, RecordedCall>();
   private readonly occurrences = new Map<string, number>();
   private refusal: RunRefusal | undefined;
-  /** Settles when the record is loaded; never rejects (a failure becomes the run's refusal). */
-  readonly ready: Promise<void>;
+  private loading: Promise<void> | undefined;
   loaded = false;
 
   constructor(
@@ -31,8 +30,14 @@ export class RunJournal {
     private readonly run: RunState,
     private readonly lockIntegrity: string | null,
     private readonly lockChange: LockChange,
-  ) {
-    this.ready = this.load().then(
+  ) {}
+
+  /**
+   * Loads the record (once; startRun starts it at once, the runtime's default run on its first call,
+   * so a runtime that is never called records nothing). Never rejects: a failure becomes the refusal.
+   */
+  ready(): Promise<void> {
+    this.loading ??= this.load().then(
       () => {
         this.loaded = true;
       },
@@ -42,6 +47,7 @@ export class RunJournal {
         this.refusal = { code: "JOURNAL_FAILED", message: `run ${this.run.id} cannot take calls: ${detail}; fix the journal (see cave runs), then start the run again` };
       },
     );
+    return this.loading;
   }
 
   get runId(): string {

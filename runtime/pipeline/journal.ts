@@ -25,7 +25,7 @@ export interface JournaledCall {
  * - no match: the call goes on through the pipeline and is recorded.
  */
 export async function journalMatch(state: CallState, journal: RunJournal): Promise<CallOutcome | Failure | undefined> {
-  if (!journal.loaded) await journal.ready;
+  if (!journal.loaded) await journal.ready();
   const refused = journal.refused;
   if (refused !== undefined) return { code: refused.code, message: refused.message };
   const tool = state.tool!;
