@@ -2,22 +2,26 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { schema, tool } from "cave";
 
 // Tools for the durable-run tests. In-process tools (sandbox: "none") make their effect observable
-// by appending a line to a file the test names, then hold for `holdMs` (so a test can kill the
-// host after the effect and before the completion is recorded).
+// by appending a line to a file the test names, then hold while the `gate` file exists (so a test
+// can kill the host after the effect and before the completion is recorded, and a resumed re-run
+// with the same arguments goes straight through once the test has removed the gate).
 
 const hold = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function whileGate(gate: string | undefined): Promise<void> {
+  while (gate !== undefined && existsSync(gate)) await hold(20);
+}
 
 /** Read: counts its executions in `file`. */
 export const lookup = tool({
   name: "lookup",
   description: "Look a key up.",
-  input: schema.object({ key: schema.string(), file: schema.string(), holdMs: schema.optional(schema.integer({ minimum: 0 })) }),
+  input: schema.object({ key: schema.string(), file: schema.string(), gate: schema.optional(schema.string()) }),
   effect: "read",
   sandbox: "none",
   timeout: 60_000,
-  async execute({ key, file, holdMs }) {
+  async execute({ key, file, gate }) {
     appendFileSync(file, `lookup ${key}\n`);
-    if (holdMs !== undefined) await hold(holdMs);
+    await whileGate(gate);
     return { key, value: `value of ${key}` };
   },
 });
@@ -26,13 +30,13 @@ export const lookup = tool({
 export const appendLine = tool({
   name: "append_line",
   description: "Append a line to a file.",
-  input: schema.object({ line: schema.string(), file: schema.string(), holdMs: schema.optional(schema.integer({ minimum: 0 })) }),
+  input: schema.object({ line: schema.string(), file: schema.string(), gate: schema.optional(schema.string()) }),
   effect: "write",
   sandbox: "none",
   timeout: 60_000,
-  async execute({ line, file, holdMs }) {
+  async execute({ line, file, gate }) {
     appendFileSync(file, `${line}\n`);
-    if (holdMs !== undefined) await hold(holdMs);
+    await whileGate(gate);
     const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "").length;
     return { wrote: line, lines };
   },
@@ -42,16 +46,16 @@ export const appendLine = tool({
 export const reserve = tool({
   name: "reserve",
   description: "Reserve a seat.",
-  input: schema.object({ seat: schema.string(), file: schema.string(), holdMs: schema.optional(schema.integer({ minimum: 0 })) }),
+  input: schema.object({ seat: schema.string(), file: schema.string(), gate: schema.optional(schema.string()) }),
   effect: "idempotent",
   sandbox: "none",
   timeout: 60_000,
-  async execute({ seat, file, holdMs }, context) {
+  async execute({ seat, file, gate }, context) {
     const key = context.idempotencyKey ?? "(none)";
     const seen = existsSync(file) ? readFileSync(file, "utf8") : "";
     appendFileSync(file, `attempt ${seat} ${key}\n`);
     if (!seen.includes(`applied ${seat} ${key}`)) appendFileSync(file, `applied ${seat} ${key}\n`);
-    if (holdMs !== undefined) await hold(holdMs);
+    await whileGate(gate);
     return { seat, key };
   },
 });
