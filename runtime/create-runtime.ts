@@ -6,7 +6,8 @@ import { inProcessDispatcher } from "./dispatch/in-process.js";
 import { RuntimeError } from "./errors.js";
 import { Loader } from "./loader.js";
 import { readLock } from "./lock/read-lock.js";
-import { JOURNAL_ENV, openJournal } from "./journal/open.js";
+import { openJournal } from "./journal/open.js";
+import { configuredJournal } from "./journal/setting.js";
 import { RunJournal } from "./journal/run-journal.js";
 import type { Journal } from "./journal/types.js";
 import { resolveCallOptions, resolveOptions, resolveRunOptions, type CallOptions, type ResolvedRunOptions, type RunOptions, type RuntimeOptions } from "./options.js";
@@ -127,15 +128,16 @@ async function finishRun(engine: Engine, run: RunState): Promise<void> {
   }
 }
 
-/** The journal the option (or else CAVE_JOURNAL) names; `ownJournal` when this runtime opened it and closes it. */
+/** The journal the option (else CAVE_JOURNAL, else cave.config.json) names; `ownJournal` when this runtime opened it and closes it. */
 function journalOf(option: string | Journal | null | undefined, root: string): { journal: Journal | undefined; ownJournal: boolean } {
-  const setting = option === undefined ? process.env[JOURNAL_ENV] || undefined : option;
+  const configured = option === undefined ? configuredJournal(root, process.env) : undefined;
+  const setting = option === undefined ? configured?.setting : option;
   if (setting === undefined || setting === null) return { journal: undefined, ownJournal: false };
   if (typeof setting !== "string") return { journal: setting, ownJournal: false };
   try {
     return { journal: openJournal(setting, root), ownJournal: true };
   } catch (thrown) {
-    const from = option === undefined ? ` (from ${JOURNAL_ENV})` : "";
+    const from = configured === undefined ? "" : ` (from ${configured.from})`;
     throw new RuntimeError("JOURNAL_FAILED", `the journal ${JSON.stringify(setting)}${from} could not be opened: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   }
 }

@@ -4,6 +4,7 @@ import { diffCommand, DIFF_USAGE } from "./commands/diff.js";
 import { verifyCommand, VERIFY_USAGE } from "./commands/verify.js";
 import { explainCommand, EXPLAIN_USAGE } from "./commands/explain.js";
 import { callCommand, CALL_USAGE } from "./commands/call.js";
+import { runsCommand, RUNS_USAGE } from "./commands/runs.js";
 
 type Command = { run: (args: readonly string[], io: CliIO) => Promise<number>; usage: string; summary: string };
 
@@ -14,6 +15,7 @@ export const COMMANDS: Record<string, Command> = {
   verify: { run: verifyCommand, usage: VERIFY_USAGE, summary: "check a lock and its build folder as a deploy would" },
   explain: { run: explainCommand, usage: EXPLAIN_USAGE, summary: "everything the lock says about one tool, in plain words" },
   call: { run: callCommand, usage: CALL_USAGE, summary: "run one tool call through the runtime, exactly as locked, and print the outcome" },
+  runs: { run: runsCommand, usage: RUNS_USAGE, summary: "what a durable-run journal holds: runs, calls, outcomes, effects in doubt, locks; expire old runs" },
 };
 
 export function helpText(): string {

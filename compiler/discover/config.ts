@@ -5,7 +5,7 @@ import type { CaveConfig } from "../types.js";
 import { unknownKeyHint } from "../../src/suggest.js";
 
 export const CONFIG_FILE = "cave.config.json";
-export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir"] as const;
+export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir", "journal"] as const;
 
 /** What a project without configuration gets: every TypeScript module except tests and declarations. */
 export const DEFAULT_CONFIG: CaveConfig = Object.freeze({

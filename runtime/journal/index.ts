@@ -3,5 +3,6 @@ export type { Journal, Intent, Completion, CallKey, RecordedCall, RecordedRun, R
 export { JournalError } from "./journal-error.js";
 export { SqliteJournal } from "./sqlite-journal.js";
 export { FileJournal } from "./file-journal.js";
-export { openJournal, JOURNAL_ENV, DEFAULT_SQLITE_PATH } from "./open.js";
+export { openJournal, journalPath, DEFAULT_SQLITE_PATH } from "./open.js";
+export { JOURNAL_ENV, configuredJournal } from "./setting.js";
 export type { LockChange } from "./run-journal.js";

@@ -34,6 +34,8 @@ export const appendLine = tool({
   effect: "write",
   sandbox: "none",
   timeout: 60_000,
+  // Inline: the storage-failure tests fill the journal's disk with completions, not with stored results.
+  result: "inline",
   async execute({ line, file, gate }) {
     appendFileSync(file, `${line}\n`);
     await whileGate(gate);
