@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRuntime } from "../../runtime/index.js";
-import { builtDurableProject } from "../journal/support/journals.js";
+import { createRuntime, openJournal } from "../../runtime/index.js";
+import { builtDurableProject, freshJournal } from "../journal/support/journals.js";
 import { removeCopies } from "../support/projects.js";
 import { cave, expectRelativeOnly } from "./helpers.js";
 
@@ -71,6 +71,15 @@ describe("cave runs", () => {
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('CAVE9220: no journal at "sqlite" (.cave-state/journal.db under the root)');
     expect(existsSync(join(empty, ".cave-state"))).toBe(false);
+    // A file journal another live process holds (this one): CAVE9221 naming the holder.
+    const { setting } = freshJournal("file");
+    const held = openJournal(setting, root);
+    await held.openRun("x", 1);
+    const locked = await cave(["runs", "list", "--root", root, "--journal", setting], root);
+    await held.close();
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toContain(`CAVE9221: the journal file is in use by process ${process.pid} (a file journal serves one process`);
+    expect((await cave(["runs", "list", "--root", root, "--journal", setting], root)).stdout).toMatch(/^x {2}open {2}0 calls/);
     const bad = await cave(["runs", "expire", "--root", root], root);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("expire needs --older-than DURATION");
