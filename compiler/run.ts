@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { TOOL_BRAND } from "../src/contract/brands.js";
 import type { CallOutcome, Receipt } from "../src/contract/outcome.js";
 import { createRuntime } from "../runtime/create-runtime.js";
+import { journalPath } from "../runtime/journal/open.js";
 import { RuntimeError } from "../runtime/errors.js";
 import type { LimitOptions } from "../runtime/options.js";
 import type { ReceiptSink } from "../runtime/receipts.js";
@@ -33,9 +34,17 @@ export interface RunOptions {
   readonly limits?: LimitOptions;
   /** Options of the sandbox the call runs in (it is started for this call and stopped after it). */
   readonly sandbox?: SandboxOptions;
+  /**
+   * A durable ordinary run: the journal setting ("sqlite:<path>", "file:<path>", relative to root) the
+   * call is recorded in, under runId (both or neither). A durable run refuses opaque validators without
+   * schemaSemanticsSHA256, as a lock does (the contract): the bundle's hash cannot stand in for them
+   * across the restarts a journal exists for.
+   */
+  readonly journal?: string;
+  readonly runId?: string;
 }
 
-const OPTION_KEYS = ["entryPath", "mode", "root", "receipts", "limits", "sandbox"];
+const OPTION_KEYS = ["entryPath", "mode", "root", "receipts", "limits", "sandbox", "journal", "runId"];
 
 /** The code a lock refuses and an ordinary run allows: an opaque validator without schemaSemanticsSHA256. */
 const OPAQUE_WITHOUT_HASH = "CAVE5007";
@@ -64,9 +73,11 @@ export async function run(definition: unknown, args: unknown, options: RunOption
   const module = relative(root, realpathSync(entry)).split(sep).join("/");
   if (module.startsWith("../") || isAbsolute(module)) throw new RuntimeError("RUN_NOT_STAGED", `run(): entryPath ${JSON.stringify(options.entryPath)} is outside the project root; pass root, or an entry inside it`);
 
-  const staged = await stageForRun(root, module, tool.name);
+  const durable = options.journal !== undefined;
+  const staged = await stageForRun(root, module, tool.name, durable);
   const folder = mkdtempSync(join(tmpdir(), "cave-run-"));
   const sandbox = createSandboxDispatcher({ ...options.sandbox, limits: options.limits ?? options.sandbox?.limits });
+  let runtimeOpened: { close(): void } | undefined;
   try {
     for (const [path, text] of [...staged.files, ["cave.lock", staged.lockText] as const]) {
       mkdirSync(dirname(join(folder, path)), { recursive: true });
@@ -78,18 +89,22 @@ export async function run(definition: unknown, args: unknown, options: RunOption
       mode: options.mode ?? "host",
       ...(options.limits === undefined ? {} : { limits: options.limits }),
       ...(receipts === undefined ? {} : { receipts: { record: (receipt: Receipt) => receipts.record(unlocked(receipt)) } }),
+      // The journal's paths are the project's, not the temporary folder's.
+      journal: durable ? absoluteSetting(options.journal!, root) : null,
       dispatchers: { required: sandbox },
     });
-    const outcome = await runtime.call(tool.name, args);
+    runtimeOpened = runtime;
+    const outcome = await (durable ? runtime.startRun({ id: options.runId! }).call(tool.name, args) : runtime.call(tool.name, args));
     return { ...outcome, receipt: unlocked(outcome.receipt) } as CallOutcome;
   } finally {
+    runtimeOpened?.close();
     sandbox.close();
     rmSync(folder, { recursive: true, force: true });
   }
 }
 
 /** The lock text and build folder files for the entry module and its tools' nested tools. */
-async function stageForRun(root: string, entry: string, name: string): Promise<{ lockText: string; files: ReadonlyMap<string, string> }> {
+async function stageForRun(root: string, entry: string, name: string, durable: boolean): Promise<{ lockText: string; files: ReadonlyMap<string, string> }> {
   const discovered = await discover(root);
   const config = discovered.config;
   // The nested tools of the entry's tools may live in other modules: find them in the whole project
@@ -103,7 +118,7 @@ async function stageForRun(root: string, entry: string, name: string): Promise<{
   const modules = [...new Set([entry, ...everything.tools.filter((t) => nested.has(t.name)).map((t) => t.module)])].sort();
 
   const diagnostics: Diagnostic[] = [...discovered.diagnostics.filter((d) => d.severity === "error")];
-  const fail = () => refuse(entry, diagnostics);
+  const fail = () => refuse(entry, diagnostics, durable);
   if (hasErrors(diagnostics)) return fail();
   const analysed = analyse(root, modules);
   diagnostics.push(...analysed.diagnostics);
@@ -111,7 +126,8 @@ async function stageForRun(root: string, entry: string, name: string): Promise<{
   const stagedModules = await stage(root, analysed.modules, config);
   diagnostics.push(...stagedModules.diagnostics);
   if (hasErrors(diagnostics)) return fail();
-  const evaluated = withRunSemanticsHashes(await evaluate(root, stagedModules, analysed), stagedModules);
+  const evaluatedModules = await evaluate(root, stagedModules, analysed);
+  const evaluated = durable ? evaluatedModules : withRunSemanticsHashes(evaluatedModules, stagedModules);
   diagnostics.push(...evaluated.diagnostics);
   if (hasErrors(diagnostics)) return fail();
   const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated));
@@ -137,11 +153,12 @@ function withRunSemanticsHashes(evaluated: EvaluateResult, staged: StageResult):
   return { ...evaluated, tools, diagnostics: evaluated.diagnostics.filter((d) => d.code !== OPAQUE_WITHOUT_HASH) };
 }
 
-function refuse(entry: string, diagnostics: readonly Diagnostic[]): never {
+function refuse(entry: string, diagnostics: readonly Diagnostic[], durable: boolean): never {
   const errors = diagnostics.filter((d) => d.severity === "error");
   const shown = errors.slice(0, 5).map((d) => `${[d.file ?? "cave", d.line, d.column].filter((part) => part !== null).join(":")}: ${d.code}: ${d.message} (${d.hint})`);
   const more = errors.length > 5 ? `\n(and ${errors.length - 5} more; cave build shows them all)` : "";
-  throw new RuntimeError("RUN_NOT_STAGED", `run(): ${entry} could not be staged:\n${shown.join("\n")}${more}`);
+  const why = durable && errors.some((d) => d.code === OPAQUE_WITHOUT_HASH) ? " (a durable run, with a journal, refuses opaque validators without schemaSemanticsSHA256, as a lock does; without journal the bundle's hash stands in)" : "";
+  throw new RuntimeError("RUN_NOT_STAGED", `run(): ${entry} could not be staged${why}:\n${shown.join("\n")}${more}`);
 }
 
 /** A receipt of an ordinary run: no lock vouches for it. */
@@ -165,6 +182,9 @@ function checkOptions(options: RunOptions): void {
   if (options.entryPath !== undefined && (typeof options.entryPath !== "string" || options.entryPath === "")) throw new RuntimeError("OPTIONS_INVALID", "run() option entryPath must be a non-empty path string");
   if (options.mode !== undefined && options.mode !== "host" && options.mode !== "fixture") throw new RuntimeError("OPTIONS_INVALID", `run() option mode must be "host" or "fixture"`);
   if (options.root !== undefined && (typeof options.root !== "string" || options.root === "")) throw new RuntimeError("OPTIONS_INVALID", "run() option root must be a non-empty path string");
+  if ((options.journal === undefined) !== (options.runId === undefined)) throw new RuntimeError("OPTIONS_INVALID", "run() options journal and runId go together: a durable run records the call in the journal under the run id");
+  if (options.journal !== undefined && (typeof options.journal !== "string" || options.journal === "")) throw new RuntimeError("OPTIONS_INVALID", 'run() option journal must be a journal setting such as "sqlite:.cave-state/journal.db"');
+  if (options.runId !== undefined && (typeof options.runId !== "string" || options.runId === "")) throw new RuntimeError("OPTIONS_INVALID", "run() option runId must be a non-empty string");
 }
 
 /** The nearest folder above the entry holding a package.json, else the entry's own folder. */
@@ -173,4 +193,11 @@ function projectRootOf(entry: string): string {
     if (existsSync(join(dir, "package.json"))) return dir;
     if (dirname(dir) === dir) return dirname(entry);
   }
+}
+
+/** A journal setting with its path made absolute against the project root (run() stages into a temporary folder). */
+function absoluteSetting(setting: string, root: string): string {
+  const path = journalPath(setting, root);
+  if (path === null || path === ":memory:") return setting;
+  return `${setting.slice(0, setting.indexOf(":") === -1 ? setting.length : setting.indexOf(":"))}:${path}`;
 }

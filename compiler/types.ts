@@ -11,6 +11,8 @@ export interface CaveConfig {
   readonly lock: string;
   /** The build folder, relative to the root. */
   readonly outDir: string;
+  /** The durable-run journal setting ("sqlite:<path>", "file:<path>"): read by the runtime and `cave runs`, not by the build. */
+  readonly journal?: string;
 }
 
 export interface PassResult {

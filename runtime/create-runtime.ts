@@ -8,7 +8,13 @@ import { inProcessDispatcher } from "./dispatch/in-process.js";
 import { RuntimeError } from "./errors.js";
 import { Loader } from "./loader.js";
 import { readLock } from "./lock/read-lock.js";
-import { resolveCallOptions, resolveOptions, resolveRunOptions, type CallOptions, type RunOptions, type RuntimeOptions } from "./options.js";
+import { openJournal } from "./journal/open.js";
+import { configuredJournal } from "./journal/setting.js";
+import { RunJournal } from "./journal/run-journal.js";
+import type { Journal } from "./journal/types.js";
+import { resolveCallOptions, resolveOptions, resolveRunOptions, type CallOptions, type ResolvedRunOptions, type RunOptions, type RuntimeOptions } from "./options.js";
+import { resultPlansOf, resultPlansOver } from "./results/attach.js";
+import { reservedDispatcher } from "./results/reserved-call.js";
 import { runCall } from "./pipeline/run-call.js";
 import type { Engine } from "./pipeline/state.js";
 import { RunState } from "./run-state.js";
@@ -25,6 +31,12 @@ export interface Run {
   call(name: string, args: unknown, options?: CallOptions): Promise<CallOutcome>;
   /** Calls made so far (nested ones included) and milliseconds since the run started. */
   usage(): { readonly calls: number; readonly elapsedMs: number };
+  /**
+   * Marks the run finished in the runtime's journal, so retention (journal.expire, `cave runs expire`)
+   * may remove it; later calls still work. Without a journal it does nothing. Rejects with a
+   * RuntimeError (JOURNAL_FAILED) when the journal cannot record it.
+   */
+  finish(): Promise<void>;
 }
 
 export interface Runtime {
@@ -42,7 +54,9 @@ export interface Runtime {
   toolDeclarations<F extends DeclarationFormat>(format: F): DeclarationsOf<F>;
   /** Checks every staged bundle and validator the lock names against its sha256 now, instead of on first use. */
   verifyAll(): Promise<void>;
-  /** Stops the sandbox processes this runtime started (a call in flight reports TOOL_CRASHED); later calls start new ones. */
+  /** The journal runs are recorded in, or undefined (createRuntime's journal option). */
+  readonly journal: Journal | undefined;
+  /** Stops the sandbox processes this runtime started (a call in flight reports TOOL_CRASHED; later calls start new ones) and closes the journal it opened. */
   close(): void;
 }
 
@@ -58,6 +72,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const lock = await readLock(lockPath, shownPath(root, lockPath));
 
   // The runtime closes only the sandbox it made; dispatchers passed in belong to the caller.
+  const { journal, ownJournal } = journalOf(resolved.journal, root);
   const ownSandbox = resolved.dispatchers.required === undefined ? createSandboxDispatcher({ limits: resolved.limits, isolation: resolved.isolation }) : undefined;
   const required = resolved.dispatchers.required ?? ownSandbox!;
   // Under isolation "os" the sandbox probes the OS layer now (once per process), so that a host without it refuses
@@ -67,21 +82,25 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       await required.prepare();
     } catch (thrown) {
       ownSandbox?.close();
+      if (ownJournal) void journal!.close();
       throw thrown;
     }
   }
+  const plans = journal === undefined ? () => resultPlansOf(root) : once(() => resultPlansOver(root, journal.results));
   const engine: Engine = {
     lock,
     root,
     options: resolved,
     loader: new Loader(root),
     breakers: new Breakers(resolved.breaker, true),
-    dispatchers: { required, none: resolved.dispatchers.none ?? inProcessDispatcher },
+    dispatchers: { required, none: resolved.dispatchers.none ?? inProcessDispatcher, reserved: reservedDispatcher(plans) },
     withheldKey: randomBytes(32),
     resolved: new Map(),
+    journal,
+    plans,
   };
   const toolNames = Object.freeze(Object.keys(lock.tools).sort());
-  const defaultRun = new RunState(resolved.budget);
+  const defaultRun = newRun(engine, { id: undefined, budget: resolved.budget, lockChange: "refuse" }, false);
 
   const runtime: Runtime = Object.freeze({
     mode: resolved.mode,
@@ -92,20 +111,63 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     describeTools: () => describeTools(lock),
     toolDeclarations: <F extends DeclarationFormat>(format: F) => toolDeclarations(lock, format),
     verifyAll: () => verifyAll(root, lock),
-    close: () => ownSandbox?.close(),
+    journal,
+    close: () => {
+      ownSandbox?.close();
+      if (ownJournal) void journal!.close();
+    },
   });
   return runtime;
 }
 
 function startRun(runtime: Runtime, engine: Engine, options: RunOptions | undefined): Run {
-  const { budget, id } = resolveRunOptions(options, engine.options.budget);
-  const run = new RunState(budget, id);
+  const run = newRun(engine, resolveRunOptions(options, engine.options.budget), true);
   return Object.freeze({
     id: run.id,
     runtime,
     call: (name: string, args: unknown, callOptions?: CallOptions) => callIn(engine, run, name, args, callOptions),
     usage: () => ({ calls: run.calls, elapsedMs: run.elapsedMs() }),
+    finish: () => finishRun(engine, run),
   });
+}
+
+/** A run, resumed from the journal when the runtime has one (the record loads before its first call goes on). */
+function newRun(engine: Engine, options: ResolvedRunOptions, loadNow: boolean): RunState {
+  const run = new RunState(options.budget, options.id);
+  if (engine.journal !== undefined) {
+    run.journal = new RunJournal(engine.journal, run, engine.lock.integrity, options.lockChange);
+    if (loadNow) void run.journal.ready();
+  }
+  return run;
+}
+
+async function finishRun(engine: Engine, run: RunState): Promise<void> {
+  if (engine.journal === undefined) return;
+  await run.journal!.ready();
+  try {
+    await engine.journal.finishRun(run.id, Date.now());
+  } catch (thrown) {
+    throw new RuntimeError("JOURNAL_FAILED", `run ${run.id} could not be marked finished: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+  }
+}
+
+/** The journal the option (else CAVE_JOURNAL, else cave.config.json) names; `ownJournal` when this runtime opened it and closes it. */
+function journalOf(option: string | Journal | null | undefined, root: string): { journal: Journal | undefined; ownJournal: boolean } {
+  const configured = option === undefined ? configuredJournal(root, process.env) : undefined;
+  const setting = option === undefined ? configured?.setting : option;
+  if (setting === undefined || setting === null) return { journal: undefined, ownJournal: false };
+  if (typeof setting !== "string") return { journal: setting, ownJournal: false };
+  try {
+    return { journal: openJournal(setting, root), ownJournal: true };
+  } catch (thrown) {
+    const from = configured === undefined ? "" : ` (from ${configured.from})`;
+    throw new RuntimeError("JOURNAL_FAILED", `the journal ${JSON.stringify(setting)}${from} could not be opened: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+  }
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** A top-level call; bad call options reject the promise (OPTIONS_INVALID) rather than throw synchronously. */

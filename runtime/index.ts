@@ -1,7 +1,7 @@
 /** Loads and verifies cave.lock, then runs tool calls exactly as locked. */
 export { createRuntime, type Runtime, type Run } from "./create-runtime.js";
 /** What createRuntime() accepts, and the defaults it fills in. */
-export { DEFAULTS, RUN_ID_PATTERN, MAX_CORRELATION_ID, type RuntimeOptions, type RunOptions, type CallOptions, type BudgetOptions, type BreakerOptions, type LimitOptions, type RetryOptions } from "./options.js";
+export { DEFAULTS, RUN_ID_PATTERN, MAX_CORRELATION_ID, type RuntimeOptions, type RunOptions, type ResolvedRunOptions, type CallOptions, type BudgetOptions, type BreakerOptions, type LimitOptions, type RetryOptions } from "./options.js";
 /** The error createRuntime(), startRun(), verifyAll() and bad options throw (a tool's failure is an outcome instead). */
 export { RuntimeError } from "./errors.js";
 /** Where receipts go, and an in-memory sink. */
@@ -22,8 +22,8 @@ export { RUNTIME_CODES, type RuntimeCode } from "../src/contract/codes/runtime.j
 export type { CallOutcome, Receipt, CallError } from "../src/contract/outcome.js";
 /** The child-process sandbox that runs `sandbox: "required"` tools (the default dispatcher for them), and the layers it has here. */
 export { createSandboxDispatcher, sandboxLayers, SANDBOX_DEFAULTS, type SandboxDispatcher, type SandboxOptions, type SandboxLayers, type PoolStats, ISOLATION_ENV, type Isolation, type IsolationSetting } from "./sandbox/index.js";
-/** A durable journal of receipts and outcomes, with replay. */
-export { FileJournal, durableRun, type DurableRun, type DurableRunOptions, type JournalEntry } from "./journal/index.js";
+/** Durable runs: the Journal interface, the SQLite (default) and file backends, and how a setting opens one. */
+export { FileJournal, SqliteJournal, JournalError, openJournal, journalPath, configuredJournal, JOURNAL_ENV, DEFAULT_SQLITE_PATH, type Journal, type Intent, type Completion, type CallKey, type RecordedCall, type RecordedRun, type RunSummary, type ExpireOptions, type LockChange } from "./journal/index.js";
 /** Result plans: where exact results are stored for cave_page / cave_recover (default: files under <root>/.cave-state/recovery), and the reserved tools. */
 export { createFileRecoveryStore, createMemoryRecoveryStore, RESERVED_TOOLS, reservedToolsFor, type RecoveryStore, type ReservedTool } from "./results/index.js";
 export { useRecoveryStore, defaultRecoveryDir } from "./results/attach.js";

@@ -1,5 +1,6 @@
 import type { Dispatcher } from "./dispatch/types.js";
 import { describeOption, integerOption, invalidOption, optionRecord } from "./option-checks.js";
+import type { Journal } from "./journal/types.js";
 import type { ReceiptSink } from "./receipts.js";
 import { isolationSetting, type IsolationSetting } from "./sandbox/isolation.js";
 
@@ -46,6 +47,12 @@ export interface RuntimeOptions {
   readonly retry?: RetryOptions;
   /** Where every call's receipt goes (default: nowhere). */
   readonly receipts?: ReceiptSink;
+  /**
+   * Where runs are recorded for durable resumption: a setting ("sqlite:<path>", the embedded default
+   * that needs better-sqlite3 12; "file:<path>"; relative to root), or a Journal you opened (you close
+   * it). Default: the CAVE_JOURNAL environment variable, else none. null: none, whatever the environment says.
+   */
+  readonly journal?: string | Journal | null;
   /** Who runs tool code, by the tool's sandbox mode. `none` defaults to the in-process dispatcher; `required` to the child-process sandbox (createSandboxDispatcher with these limits). */
   readonly dispatchers?: { readonly required?: Dispatcher; readonly none?: Dispatcher };
   /**
@@ -67,6 +74,19 @@ export interface RunOptions {
   readonly id?: string;
   /** Overrides the runtime's budget for this run. */
   readonly budget?: BudgetOptions;
+  /**
+   * A resumed run recorded under another lock: "refuse" (the default: every call answers
+   * JOURNAL_LOCK_CHANGED naming both locks) or "replay" (recorded outcomes are replayed as recorded;
+   * each replayed receipt names the lock it was recorded under).
+   */
+  readonly lockChange?: "refuse" | "replay";
+}
+
+/** startRun() options, checked. */
+export interface ResolvedRunOptions {
+  readonly id: string | undefined;
+  readonly budget: Required<BudgetOptions>;
+  readonly lockChange: "refuse" | "replay";
 }
 
 export interface CallOptions {
@@ -98,18 +118,23 @@ export interface ResolvedOptions {
   readonly limits: Required<LimitOptions>;
   readonly retry: Required<RetryOptions>;
   readonly receipts: ReceiptSink | undefined;
+  readonly journal: string | Journal | null | undefined;
   readonly dispatchers: { readonly required: Dispatcher | undefined; readonly none: Dispatcher | undefined };
   readonly isolation: IsolationSetting;
 }
 
 /** Checks createRuntime() options (unknown keys refused, every value checked) and fills in the defaults. */
 export function resolveOptions(options: unknown): ResolvedOptions {
-  const o = optionRecord(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "dispatchers", "isolation"]);
+  const o = optionRecord(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "journal", "dispatchers", "isolation"]);
   if (o.root !== undefined && (typeof o.root !== "string" || o.root === "")) invalidOption("root must be a non-empty path string");
   if (o.lock !== undefined && (typeof o.lock !== "string" || o.lock === "")) invalidOption("lock must be a non-empty path string, relative to root (e.g. \"cave.lock\")");
   if (o.mode !== "host" && o.mode !== "fixture") invalidOption(`mode must be "host" or "fixture" (got ${describeOption(o.mode)}); it has no default, say which`);
   const receipts = o.receipts;
   if (receipts !== undefined && (typeof receipts !== "object" || receipts === null || typeof (receipts as ReceiptSink).record !== "function")) invalidOption("receipts must be a ReceiptSink: an object with a optionRecord(receipt) method");
+  const journal = o.journal;
+  if (journal !== undefined && journal !== null && (typeof journal !== "string" || journal === "") && !isJournal(journal)) {
+    invalidOption('journal must be a setting such as "sqlite:.cave-state/journal.db" or "file:journal.jsonl", a Journal object, or null');
+  }
   const dispatchers = o.dispatchers === undefined ? {} : optionRecord(o.dispatchers, "dispatchers", ["required", "none"]);
   for (const key of ["required", "none"] as const) {
     const d = dispatchers[key] as Dispatcher | undefined;
@@ -126,6 +151,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     limits: numbers(o.limits, "limits", DEFAULTS.limits, { maxInputBytes: 1, maxOutputBytes: 1 }),
     retry: numbers(o.retry, "retry", DEFAULTS.retry, { maxAttempts: 1 }),
     receipts: receipts as ReceiptSink | undefined,
+    journal: journal as string | Journal | null | undefined,
     dispatchers: { required: dispatchers.required as Dispatcher | undefined, none: dispatchers.none as Dispatcher | undefined },
     isolation: isolationSetting(o.isolation),
   };
@@ -142,13 +168,19 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
 export const MAX_CORRELATION_ID = 256;
 
 /** Checks startRun() options over the runtime's budget. */
-export function resolveRunOptions(options: unknown, base: Required<BudgetOptions>): { readonly budget: Required<BudgetOptions>; readonly id: string | undefined } {
-  if (options === undefined) return { budget: base, id: undefined };
-  const o = optionRecord(options, "startRun() options", ["id", "budget"]);
+export function resolveRunOptions(options: unknown, base: Required<BudgetOptions>): ResolvedRunOptions {
+  if (options === undefined) return { id: undefined, budget: base, lockChange: "refuse" };
+  const o = optionRecord(options, "startRun() options", ["id", "budget", "lockChange"]);
   if (o.id !== undefined && !(typeof o.id === "string" && RUN_ID_PATTERN.test(o.id))) {
     invalidOption(`startRun() id must be 1 to 128 letters, digits and _ . : @ -, starting with a letter or digit (got ${describeOption(o.id)})`);
   }
-  return { budget: resolveBudget(o.budget, "budget", base), id: o.id as string | undefined };
+  if (o.lockChange !== undefined && o.lockChange !== "refuse" && o.lockChange !== "replay") invalidOption(`startRun option lockChange must be "refuse" or "replay" (got ${describeOption(o.lockChange)})`);
+  return { id: o.id as string | undefined, budget: resolveBudget(o.budget, "budget", base), lockChange: (o.lockChange as "refuse" | "replay" | undefined) ?? "refuse" };
+}
+
+function isJournal(value: unknown): value is Journal {
+  const j = value as Journal | null;
+  return typeof j === "object" && j !== null && typeof j.openRun === "function" && typeof j.recordIntent === "function" && typeof j.recordCompletion === "function" && typeof j.recordRefused === "function" && typeof j.close === "function";
 }
 
 /** Checks call() options; the common case (none) costs nothing. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Breakers } from "./breaker-state.js";
+import type { RunJournal } from "./journal/run-journal.js";
 import type { BudgetOptions } from "./options.js";
 
 /** The call that holds a repeat-guard key, and whether its receipt is in the sink yet. */
@@ -11,9 +12,9 @@ export interface RepeatHolder {
 
 /** Per-run state: the budget used so far and the calls the repeat guard remembers. */
 export class RunState {
-  /** The name startRun({ id }) gave the run, or a random UUID. */
   readonly id: string;
-  readonly startedAt = performance.now();
+  /** performance.now() at the start; a resumed run moves it back by the time it had used (resumeElapsed). */
+  startedAt = performance.now();
   /** Calls that passed the budget stage, nested ones included. */
   calls = 0;
   /** Repeat-guard key (tool and argument hash) → the call that holds it. */
@@ -21,8 +22,19 @@ export class RunState {
   /** This run's own circuit breakers, made at its first tool failure (see runtime/pipeline/breaker.ts). */
   breakers: Breakers | undefined = undefined;
 
-  constructor(readonly budget: Required<BudgetOptions>, id?: string) {
+  /** The run's journal, when the runtime has one (set once, right after construction). */
+  journal: RunJournal | undefined;
+
+  constructor(
+    readonly budget: Required<BudgetOptions>,
+    id?: string,
+  ) {
     this.id = id ?? randomUUID();
+  }
+
+  /** A resumed run: `elapsedMs` of its wall-time budget were used before this process. */
+  resumeElapsed(elapsedMs: number): void {
+    this.startedAt = performance.now() - elapsedMs;
   }
 
   /** Milliseconds since the run started, at `now` (a performance.now() reading). */

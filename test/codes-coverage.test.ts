@@ -33,6 +33,10 @@ const PRODUCED_BY_TESTS: Record<string, string> = {
   CAVE9030: "test/cli/diff-git.test.ts",
   CAVE9031: "test/cli/diff-git.test.ts",
   CAVE9040: "test/cli/explain.test.ts",
+  // cave runs: they need a journal (or none) on disk.
+  CAVE9220: "test/cli/runs.test.ts",
+  CAVE9221: "test/cli/runs.test.ts",
+  CAVE9222: "test/cli/runs.test.ts",
 };
 
 describe("code registry coverage", () => {

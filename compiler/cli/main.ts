@@ -6,6 +6,7 @@ import { verifyCommand, VERIFY_USAGE } from "./commands/verify.js";
 import { explainCommand, EXPLAIN_USAGE } from "./commands/explain.js";
 import { callCommand, CALL_USAGE } from "./commands/call.js";
 import { serveCommand, SERVE_USAGE } from "./commands/serve.js";
+import { runsCommand, RUNS_USAGE } from "./commands/runs.js";
 
 type Command = { run: (args: readonly string[], io: CliIO) => Promise<number>; usage: string; summary: string };
 
@@ -17,6 +18,7 @@ export const COMMANDS: Record<string, Command> = {
   explain: { run: explainCommand, usage: EXPLAIN_USAGE, summary: "everything the lock says about one tool, in plain words" },
   call: { run: callCommand, usage: CALL_USAGE, summary: "run one tool call through the runtime, exactly as locked, and print the outcome" },
   serve: { run: serveCommand, usage: SERVE_USAGE, summary: "serve the locked tools to MCP clients (stdio, or Streamable HTTP with --http)" },
+  runs: { run: runsCommand, usage: RUNS_USAGE, summary: "what a durable-run journal holds: runs, calls, outcomes, effects in doubt, locks; expire old runs" },
 };
 
 export function helpText(): string {

@@ -6,7 +6,7 @@ import { unknownKeyHint } from "../../src/suggest.js";
 import { jsonParseMessage } from "../../runtime/node-features.js";
 
 export const CONFIG_FILE = "cave.config.json";
-export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir"] as const;
+export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir", "journal"] as const;
 
 /**
  * What a project without configuration gets: every TypeScript module (.ts, .tsx, .mts, .cts) except tests and

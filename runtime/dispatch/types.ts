@@ -8,6 +8,8 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** This call's id, as in its receipt. */
   readonly callId: string;
+  /** Idempotent tools only: a key that is the same for every attempt of this call and across a resumed durable run (pass it to the system the tool acts on). */
+  readonly idempotencyKey?: string | undefined;
   /** Calls one of the tool's declared nested tools through the same pipeline. */
   call(name: string, args: unknown): Promise<CallOutcome>;
 }

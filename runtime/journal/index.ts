@@ -1,3 +1,8 @@
-/** A durable journal of receipts and call outcomes, with replay (docs/sandbox.md, "Journal and replay"). */
-export { FileJournal, type JournalEntry, type StartEntry, type EndEntry, type ReceiptEntry } from "./file-journal.js";
-export { durableRun, type DurableRun, type DurableRunOptions } from "./durable-run.js";
+/** Durable runs: the Journal interface, its backends and how a setting opens one (docs/runtime.md, "Durable runs"). */
+export type { Journal, Intent, Completion, CallKey, RecordedCall, RecordedRun, RunSummary, ExpireOptions } from "./types.js";
+export { JournalError } from "./journal-error.js";
+export { SqliteJournal } from "./sqlite-journal.js";
+export { FileJournal } from "./file-journal.js";
+export { openJournal, journalPath, DEFAULT_SQLITE_PATH } from "./open.js";
+export { JOURNAL_ENV, configuredJournal } from "./setting.js";
+export type { LockChange } from "./run-journal.js";

@@ -1,6 +1,7 @@
 import type { CallOutcome, Receipt } from "../../src/contract/outcome.js";
 import { sha256 } from "../../src/contract/hash.js";
 import type { RepeatHolder } from "../run-state.js";
+import { journalCompletion } from "./journal.js";
 import type { CallState, Failure, Success } from "./state.js";
 
 /** The argument hash of a call whose arguments have no JSON form: the hash of zero bytes, which no JSON text has. */
@@ -24,6 +25,7 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
     isolation: state.dispatched ? (state.dispatcher?.isolation?.() ?? null) : null,
   });
   const outcome: CallOutcome = end.ok === true ? { ok: true, content: end.content, receipt: record } : { ok: false, error: { code: end.code, message: end.message }, receipt: record };
+  if (state.journaled !== undefined) return journaled(state, outcome);
   const sink = state.engine.options.receipts;
   const holder = state.repeat;
   if (sink === undefined) {
@@ -38,6 +40,21 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
     throw thrown;
   }
   return recorded(pending, outcome, holder);
+}
+
+/** A journaled call: its completion is committed before the sink or the caller sees the outcome. */
+async function journaled(state: CallState, decided: CallOutcome): Promise<CallOutcome> {
+  const holder = state.repeat;
+  try {
+    const outcome = await journalCompletion(state, decided, state.tool!.result.plan.strategy);
+    const sink = state.engine.options.receipts;
+    if (sink !== undefined) await sink.record(outcome.receipt);
+    if (holder !== undefined) holder.receipt = "written";
+    return outcome;
+  } catch (thrown) {
+    if (holder !== undefined) holder.receipt = "lost";
+    throw thrown;
+  }
 }
 
 /** Waits for the sink (it may be a durable journal) before the outcome is returned; a sink that throws rejects the call. */

@@ -1,6 +1,6 @@
 import { RuntimeError } from "../errors.js";
 import { describePath, snapshotJson } from "../json-data.js";
-import { reservedDispatcherFor, reservedToolFor } from "../results/reserved-call.js";
+import { isReservedEntry, reservedToolFor } from "../results/reserved-call.js";
 import type { CallState, Failure } from "./state.js";
 
 /**
@@ -60,7 +60,8 @@ export function resolve(state: CallState): Failure | undefined {
   // sandbox: "required" tools go to the sandbox dispatcher (the child-process sandbox unless another is
   // passed), never to the in-process one; a sandbox that cannot run reports SANDBOX_UNAVAILABLE itself.
   // cave_page / cave_recover run no user code: their own dispatcher (runtime/results/reserved-call.ts).
-  const dispatcher = reservedDispatcherFor(tool) ?? (tool.sandbox.mode === "none" ? state.engine.dispatchers.none : state.engine.dispatchers.required);
+  const dispatchers = state.engine.dispatchers;
+  const dispatcher = isReservedEntry(tool) ? dispatchers.reserved : tool.sandbox.mode === "none" ? dispatchers.none : dispatchers.required;
   state.dispatcher = dispatcher;
   return undefined;
 }

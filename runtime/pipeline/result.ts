@@ -1,7 +1,6 @@
 import type { ResultPlan } from "../../src/contract/lock.js";
 import { TOKENIZER } from "../../src/contract/results/tokenizer.js";
 import type { DataSnapshot } from "../json-data.js";
-import { resultPlansOf } from "../results/attach.js";
 import type { CallState, Failure, Success } from "./state.js";
 
 /**
@@ -30,7 +29,7 @@ function inlineUncounted(plan: ResultPlan, bytes: number): boolean {
 }
 
 async function applyPlan(state: CallState, data: DataSnapshot): Promise<Success | Failure> {
-  const outcome = await (await resultPlansOf(state.engine.root)).apply(state.tool!.result.plan, data.value, data.text, {
+  const outcome = await (await state.engine.plans()).apply(state.tool!.result.plan, data.value, data.text, {
     lockIntegrity: state.engine.lock.integrity,
     tool: state.name,
     run: state.run.id,

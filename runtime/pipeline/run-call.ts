@@ -3,12 +3,14 @@ import type { DispatchResult, ToolContext } from "../dispatch/types.js";
 import { nextCallId } from "../call-id.js";
 import { thrownMessage } from "../thrown-message.js";
 import type { CallOptions } from "../options.js";
+import type { RunJournal } from "../journal/run-journal.js";
 import type { RunState } from "../run-state.js";
 import { budget } from "./budget.js";
 import { breakerGate, recordBreaker } from "./breaker.js";
 import { underDeadline } from "./deadline.js";
 import { afterFailure, dispatcherFailed, dispatchRequest } from "./dispatch.js";
 import { effectGate } from "./effect-gate.js";
+import { journalIntent, journalMatch } from "./journal.js";
 import { receipt } from "./receipt.js";
 import { releaseRepeat, repeatGuard } from "./repeat-guard.js";
 import { resolve } from "./resolve.js";
@@ -30,8 +32,9 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
     name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
     tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, runBreakerTrial: undefined, repeatKey: undefined, repeat: undefined,
-    dispatched: false, effectUnknown: false, settled: false, cut: undefined, abort: undefined, context: undefined,
+    dispatched: false, effectUnknown: false, settled: false, cut: undefined, abort: undefined, context: undefined, journaled: undefined,
   };
+  if (run.journal !== undefined) return journaledCall(state, run.journal);
   let end: Success | Failure;
   try {
     end = budget(state) ?? resolve(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await underDeadline(state, execute));
@@ -52,6 +55,32 @@ function runtimeFault(state: CallState, thrown: unknown): Failure {
   if (state.dispatched && state.tool !== undefined && state.tool.effect !== "read") state.effectUnknown = true;
   const unknown = state.effectUnknown ? `; it has effect ${state.tool!.effect} and may have done part of it (effectUnknown)` : "";
   return { code: "RUNTIME_FAULT", message: `the runtime failed while handling the call of "${state.name}": ${thrownMessage(thrown)}${unknown}. Report this with the message` };
+}
+
+/**
+ * The same pipeline in a journaled run, with the journal's two stages: the match after resolve (a
+ * recorded outcome is returned as recorded; see pipeline/journal.ts) and the intent, committed after
+ * the effect gate and before anything of the call's own runs. The receipt stage commits the completion.
+ */
+async function journaledCall(state: CallState, journal: RunJournal): Promise<CallOutcome> {
+  let end: Success | Failure;
+  try {
+    // A call refused at resolve still counts against the budget (every attempt does), as in runCall.
+    const refused = resolve(state);
+    if (refused !== undefined) end = budget(state) ?? refused;
+    else {
+      const matched = await journalMatch(state, journal);
+      if (matched !== undefined && "receipt" in matched) return matched;
+      end = matched ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await journalIntent(state)) ?? (await underDeadline(state, execute));
+    }
+  } catch (thrown) {
+    end = runtimeFault(state, thrown);
+  } finally {
+    state.settled = true;
+  }
+  recordBreaker(state, end.ok === true ? "ok" : end.code);
+  releaseRepeat(state);
+  return receipt(state, end);
 }
 
 async function execute(state: CallState): Promise<Success | Failure> {
@@ -80,6 +109,8 @@ async function execute(state: CallState): Promise<Success | Failure> {
 /** What execute receives besides its input. The signal is made on first access (see CallSignal). */
 class Context implements ToolContext {
   readonly callId: string;
+  /** Idempotent tools only: the same for every attempt of this call, and across a resumed run. */
+  readonly idempotencyKey: string | undefined;
   readonly call: (name: string, args: unknown) => Promise<CallOutcome>;
   // A true private field: tool code must not reach the runtime's internals through its context.
   readonly #state: CallState;
@@ -87,6 +118,7 @@ class Context implements ToolContext {
   constructor(state: CallState) {
     this.#state = state;
     this.callId = state.callId;
+    this.idempotencyKey = state.tool!.effect !== "idempotent" ? undefined : (state.journaled?.intent.idempotencyKey ?? state.callId);
     // An own arrow function, so `const { call } = context` works as tools expect. Nested calls keep
     // `speculative` only: the caller's signal reaches them through the parent's (CallSignal.adopt),
     // and the caller's correlation id names the top-level call alone (nested receipts carry parentId).

@@ -3,10 +3,13 @@ import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
 import type { Breakers } from "../breaker-state.js";
 import type { CallSignal } from "../call-signal.js";
 import type { Dispatcher, ToolContext } from "../dispatch/types.js";
+import type { Journal } from "../journal/types.js";
 import type { DataSnapshot } from "../json-data.js";
 import type { Loader } from "../loader.js";
 import type { CallOptions, ResolvedOptions } from "../options.js";
+import type { ResultPlans } from "../results/engine.js";
 import type { RepeatHolder, RunState } from "../run-state.js";
+import type { JournaledCall } from "./journal.js";
 
 /** What every call of one runtime shares. */
 export interface Engine {
@@ -16,9 +19,13 @@ export interface Engine {
   readonly options: ResolvedOptions;
   readonly loader: Loader;
   readonly breakers: Breakers;
-  readonly dispatchers: { readonly required: Dispatcher; readonly none: Dispatcher };
+  readonly dispatchers: { readonly required: Dispatcher; readonly none: Dispatcher; readonly reserved: Dispatcher };
   /** A random secret of this runtime: the key of the fingerprint an OUTPUT_INVALID message gives (validate-output.ts). */
   readonly withheldKey: Uint8Array;
+  /** Where this runtime's runs are recorded (createRuntime's journal), or undefined. */
+  readonly journal: Journal | undefined;
+  /** The result-plan executor: the root's shared one, or one over the journal's store when there is a journal. */
+  plans(): Promise<ResultPlans>;
   /** Tools resolved so far, by name: a lock entry is read (parsed and checked) once, then found here. */
   readonly resolved: Map<string, LockedTool>;
 }
@@ -63,6 +70,8 @@ export interface CallState {
   /** Aborted at the deadline; nested calls follow it (set by the deadline stage). */
   abort: CallSignal | undefined;
   context: ToolContext | undefined;
+  /** Set by the journal match stage in a journaled run. */
+  journaled: JournaledCall | undefined;
 }
 
 /** How a call ended when it succeeded: what enters context, and the hash of its canonical JSON. */

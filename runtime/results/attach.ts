@@ -30,6 +30,11 @@ export function useRecoveryStore(root: string, store: RecoveryStore): void {
   byRoot.set(root, plansFor(root, store));
 }
 
+/** A result-plan executor over `store` that no other runtime shares (a runtime with a journal keeps its results there). */
+export function resultPlansOver(root: string, store: RecoveryStore): Promise<ResultPlans> {
+  return plansFor(root, store);
+}
+
 async function plansFor(root: string, store: RecoveryStore | undefined): Promise<ResultPlans> {
   const { ResultPlans } = await import("./engine.js");
   return new ResultPlans({ root, store: store ?? (await import("./store.js")).createFileRecoveryStore(defaultRecoveryDir(root)) });

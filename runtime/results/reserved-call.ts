@@ -1,6 +1,6 @@
 import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
 import type { Dispatcher, DispatchResult } from "../dispatch/types.js";
-import { resultPlansOf } from "./attach.js";
+import type { ResultPlans } from "./engine.js";
 import { RESERVED_TOOLS, isReservedTool, reservedToolsFor } from "./reserved.js";
 
 /**
@@ -50,19 +50,26 @@ function synthetic(name: keyof typeof RESERVED_TOOLS, lockIntegrity: string): Lo
   return tool;
 }
 
-/** The dispatcher of a reserved tool (undefined for every locked tool). */
-export function reservedDispatcherFor(tool: LockedTool): Dispatcher | undefined {
-  return DISPATCHERS.has(tool) ? RESERVED_DISPATCHER : undefined;
+/** Whether `tool` is a reserved tool's synthetic entry (false for every locked tool). */
+export function isReservedEntry(tool: LockedTool): boolean {
+  return DISPATCHERS.has(tool);
 }
 
-const RESERVED_DISPATCHER: Dispatcher = {
-  async dispatch(request): Promise<DispatchResult> {
-    const scope = { lockIntegrity: DISPATCHERS.get(request.tool) ?? "", run: request.runId };
-    const outcome = await (await resultPlansOf(request.root)).reserved(request.name, request.input, scope);
-    if (outcome.ok) return { ok: true, value: outcome.content };
-    return { ok: false, code: outcome.code, message: outcome.message, transient: false, effectUnknown: false };
-  },
-  async validateOpaque() {
-    return { ok: false, code: "TOOL_ERROR", message: "reserved tools have no opaque validator" };
-  },
-};
+/**
+ * The dispatcher of the reserved tools over a runtime's result plans: the root's shared store, or
+ * the journal's when the runtime has one (so references in a replayed outcome resolve there).
+ * Cursors and references are checked against the lock the synthetic entry was made for and the run.
+ */
+export function reservedDispatcher(plans: () => Promise<ResultPlans>): Dispatcher {
+  return {
+    async dispatch(request): Promise<DispatchResult> {
+      const scope = { lockIntegrity: DISPATCHERS.get(request.tool) ?? "", run: request.runId };
+      const outcome = await (await plans()).reserved(request.name, request.input, scope);
+      if (outcome.ok) return { ok: true, value: outcome.content };
+      return { ok: false, code: outcome.code, message: outcome.message, transient: false, effectUnknown: false };
+    },
+    async validateOpaque() {
+      return { ok: false, code: "TOOL_ERROR", message: "reserved tools have no opaque validator" };
+    },
+  };
+}

@@ -172,7 +172,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       });
       if (!("child" in found)) return found;
       if (signal.aborted) return deathFailure(name, tool, { by: "deadline" }, limits);
-      const answer = await found.child.run(context.callId, inputText, (nestedName, args) => context.call(nestedName, args));
+      const answer = await found.child.run(context.callId, context.idempotencyKey, inputText, (nestedName, args) => context.call(nestedName, args));
       return toDispatchResult(name, tool, answer);
     } finally {
       signal.removeEventListener("abort", onAbort);

@@ -252,8 +252,9 @@ export class SandboxChild {
   }
 
   /** Runs execute with `inputText` (JSON) in the child; `onCall` serves its nested calls. */
-  run(callId: string, inputText: string, onCall: NestedCall): Promise<Answer> {
-    return this.request((id) => `{"t":"run","id":${JSON.stringify(id)},"callId":${JSON.stringify(callId)},"input":${inputText}}`, onCall);
+  run(callId: string, idempotencyKey: string | undefined, inputText: string, onCall: NestedCall): Promise<Answer> {
+    const idem = idempotencyKey === undefined ? "" : `,"idem":${JSON.stringify(idempotencyKey)}`;
+    return this.request((id) => `{"t":"run","id":${JSON.stringify(id)},"callId":${JSON.stringify(callId)}${idem},"input":${inputText}}`, onCall);
   }
 
   /** Runs the tool's Standard Schema for one side; with `wantValue` false only the verdict comes back. */

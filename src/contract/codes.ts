@@ -9,6 +9,7 @@ import { VALIDATORS_CODES } from "./codes/validators.js";
 import { STAGE_CODES } from "./codes/stage.js";
 import { EVALUATE_CODES } from "./codes/evaluate.js";
 import { RESULTS_CODES } from "./codes/results.js";
+import { JOURNAL_CLI_CODES } from "./codes/journal.js";
 
 export type { CodeEntry } from "./codes/types.js";
 
@@ -27,6 +28,7 @@ export const CODES = {
   ...STAGE_CODES,
   ...EVALUATE_CODES,
   ...RESULTS_CODES,
+  ...JOURNAL_CLI_CODES,
 } as const satisfies Record<string, CodeEntry>;
 
 export type CaveCode = keyof typeof CODES;

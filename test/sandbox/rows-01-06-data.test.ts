@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRuntime, durableRun, FileJournal } from "../../runtime/index.js";
+import { createRuntime } from "../../runtime/index.js";
 import { createSandboxDispatcher } from "../../runtime/sandbox/index.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./support/project.js";
@@ -66,16 +66,15 @@ describe("row 4: output that violates its schema", () => {
   it("reports OUTPUT_INVALID with size and a keyed fingerprint; the sentinel is in no outcome, receipt or journal line", async () => {
     const sentinel = "SENTINEL-row4-7c1e93";
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
-    const journal = await FileJournal.open(journalPath);
     const sandbox = createSandboxDispatcher();
     try {
-      const runtime = await createRuntime({ root, mode: "host", receipts: journal, dispatchers: { required: sandbox } });
-      const outcome = await durableRun(runtime, journal, { runId: "row-4" }).call("bad_output", { sentinel });
+      const runtime = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
+      const outcome = await runtime.startRun({ id: "row-4" }).call("bad_output", { sentinel });
       const error = failed(outcome);
       expect(error.code).toBe("OUTPUT_INVALID");
       expect(error.message).toMatch(/withheld \(\d+ bytes, fingerprint hmac-sha256-[0-9a-f]{64}, keyed with a secret of this runtime\)/);
       expect(JSON.stringify(outcome)).not.toContain(sentinel);
-      await journal.close();
+      await runtime.journal!.close();
       const lines = readFileSync(journalPath, "utf8");
       expect(lines).toContain("OUTPUT_INVALID");
       expect(lines).not.toContain(sentinel);
@@ -162,11 +161,10 @@ describe("issue 13: output nested 100,000 levels deep", () => {
 describe("row 6: a 50 MB output", () => {
   it("is OUTPUT_TOO_LARGE, decided at the byte cap inside the child; the host's memory barely moves and nothing is journaled", async () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
-    const journal = await FileJournal.open(journalPath);
     const sandbox = createSandboxDispatcher();
     try {
-      const runtime = await createRuntime({ root, mode: "host", receipts: journal, dispatchers: { required: sandbox } });
-      const run = durableRun(runtime, journal, { runId: "row-6" });
+      const runtime = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
+      const run = runtime.startRun({ id: "row-6" });
       await run.call("big_output", { bytes: 10 }); // start the child first: its start-up is not the output
       const before = process.memoryUsage().rss;
       const error = failed(await run.call("big_output", { bytes: 50_000_000 }));
@@ -174,7 +172,7 @@ describe("row 6: a 50 MB output", () => {
       expect(error.code).toBe("OUTPUT_TOO_LARGE");
       expect(error.message).toContain("over the 4194304-byte limit");
       expect(grown).toBeLessThan(4 * 1_048_576 + 32 * 1_048_576);
-      await journal.close();
+      await runtime.journal!.close();
       const text = readFileSync(journalPath, "utf8");
       expect(text).toContain("OUTPUT_TOO_LARGE");
       expect(text.length).toBeLessThan(20_000);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRuntime, durableRun, FileJournal, type CallOutcome } from "../../runtime/index.js";
+import { createRuntime, FileJournal, type CallOutcome } from "../../runtime/index.js";
 import { checkDeployment } from "../../runtime/deploy-check.js";
 import { createSandboxDispatcher } from "../../runtime/sandbox/index.js";
 import { hashJson } from "../../src/contract/hash.js";
@@ -184,53 +184,49 @@ describe("row 24: the bundle swapped after verification", () => {
 
 describe("row 25: journal replay and unknown effects", () => {
   it("a completed call is replayed from the journal without running the tool", async () => {
-    const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
-    const first = await FileJournal.open(journalPath);
-    const s1 = await sandboxed(root);
-    const original = await durableRun(s1.runtime, first, { runId: "row-25" }).call("counter", { label: "once" });
+    const journal = `file:${join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl")}`;
+    const first = await createRuntime({ root, mode: "host", journal });
+    const original = await first.startRun({ id: "row-25" }).call("counter", { label: "once" });
     expect(original).toMatchObject({ ok: true, content: { label: "once", served: 1 } });
-    await first.close();
+    first.close();
 
-    const again = await FileJournal.open(journalPath);
     const sandbox = createSandboxDispatcher();
+    const runtime = await createRuntime({ root, mode: "host", journal, dispatchers: { required: sandbox } });
     try {
-      const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: sandbox } });
-      const replayed = await durableRun(runtime, again, { runId: "row-25" }).call("counter", { label: "once" });
-      expect(replayed).toEqual(original);
+      const replayed = await runtime.startRun({ id: "row-25" }).call("counter", { label: "once" });
+      expect(JSON.stringify(replayed)).toBe(JSON.stringify(original));
       expect(sandbox.stats().spawned).toBe(0);
       // A different run with the same call does run it.
-      expect(await durableRun(runtime, again, { runId: "row-25-other" }).call("counter", { label: "once" })).toMatchObject({ ok: true, content: { served: 1 } });
+      expect(await runtime.startRun({ id: "row-25-other" }).call("counter", { label: "once" })).toMatchObject({ ok: true, content: { served: 1 } });
       expect(sandbox.stats().spawned).toBeGreaterThan(0);
     } finally {
       sandbox.close();
-      await again.close();
+      runtime.close();
     }
   });
 
   it("a write whose host crashed between its start and its completion record surfaces EFFECT_UNKNOWN, not a silent re-run", async () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
-    const host = await startHost({ root, journal: journalPath, runId: "row-25-crash", calls: [{ name: "slow_write", args: { id: "w1", ms: 60_000 } }] });
-    await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"type":"start"'));
+    const host = await startHost({ root, journal: `file:${journalPath}`, runId: "row-25-crash", calls: [{ name: "slow_write", args: { id: "w1", ms: 60_000 } }] });
+    await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"t":"intent"'));
     await new Promise((resolve) => setTimeout(resolve, 500));
     host.child.kill("SIGKILL");
     expect(await host.exited).toEqual({ code: null, signal: "SIGKILL" });
-    expect(readFileSync(journalPath, "utf8")).not.toContain('"type":"end"');
+    expect(readFileSync(journalPath, "utf8")).not.toContain('"t":"completion"');
 
-    const journal = await FileJournal.open(journalPath);
     const sandbox = createSandboxDispatcher();
     try {
-      const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: sandbox } });
-      const resumed = durableRun(runtime, journal, { runId: "row-25-crash" });
-      const outcome = await resumed.call("slow_write", { id: "w1", ms: 60_000 });
+      const runtime = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
+      const outcome = await runtime.startRun({ id: "row-25-crash" }).call("slow_write", { id: "w1", ms: 60_000 });
       expect(code(outcome)).toBe("EFFECT_UNKNOWN");
       expect(outcome.receipt).toMatchObject({ tool: "slow_write", outcome: "EFFECT_UNKNOWN", effectUnknown: true });
       expect(outcome.ok ? "" : outcome.error.message).toContain("it was not run again");
       expect(sandbox.stats().spawned).toBe(0);
-      await journal.close();
-      // Recorded: asking again (even after another restart) gives the same answer.
-      const reopened = await FileJournal.open(journalPath);
-      expect(code(await durableRun(runtime, reopened, { runId: "row-25-crash" }).call("slow_write", { id: "w1", ms: 60_000 }))).toBe("EFFECT_UNKNOWN");
-      await reopened.close();
+      runtime.close();
+      // Recorded: asking again (even after another restart) gives the same answer, byte for byte.
+      const again = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
+      expect(JSON.stringify(await again.startRun({ id: "row-25-crash" }).call("slow_write", { id: "w1", ms: 60_000 }))).toBe(JSON.stringify(outcome));
+      again.close();
       expect(sandbox.stats().spawned).toBe(0);
     } finally {
       sandbox.close();
@@ -239,32 +235,32 @@ describe("row 25: journal replay and unknown effects", () => {
 
   it("a read-only call cut off the same way is simply run again", async () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
-    const host = await startHost({ root, journal: journalPath, runId: "row-25-read", calls: [{ name: "fault", args: { kind: "pending" } }] });
-    await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"type":"start"'));
+    const host = await startHost({ root, journal: `file:${journalPath}`, runId: "row-25-read", calls: [{ name: "fault", args: { kind: "pending" } }] });
+    await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"t":"intent"'));
     host.child.kill("SIGKILL");
     await host.exited;
-    const journal = await FileJournal.open(journalPath);
     const sandbox = createSandboxDispatcher();
+    const runtime = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
     try {
-      const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: sandbox } });
-      const outcome = await durableRun(runtime, journal, { runId: "row-25-read" }).call("fault", { kind: "pending" });
+      const outcome = await runtime.startRun({ id: "row-25-read" }).call("fault", { kind: "pending" });
       expect(code(outcome)).toBe("TIMEOUT");
       expect(sandbox.stats().spawned).toBeGreaterThan(0);
     } finally {
       sandbox.close();
-      await journal.close();
+      runtime.close();
     }
   });
 
   it("a line torn by a crash mid-write is cut off when the journal is opened, and never counts as recorded", async () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
-    const journal = await FileJournal.open(journalPath);
-    await journal.append({ type: "start", run: "r", key: "k", tool: "slow_write", argsSha256: hashJson({}), readOnly: false });
+    const journal = FileJournal.open(journalPath);
+    await journal.openRun("r", 1);
     await journal.close();
-    appendFileSync(journalPath, '{"type":"end","run":"r","key":"k","rece');
-    const reopened = await FileJournal.open(journalPath);
-    expect(reopened.entries).toEqual([{ argsSha256: hashJson({}), key: "k", readOnly: false, run: "r", tool: "slow_write", type: "start" }]);
+    const whole = readFileSync(journalPath, "utf8");
+    appendFileSync(journalPath, '{"t":"intent","runId":"r","key":"k","rece');
+    const reopened = FileJournal.open(journalPath);
+    expect(await reopened.readRun("r")).toEqual({ runId: "r", createdAt: 1, finishedAt: null, calls: [] });
     await reopened.close();
-    expect(readFileSync(journalPath, "utf8").endsWith("\n")).toBe(true);
+    expect(readFileSync(journalPath, "utf8")).toBe(whole);
   });
 });

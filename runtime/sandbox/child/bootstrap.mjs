@@ -187,7 +187,7 @@ async function start(frame) {
   send('{"t":"ready"}');
 }
 
-/** @param {{ id: string, callId: string, input: unknown }} frame */
+/** @param {{ id: string, callId: string, idem?: string, input: unknown }} frame */
 async function run(frame) {
   const opts = /** @type {Init} */ (init);
   /** @type {Call} */
@@ -205,7 +205,8 @@ async function run(frame) {
       } else input = checked.value;
     }
     if (text === undefined) {
-      const context = freeze({ signal: new AbortController().signal, callId: String(frame.callId), call: (/** @type {unknown} */ name, /** @type {unknown} */ args) => nested(call, name, args) });
+      // idempotencyKey: idempotent tools only, the same for every attempt and resume of the call (docs/runtime.md).
+      const context = freeze({ signal: new AbortController().signal, callId: String(frame.callId), idempotencyKey: frame.idem === undefined ? undefined : String(frame.idem), call: (/** @type {unknown} */ name, /** @type {unknown} */ args) => nested(call, name, args) });
       const value = await tool.execute(input, context);
       // A tool without an output schema keeps native JSON serialisation; one with a schema returns plain data.
       const data = (opts.nativeOutput ? serialiseNative : serialise)(value === undefined ? null : value, opts.maxOutputBytes);

@@ -1,6 +1,7 @@
 import { SANDBOX_CODES } from "./sandbox.js";
 import type { CodeEntry } from "./types.js";
 import { RESULTS_RUNTIME_CODES } from "./results.js";
+import { JOURNAL_RUNTIME_CODES } from "./journal.js";
 
 /**
  * The runtime's outcome codes: the closed set a call's `error.code` (and a receipt's `outcome`) can
@@ -36,6 +37,8 @@ export const RUNTIME_CODES = {
   ...SANDBOX_CODES,
   /** Executing result plans and the reserved tools cave_page / cave_recover (codes/results.ts). */
   ...RESULTS_RUNTIME_CODES,
+  /** Durable runs: a runtime with a journal (codes/journal.ts). */
+  ...JOURNAL_RUNTIME_CODES,
 } as const satisfies Record<string, CodeEntry>;
 
 /** A runtime outcome or error code. */

@@ -6,19 +6,20 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { REPO_ROOT } from "../../support/golden.js";
 
-let bundled: Promise<string> | undefined;
+const bundled = new Map<string, Promise<string>>();
 
 /**
  * The host runtime in a process of its own (to kill it mid-call, or to watch it exit): the runtime's
  * sources and support/host-script.ts bundled into one .mjs file. The sandbox finds its child entry
  * beside runtime/sandbox/child-entry.ts, so that one file keeps its real location.
  */
-export function hostScript(): Promise<string> {
-  bundled ??= (async () => {
+export function hostScript(entry = "test/sandbox/support/host-script.ts"): Promise<string> {
+  let script = bundled.get(entry);
+  script ??= (async () => {
     const out = join(mkdtempSync(join(tmpdir(), "cave-host-")), "host.mjs");
     const childEntry = realpathSync(join(REPO_ROOT, "runtime/sandbox/child-entry.ts"));
     await build({
-      entryPoints: [join(REPO_ROOT, "test/sandbox/support/host-script.ts")],
+      entryPoints: [join(REPO_ROOT, entry)],
       outfile: out,
       bundle: true,
       platform: "node",
@@ -41,12 +42,13 @@ export function hostScript(): Promise<string> {
     });
     return out;
   })();
-  return bundled;
+  bundled.set(entry, script);
+  return script;
 }
 
-/** Starts the host script with a JSON job; its stdout carries one JSON line per event. */
-export async function startHost(job: unknown, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; lines: string[]; exited: Promise<{ code: number | null; signal: string | null }> }> {
-  const child = spawn(process.execPath, [await hostScript(), JSON.stringify(job)], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, ...env } });
+/** Starts the host script (by default support/host-script.ts) with a JSON job; its stdout carries one JSON line per event. */
+export async function startHost(job: unknown, env: NodeJS.ProcessEnv = {}, entry?: string): Promise<{ child: ChildProcess; lines: string[]; exited: Promise<{ code: number | null; signal: string | null }> }> {
+  const child = spawn(process.execPath, [await hostScript(entry), JSON.stringify(job)], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, ...env } });
   const lines: string[] = [];
   let buffered = "";
   child.stdout!.setEncoding("utf8").on("data", (text: string) => {
