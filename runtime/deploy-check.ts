@@ -4,6 +4,7 @@ import type { CaveCode } from "../src/contract/codes.js";
 import { hashJson, sha256 } from "../src/contract/hash.js";
 import { LOCKFILE_VERSION, type CaveLock } from "../src/contract/lock.js";
 import { checkLockShape } from "./lock/check-shape.js";
+import { jsonParseMessage } from "./node-features.js";
 
 /** One thing wrong with a lock or its build folder: a stable code and one line naming the file or tool. */
 export interface DeploymentProblem {
@@ -49,7 +50,7 @@ export function inspectLock(text: string, shown: string): InspectedLock {
   try {
     parsed = JSON.parse(text);
   } catch (thrown) {
-    return fatal("CAVE9002", `${shown} is not valid JSON (${thrown instanceof Error ? thrown.message : String(thrown)}); restore it from version control or run cave build`);
+    return fatal("CAVE9002", `${shown} is not valid JSON (${jsonParseMessage(thrown)}); restore it from version control or run cave build`);
   }
   if (!isRecord(parsed)) return fatal("CAVE9002", `${shown} is not a JSON object; restore it from version control or run cave build`);
   if (parsed.lockfileVersion !== LOCKFILE_VERSION) {

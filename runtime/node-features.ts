@@ -117,3 +117,13 @@ export function nodeFeatures(): NodeFeatures {
   });
   return current;
 }
+
+/**
+ * The message of an error `JSON.parse` threw, the same on every Node version: V8 in Node 22+ appends
+ * " (line L column C)" to "... at position N", which Node 20 does not, and a diagnostic or a golden file
+ * that quoted it would differ by version. The position stays; the suffix goes.
+ */
+export function jsonParseMessage(thrown: unknown): string {
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return message.replace(/ \(line \d+ column \d+\)$/, "");
+}

@@ -8,11 +8,12 @@
 //   same projects in the same run, e.g. the commit before a change: `git archive <commit> | tar -x -C DIR`,
 //   link node_modules into DIR, build it there.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateProject } from "../build/generate.mjs";
+import { buildLookupProject } from "../lookup-project.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..", "..");
@@ -54,28 +55,7 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
 const small = mkdtempSync(join(tmpdir(), "cave-runtime-bench-call-"));
 const perCall = {};
 try {
-  mkdirSync(join(small, "tools"));
-  writeFileSync(
-    join(small, "tools", "lookup.ts"),
-    [
-      `import { schema, tool } from "cave";`,
-      `export const lookup = tool({`,
-      `  name: "lookup",`,
-      `  description: "Read the refund window of a region.",`,
-      `  input: schema.object({ region: schema.string({ minLength: 2, maxLength: 8 }) }),`,
-      `  output: schema.object({ region: schema.string(), days: schema.number() }),`,
-      `  effect: "read",`,
-      `  sandbox: "none",`,
-      `  allowRepeat: true,`,
-      `  execute({ region }) {`,
-      `    return { region, days: 14 };`,
-      `  },`,
-      `});`,
-      ``,
-    ].join("\n"),
-  );
-  symlinkSync(join(repoRoot, "node_modules"), join(small, "node_modules"), "dir");
-  buildProject(small);
+  buildLookupProject(small, repoRoot, [["lookup", "none"]]);
   // One process per runtime (two runtimes in one process slow each other down), alternating, three each.
   for (const [name] of sides) perCall[name] = [];
   for (let r = 0; r < 3; r++) for (const [name, checkout] of sides) perCall[name].push(node("per-call.mjs", [small, checkout]).now);

@@ -5,36 +5,18 @@
 //     network namespace, and when a spare child is waiting.
 // Usage: npm run build && node bench/sandbox/run.mjs
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildLookupProject } from "../lookup-project.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..", "..");
-const cli = join(repoRoot, "dist", "compiler", "cli", "bin.js");
-
-const tool = (name, sandbox) => [
-  `export const ${name} = tool({`,
-  `  name: ${JSON.stringify(name)},`,
-  `  description: "Read the refund window of a region.",`,
-  `  input: schema.object({ region: schema.string({ minLength: 2, maxLength: 8 }) }),`,
-  `  output: schema.object({ region: schema.string(), days: schema.number() }),`,
-  `  effect: "read",`,
-  `  sandbox: ${JSON.stringify(sandbox)},`,
-  `  allowRepeat: true,`,
-  `  execute({ region }) {`,
-  `    return { region, days: 14 };`,
-  `  },`,
-  `});`,
-];
 
 const root = mkdtempSync(join(tmpdir(), "cave-sandbox-bench-"));
 try {
-  mkdirSync(join(root, "tools"));
-  writeFileSync(join(root, "tools", "lookup.ts"), [`import { schema, tool } from "cave";`, ...tool("lookup_in_process", "none"), ...tool("lookup_sandboxed", "required"), ""].join("\n"));
-  symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
-  execFileSync(process.execPath, [cli, "build", "--root", root], { stdio: ["ignore", "ignore", "inherit"] });
+  buildLookupProject(root, repoRoot, [["lookup_in_process", "none"], ["lookup_sandboxed", "required"]]);
   const result = JSON.parse(execFileSync(process.execPath, [join(here, "measure.mjs"), root, repoRoot], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
 
   const us = (x) => `${x.toFixed(1)} µs`;

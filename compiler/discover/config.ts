@@ -3,6 +3,7 @@ import { join, posix } from "node:path";
 import { error, type Diagnostic } from "../diagnostics.js";
 import type { CaveConfig } from "../types.js";
 import { unknownKeyHint } from "../../src/suggest.js";
+import { jsonParseMessage } from "../../runtime/node-features.js";
 
 export const CONFIG_FILE = "cave.config.json";
 export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir", "journal"] as const;
@@ -24,7 +25,7 @@ function readJson(root: string, file: string, diagnostics: Diagnostic[]): unknow
   try {
     return JSON.parse(readFileSync(join(root, file), "utf8"));
   } catch (thrown) {
-    diagnostics.push(error("CAVE2002", `${file} is not valid JSON: ${(thrown as Error).message}`, "Fix the JSON syntax.", { file }));
+    diagnostics.push(error("CAVE2002", `${file} is not valid JSON: ${jsonParseMessage(thrown)}`, "Fix the JSON syntax.", { file }));
     return undefined;
   }
 }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeNode, nodeFeatures, type NodeProbe, type PermissionScope } from "../../runtime/node-features.js";
+import { describeNode, jsonParseMessage, nodeFeatures, type NodeProbe, type PermissionScope } from "../../runtime/node-features.js";
 
 const run = promisify(execFile);
 
@@ -164,5 +164,22 @@ describe("nodeFeatures() against the Node running this suite", () => {
       (error: { stderr?: string }) => (/ERR_UNKNOWN_FILE_EXTENSION/.test(error.stderr ?? "") ? "unknown extension" : String(error.stderr)),
     );
     expect(outcome).toBe(facts.wasmModuleImports ? "object" : "unknown extension");
+  });
+});
+
+describe("jsonParseMessage", () => {
+  it("drops the line and column suffix V8 in Node 22+ appends, keeping the position", () => {
+    expect(jsonParseMessage(new SyntaxError("Expected double-quoted property name in JSON at position 23 (line 1 column 24)"))).toBe("Expected double-quoted property name in JSON at position 23");
+    expect(jsonParseMessage("Unexpected end of JSON input")).toBe("Unexpected end of JSON input");
+  });
+
+  it("gives the same text on this Node as Node 20 gives for the same input", () => {
+    let thrown: unknown;
+    try {
+      JSON.parse('{"root": ".", oops}');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(jsonParseMessage(thrown)).toBe("Expected double-quoted property name in JSON at position 14");
   });
 });
