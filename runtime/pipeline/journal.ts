@@ -66,9 +66,11 @@ export async function journalMatch(state: CallState, journal: RunJournal): Promi
   };
 }
 
-/** The recorded outcome, as it was returned when it was recorded. */
+/** The recorded outcome, as it was returned when it was recorded (its receipt frozen, as every receipt is). */
 function replay(completion: Completion): CallOutcome {
-  return JSON.parse(completion.outcome) as CallOutcome;
+  const outcome = JSON.parse(completion.outcome) as CallOutcome;
+  Object.freeze(outcome.receipt);
+  return outcome;
 }
 
 /**
