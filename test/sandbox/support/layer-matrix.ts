@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { nodeFeatures } from "../../../runtime/node-features.js";
-import { namespacePrefix } from "../../../runtime/sandbox/layers.js";
+import { osLayerCommand, probeOsLayer } from "../../../runtime/sandbox/os-layer.js";
 
 const run = promisify(execFile);
 const PROBE = fileURLToPath(new URL("./layer-probe.mjs", import.meta.url));
@@ -56,7 +56,9 @@ export async function measureLayers(): Promise<{ matrix: Matrix; namespace: bool
   const features = nodeFeatures();
   const flag = features.permissionFlag;
   if (flag === null) throw new Error(`Node ${process.version} has no permission model`);
-  const unshare = await namespacePrefix("auto");
+  // The network namespace alone (util-linux unshare, as root), and the OS layer the sandbox ships (bubblewrap).
+  const unshare = await unsharePrefix();
+  const os = await probeOsLayer();
   const canary = await answeringCanary();
   const dir = mkdtempSync(join(tmpdir(), "cave-layers-"));
   try {
@@ -66,17 +68,20 @@ export async function measureLayers(): Promise<{ matrix: Matrix; namespace: bool
       "permission model": { prefix: [], node: permission, deny: false },
       "deny layer": { prefix: [], node: [], deny: true },
       "network namespace": { prefix: unshare, node: [], deny: false },
-      "all (as shipped)": { prefix: unshare ?? [], node: [...permission, "--no-addons"], deny: true },
+      "all (as shipped)": { prefix: os.available ? [] : null, node: [...permission, "--no-addons"], deny: true },
     };
     const results = {} as Record<Column, Record<string, string> | string>;
     for (const column of COLUMNS) {
       const { prefix, node, deny } = columns[column];
       if (prefix === null) {
-        results[column] = "n/a: no network namespace on this host";
+        results[column] = column === "all (as shipped)" ? "n/a: no OS layer (bubblewrap) on this host" : "n/a: no network namespace on this host";
         continue;
       }
       const argument = JSON.stringify({ deny: deny ? DENY.href : null, port: canary.port, dir });
-      const command = [...prefix, process.execPath, ...node, "--no-warnings", PROBE, argument];
+      const inner = [process.execPath, ...node, "--no-warnings", PROBE, argument];
+      const command = column === "all (as shipped)" && os.available
+        ? osLayerCommand(os.layer, { mounts: [{ path: PROBE_DIR }, { path: DENY_DIR }, { path: dir, write: true }], command: inner })
+        : [...prefix, ...inner];
       const { stdout } = await run(command[0]!, command.slice(1), { env: {}, cwd: dir, timeout: 120_000 }).catch((error: { message: string; stderr?: string }) => {
         throw new Error(`the ${column} probe failed: ${error.message}\n${error.stderr ?? ""}`);
       });
@@ -126,4 +131,17 @@ export function blockPattern(major: number): RegExp {
 /** The rows of a rendered table (what a comparison looks at: the version line differs by patch release). */
 export function tableRows(text: string): string[] {
   return text.split("\n").filter((line) => line.startsWith("|"));
+}
+
+/** `unshare --net` (root, or with a user namespace), or null where this host cannot make a network namespace. */
+async function unsharePrefix(): Promise<readonly string[] | null> {
+  for (const prefix of [["unshare", "--net", "--"], ["unshare", "--map-root-user", "--net", "--"]]) {
+    try {
+      await run(prefix[0]!, [...prefix.slice(1), process.execPath, "--version"], { env: {}, timeout: 10_000 });
+      return prefix;
+    } catch {
+      // the next way, or none
+    }
+  }
+  return null;
 }

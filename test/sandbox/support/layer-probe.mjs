@@ -13,7 +13,8 @@ import { writeSync } from "node:fs";
 const { deny, port, dir } = JSON.parse(process.argv[2] ?? "{}");
 if (deny) {
   const { installDenyLayer } = await import(deny);
-  installDenyLayer({ selfPid: process.pid });
+  // The layer finds the native Pipe class through a pipe the process already has: stderr, a pipe to the test.
+  installDenyLayer({ selfPid: process.pid, pipe: /** @type {any} */ (process.stderr)._handle });
 }
 
 /** Codes that mean a layer refused: the permission model, the deny layer, or an empty network namespace. */
