@@ -72,7 +72,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     lock,
     root,
     options: resolved,
-    loader: new Loader(root),
+    loader: new Loader(root, lock.sdk),
     breakers: new Breakers(resolved.breaker),
     dispatchers: { required: resolved.dispatchers.required ?? ownSandbox!, none: resolved.dispatchers.none ?? inProcessDispatcher, reserved: reservedDispatcher(plans) },
     resolved: new Map(),

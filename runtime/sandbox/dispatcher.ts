@@ -1,7 +1,8 @@
-import { lstat, realpath } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
 import type { LockedTool } from "../../src/contract/lock.js";
-import type { DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult } from "../dispatch/types.js";
+import type { DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult, StagedFiles } from "../dispatch/types.js";
+import { RuntimeError } from "../errors.js";
 import { childEntry } from "./child-entry.js";
 import { sandboxEnv } from "./env.js";
 import { childFailure, dataFailure, deathFailure, failure, type Limits } from "./failures.js";
@@ -58,7 +59,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const warm = pool.warm(key);
     if (warm !== undefined) {
       // A warm child exists only after a start-up for this tool key, which left its starter here.
-      const leased: Leased = { child: warm, key, start: starters.get(key.tool) ?? (() => spec(name, tool, request.root, join(request.root, tool.source.bundle), permissionFlag()!, namespace)) };
+      const leased: Leased = { child: warm, key, start: starters.get(key.tool)! };
       onLease(leased);
       return leased;
     }
@@ -73,17 +74,23 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       const why = (await sandboxLayers(resolved.networkNamespace)).networkNamespace.reason;
       return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: networkNamespace is "required" but ${why}. Allow unshare on this host, or use networkNamespace: "auto"`);
     }
-    const located = await locateBundle(request.root, tool.source.bundle);
-    if (located.linked) {
+    if (await isSymlink(join(request.root, tool.source.bundle))) {
       return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
     }
-    const bundle = located.path;
-    if (bundle.includes(",") || childEntry().dir.includes(",")) {
+    // The child imports the verified bytes from the runtime's private copy, never the build folder (loader.ts).
+    let files: StagedFiles;
+    try {
+      files = await request.stageFiles();
+    } catch (thrown) {
+      if (thrown instanceof RuntimeError) return failure(thrown.code, thrown.message);
+      throw thrown;
+    }
+    if ([...files.readable, childEntry().dir].some((path) => path.includes(","))) {
       // Early Node 20 releases split --allow-fs-read at commas: such a path would grant reads elsewhere.
-      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: the path of its bundle or of the sandbox's bootstrap contains a comma, which Node's --allow-fs-read cannot express safely on every Node version; move the project or the package to a path without one`);
+      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: the path of its staged files or of the sandbox's bootstrap contains a comma, which Node's --allow-fs-read cannot express safely on every Node version; move the package or the temporary folder (TMPDIR) to a path without one`);
     }
     const root = request.root;
-    const start = () => spec(name, tool, root, bundle, flag, namespace);
+    const start = () => spec(name, tool, root, files, flag, namespace);
     starters.set(key.tool, start);
     const leased: Leased = { child: pool.lease(key, start), key, start };
     onLease(leased);
@@ -105,10 +112,11 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
   }
 
-  function spec(name: string, tool: LockedTool, root: string, bundle: string, flag: string, namespace: readonly string[] | null): ChildSpec {
+  function spec(name: string, tool: LockedTool, root: string, files: StagedFiles, flag: string, namespace: readonly string[] | null): ChildSpec {
     return {
       name,
-      bundle,
+      bundle: files.bundle,
+      readable: files.readable,
       shownBundle: tool.source.bundle,
       sha256: tool.source.sha256,
       exportName: tool.export,
@@ -247,16 +255,11 @@ function jsonText(value: unknown): string | undefined {
   }
 }
 
-/**
- * The bundle's real path (the permission model compares the paths Node opens, so a symlinked project
- * folder is resolved) and whether the bundle file itself is a symbolic link, which is refused.
- */
-async function locateBundle(root: string, bundle: string): Promise<{ readonly path: string; readonly linked: boolean }> {
-  const path = join(root, bundle);
+/** Whether the bundle in the build folder is a symbolic link, which is refused (a missing one is reported when it is read). */
+async function isSymlink(path: string): Promise<boolean> {
   try {
-    const linked = (await lstat(path)).isSymbolicLink();
-    return { path: join(await realpath(dirname(path)), basename(path)), linked };
+    return (await lstat(path)).isSymbolicLink();
   } catch {
-    return { path, linked: false }; // missing: the child reports it as the lock mismatch it is
+    return false;
   }
 }

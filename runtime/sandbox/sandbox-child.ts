@@ -12,8 +12,10 @@ import { forgetChild, rememberChild } from "./reaper.js";
 /** Everything one child is started with. */
 export interface ChildSpec {
   readonly name: string;
-  /** Absolute path of the staged bundle (never shown); `shownBundle` is the lock's relative path. */
+  /** Absolute path of the staged bundle in the runtime's private copy (never shown); `shownBundle` is the lock's relative path. */
   readonly bundle: string;
+  /** Absolute paths the child may read besides its bootstrap: the bundle and the files it loads (the SDK module). */
+  readonly readable: readonly string[];
   readonly shownBundle: string;
   readonly sha256: string;
   readonly exportName: string;
@@ -95,7 +97,7 @@ export class SandboxChild {
     const nodeArgs = [
       spec.permissionFlag,
       `--allow-fs-read=${dir}/`,
-      `--allow-fs-read=${spec.bundle}`,
+      ...spec.readable.map((path) => `--allow-fs-read=${path}`),
       "--no-addons",
       `--max-old-space-size=${spec.heapMb}`,
       "--no-warnings",
