@@ -27,6 +27,9 @@ export function buildFolderFiles(staged: StageResult, validated: ValidatorsResul
   const pinned = new Set(Object.values(lock.tools).map((tool) => tool.source.bundle));
   for (const module of staged.modules.values()) if (pinned.has(module.bundlePath)) entries.push([module.bundlePath, module.code]);
   for (const validator of validated.validators.values()) entries.push([validator.path, validator.code]);
+  // The SDK module every bundle imports, pinned once in the lock's sdk entry.
+  const sdk = staged.sdkModule;
+  if (sdk !== undefined && lock.sdk?.module?.path === sdk.path) entries.push([sdk.path, sdk.code]);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(entries);
 }
@@ -40,6 +43,7 @@ export function buildFolderHashes(files: ReadonlyMap<string, string>, staged: St
   const known = new Map<string, { code: string; sha256: string }>();
   for (const module of staged.modules.values()) known.set(module.bundlePath, module);
   for (const validator of validated.validators.values()) known.set(validator.path, validator);
+  if (staged.sdkModule !== undefined) known.set(staged.sdkModule.path, staged.sdkModule);
   const out: Record<string, string> = dictionary();
   for (const [path, text] of files) {
     const made = known.get(path);
@@ -57,6 +61,10 @@ export function stagedBundles(staged: StageResult, modules: Iterable<string>): {
     if (!module) continue;
     files.set(module.bundlePath, module.code);
     hashes[module.bundlePath] = module.sha256;
+  }
+  if (staged.sdkModule !== undefined && files.size > 0) {
+    files.set(staged.sdkModule.path, staged.sdkModule.code);
+    hashes[staged.sdkModule.path] = staged.sdkModule.sha256;
   }
   return { files, hashes };
 }

@@ -96,16 +96,15 @@ export interface StagedSdk {
   /** hashJson of `files`. */
   readonly sha256: string;
   readonly files: Readonly<Record<string, string>>;
+  /** The SDK module every bundle imports, in the build folder, pinned by the sha256 of its bytes. */
+  readonly module: { readonly path: string; readonly sha256: string };
 }
 
 export interface StageResult extends PassResult {
   readonly modules: ReadonlyMap<string, StagedModule>;
   readonly sdk: StagedSdk | null;
-  /**
-   * The SDK prelude every bundle of this build carries after its header (the require shim and `var __caveSdk = ...`),
-   * so that the evaluator can run it once per process; absent, every bundle is evaluated whole. Never output.
-   */
-  readonly sdkPrelude?: string | undefined;
+  /** The SDK module's path (relative to the root), bytes and sha256: written once to the build folder, imported by every bundle. */
+  readonly sdkModule?: { readonly path: string; readonly code: string; readonly sha256: string } | undefined;
   /** Absolute path -> sha256 of every file any graph was built from (for the build cache only; never output). */
   readonly inputFiles: ReadonlyMap<string, string>;
 }

@@ -91,7 +91,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     lock,
     root,
     options: resolved,
-    loader: new Loader(root),
+    loader: new Loader(root, lock.sdk),
     breakers: new Breakers(resolved.breaker, true),
     dispatchers: { required, none: resolved.dispatchers.none ?? inProcessDispatcher, reserved: reservedDispatcher(plans) },
     withheldKey: randomBytes(32),

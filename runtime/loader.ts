@@ -1,8 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { sha256 } from "../src/contract/hash.js";
-import type { LockedTool } from "../src/contract/lock.js";
+import type { LockedSdk, LockedTool } from "../src/contract/lock.js";
+import type { StagedFiles } from "./dispatch/types.js";
 import { RuntimeError } from "./errors.js";
+import { PrivateCopy } from "./private-copy.js";
 import { thrownMessage } from "./thrown-message.js";
 import { loadValidator, type CompiledValidator } from "./validator-module.js";
 
@@ -10,28 +13,71 @@ import { loadValidator, type CompiledValidator } from "./validator-module.js";
 type Namespace = Readonly<Record<string, unknown>>;
 
 /**
- * Lazy, verified loading of what the lock points at. Nothing is read at start-up: a tool's bundle
- * and validators are read, hashed against the lock and imported from the verified bytes (a data:
- * URL, so a file swapped after the check is never evaluated) the first time the tool is used, and
- * kept per file so tools sharing a bundle or a schema load it once. A failed load is not kept: a
- * repaired deploy recovers without a restart.
+ * Lazy, verified loading of what the lock points at. Nothing is read at start-up: a tool's bundle, the SDK module it
+ * imports and its validators are read, hashed against the lock the first time the tool is used, and the verified
+ * bytes are written to this runtime's private copy (private-copy.ts), from which the bundle is imported by file URL:
+ * a file swapped in the build folder after the check is never evaluated, and tool code sees a file URL. Everything is
+ * kept per file, so tools sharing a bundle, the SDK or a schema load it once. A failed load is not kept: a repaired
+ * deploy recovers without a restart.
  */
 export class Loader {
   private readonly bundles = new Map<string, Promise<Namespace>>();
+  private readonly staged = new Map<string, Promise<string>>();
   private readonly validators = new Map<string, Promise<CompiledValidator>>();
   /** Validators already loaded, by the lock's validation entry, for the synchronous fast path. */
   private readonly loaded = new WeakMap<object, CompiledValidator>();
+  private copy: PrivateCopy | undefined;
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly sdk: LockedSdk | null = null,
+  ) {}
 
   bundle(name: string, tool: LockedTool): Promise<Namespace> {
     const { bundle: path, sha256: expected } = tool.source;
     const key = `${path}\0${expected}`;
     let pending = this.bundles.get(key);
     if (pending === undefined) {
-      pending = this.importBundle(name, path, expected);
+      pending = this.stageFiles(name, tool).then(({ bundle }) => import(pathToFileURL(bundle).href) as Promise<Namespace>);
       this.bundles.set(key, pending);
       pending.catch(() => this.bundles.delete(key));
+    }
+    return pending;
+  }
+
+  /** Verifies the tool's bundle and the SDK module against the lock and puts them in the private copy (once each). */
+  async stageFiles(name: string, tool: LockedTool): Promise<StagedFiles> {
+    const module = this.sdk?.module;
+    // Both are read at once and both settle before the answer (a failed read still pending could fail the next call);
+    // the bundle's problem, if any, is the one reported.
+    const [bundle, sdk] = await Promise.allSettled([
+      this.verifiedCopy(tool.source.bundle, tool.source.sha256, `tool "${name}": its staged bundle`),
+      module === undefined ? Promise.resolve(undefined) : this.verifiedCopy(module.path, module.sha256, `tool "${name}": the SDK module its bundle imports`),
+    ]);
+    if (bundle.status === "rejected") throw bundle.reason;
+    if (sdk.status === "rejected") throw sdk.reason;
+    return { bundle: bundle.value, readable: sdk.value === undefined ? [bundle.value] : [bundle.value, sdk.value] };
+  }
+
+  /** Stops using the private copy and removes it (a later load makes a new one). */
+  dispose(): void {
+    this.copy?.dispose();
+    this.copy = undefined;
+    this.staged.clear();
+    this.bundles.clear();
+  }
+
+  private verifiedCopy(path: string, expected: string, what: string): Promise<string> {
+    const key = `${path}\0${expected}`;
+    let pending = this.staged.get(key);
+    if (pending === undefined) {
+      pending = readVerified(this.root, path, expected, what).then((bytes) => (this.copy ??= new PrivateCopy()).add(path, bytes));
+      this.staged.set(key, pending);
+      // Removed synchronously with the rejection's first handler, before any caller sees it.
+      const settled = pending;
+      pending.catch(() => {
+        if (this.staged.get(key) === settled) this.staged.delete(key);
+      });
     }
     return pending;
   }
@@ -59,11 +105,6 @@ export class Loader {
       pending.catch(() => this.validators.delete(key));
     }
     return pending;
-  }
-
-  private async importBundle(name: string, path: string, expected: string): Promise<Namespace> {
-    const bytes = await readVerified(this.root, path, expected, `tool "${name}": its staged bundle`);
-    return (await import(`data:text/javascript;base64,${bytes.toString("base64")}`)) as Namespace;
   }
 }
 

@@ -3,7 +3,7 @@ import { RuntimeError } from "./errors.js";
 import { readVerified } from "./loader.js";
 
 /**
- * Eager verification for deploy checks: reads every staged bundle and precompiled validator the lock
+ * Eager verification for deploy checks: reads every staged bundle, the SDK module and every precompiled validator the lock
  * names and checks its sha256, without importing anything (importing would run tool code in this
  * process). Lazy loading still re-checks the bytes it imports. Throws one LOCK_MISMATCH listing
  * every problem, sorted.
@@ -20,6 +20,8 @@ export async function verifyAll(root: string, lock: CaveLock): Promise<void> {
     const transform = tool.result.plan.transform;
     if (transform !== null && !files.has(transform.module)) files.set(transform.module, { expected: transform.sha256, what: `tool "${name}": its result transform ${transform.id}@${transform.version}` });
   }
+  const sdk = lock.sdk?.module;
+  if (sdk !== undefined) files.set(sdk.path, { expected: sdk.sha256, what: "the SDK module every bundle imports" });
   const problems: string[] = [];
   for (const [path, { expected, what }] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     try {

@@ -1,14 +1,15 @@
 /**
  * The build-time evaluator's child process. It runs from `--eval` under Node's permission model with an
  * empty environment and the runtime sandbox's deny layer (no network, no escape hatches), imports each
- * staged bundle from a data: URL (nothing is read from or written to disk), and reports the tool and
- * agent definitions it exports as plain data. `execute` is never called. child-script.ts bundles it
- * with what it imports, so it must import only node builtins and self-contained modules.
- * It evaluates the build's SDK once, when asked, deep-frozen, for bundle bodies to share (split.ts).
+ * staged bundle by its file URL from a private copy of the build folder's files (read access to that copy
+ * only, nothing written), as the runtime does, and reports the tool and agent definitions it exports as
+ * plain data. `execute` is never called. child-script.ts bundles it with what it imports, so it must import
+ * only node builtins and self-contained modules. When asked, it imports the build's SDK module first and
+ * deep-freezes what it exports, so that no module can change the SDK another module is evaluated with.
  */
 import { installDenyLayer } from "../../runtime/sandbox/child/deny.mjs";
 import { deepFreeze, realmObjects } from "./freeze.js";
-import { SDK_HANDLE, SDK_HANDOFF, type ChildMessage, type ExportReport, type ImportRequest, type RawAgent, type RawSchema, type RawTool, type SdkRequest } from "./protocol.js";
+import type { ChildMessage, ExportReport, ImportRequest, RawAgent, RawSchema, RawTool, SdkRequest } from "./protocol.js";
 
 // Build-time evaluation is hermetic: a module that fetches its schema at import would make the lock
 // depend on the network (and Node 20's permission model does not stop network access).
@@ -33,8 +34,6 @@ const getPrototypeOf = Object.getPrototypeOf;
 const defineProperty = Object.defineProperty;
 const isArray = Array.isArray;
 const isFinite = Number.isFinite;
-const toBase64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
-const dataUrl = (code: string) => `data:text/javascript;base64,${toBase64(code)}`;
 const schedule = setImmediate;
 const nextTurn = () => new Promise<void>((resolve) => schedule(resolve));
 
@@ -60,8 +59,8 @@ process.exit = ((code?: number | string | null) => {
   throw new ExitCalled(typeof code === "number" ? code : Number(code ?? 0) || 0);
 }) as typeof process.exit;
 // Failures in timers or promises a module leaves behind do not change what it exported. They are counted, though: a
-// module evaluated with the shared SDK is trusted only if nothing threw meanwhile (a swallowed failure could be its
-// attempt to change the frozen SDK, which would have worked on its own copy).
+// module evaluated with the shared, frozen SDK is trusted only if nothing threw meanwhile (a swallowed failure could be
+// its attempt to change the frozen SDK, which would have worked on the SDK of its own process at run time).
 let strayFailures = 0;
 process.on("uncaughtException", () => void strayFailures++);
 process.on("unhandledRejection", () => void strayFailures++);
@@ -236,48 +235,47 @@ function authoringRule(thrown: unknown): { code: string; hint: string; subject: 
   return name === "CaveError" && typeof code === "string" && /^CAVE1\d{3}$/.test(code) && typeof hint === "string" ? { code, hint, subject: typeof subject === "string" ? subject : "" } : null;
 }
 
+/** Paths of the private copy become the build folder's relative paths in messages (`file:///tmp/x/.cave/...` -> `.cave/...`). */
+function describeImport(thrown: unknown, request: ImportRequest): string {
+  let text = describe(thrown);
+  for (const prefix of [request.baseUrl, request.base]) text = text.split(prefix).join("");
+  return text;
+}
+
 async function importModule(request: ImportRequest): Promise<ChildMessage> {
   let namespace: Record<string, unknown>;
-  const url = dataUrl(request.code);
   try {
-    namespace = (await import(url)) as Record<string, unknown>;
+    namespace = (await import(request.url)) as Record<string, unknown>;
   } catch (thrown) {
-    const message = describe(thrown, { from: url, to: request.label });
+    const message = describeImport(thrown, request);
     return { type: "threw", module: request.module, message, exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null, rule: authoringRule(thrown) };
   }
   return { type: "imported", module: request.module, exports: readExports(namespace) };
 }
 
 /**
- * A body evaluated with the shared SDK is reported only when it is exactly what importing the whole bundle would
- * give: it succeeded, and nothing threw elsewhere meanwhile (checked a turn later, when Node has reported rejections
- * left unhandled). A module that tried to change the frozen SDK got a TypeError where its own copy would have
- * changed; so anything else is "untrusted" and the parent imports the whole bundle.
+ * A module evaluated with the shared SDK is reported only when it is exactly what importing it in a process of its own
+ * would give: it succeeded, and nothing threw elsewhere meanwhile (checked a turn later, when Node has reported
+ * rejections left unhandled). A module that tried to change the frozen SDK got a TypeError where its own process's
+ * SDK would have changed; so anything else is "untrusted" and the parent imports it again in a child of its own.
  */
-async function importBody(request: ImportRequest): Promise<ChildMessage> {
+async function importShared(request: ImportRequest): Promise<ChildMessage> {
   const failures = strayFailures;
   const reply = await importModule(request);
   await nextTurn();
   return reply.type === "imported" && strayFailures === failures ? reply : { type: "untrusted", module: request.module };
 }
 
-let shared: object | undefined;
+let shared = false;
 
-/** Evaluates the SDK once, freezes it and makes it what SDK_HANDLE exports. On any failure, nothing is shared. */
+/** Imports the SDK module once and freezes what it exports and reaches. On any failure, nothing is shared. */
 async function shareSdk(request: SdkRequest): Promise<ChildMessage> {
-  if (shared !== undefined) return { type: "sdk", shared: false, message: "the SDK was shared already" };
+  if (shared) return { type: "sdk", shared: false, message: "the SDK was shared already" };
   try {
-    const sdk = ((await import(dataUrl(request.code))) as { default?: unknown }).default;
-    if ((typeof sdk !== "object" && typeof sdk !== "function") || sdk === null) throw new TypeError(`the SDK module exported ${kindOf(sdk)}`);
-    deepFreeze(sdk, REALM);
-    defineProperty(globalThis, SDK_HANDOFF, { value: sdk, configurable: true });
-    try {
-      const handle = (await import(SDK_HANDLE)) as { default?: unknown };
-      if (handle.default !== sdk) throw new TypeError("the SDK handle module did not export the SDK");
-    } finally {
-      delete (globalThis as Record<string, unknown>)[SDK_HANDOFF];
-    }
-    shared = sdk;
+    const namespace = (await import(request.url)) as Record<string, unknown>;
+    // A module namespace cannot be frozen itself (its bindings are live), and needs not be: importers cannot assign to it.
+    deepFreeze(Object.fromEntries(objectKeys(namespace).map((key) => [key, namespace[key]])), REALM);
+    shared = true;
     return { type: "sdk", shared: true, message: null };
   } catch (thrown) {
     return { type: "sdk", shared: false, message: describe(thrown) };
@@ -287,6 +285,6 @@ async function shareSdk(request: SdkRequest): Promise<ChildMessage> {
 process.on("message", (message: ImportRequest | SdkRequest) => {
   if (message?.type === "sdk") void shareSdk(message).then(send);
   else if (message?.type === "import" && !message.sharedSdk) void importModule(message).then(send);
-  else if (message?.type === "import") void (shared !== undefined ? importBody(message) : Promise.resolve<ChildMessage>({ type: "untrusted", module: message.module })).then(send);
+  else if (message?.type === "import") void (shared ? importShared(message) : Promise.resolve<ChildMessage>({ type: "untrusted", module: message.module })).then(send);
 });
 send({ type: "ready" });

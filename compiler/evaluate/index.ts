@@ -1,5 +1,7 @@
 import { CODES, type CaveCode } from "../../src/contract/codes.js";
 import { realpathSync } from "node:fs";
+import { sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describeThrown, error, stripRoot, type Diagnostic } from "../diagnostics.js";
 import { packageRoot } from "../package-root.js";
 import type { AnalyseResult, EvaluatedAgent, EvaluatedTool, EvaluateResult, StagedModule, StageResult } from "../types.js";
@@ -9,8 +11,8 @@ import { decodeAgent, decodeTool, isChildMessage, Undecodable } from "./decode.j
 import { checkOpaqueValidators } from "./lock-rules.js";
 import { importAll, type Job, type Outcome } from "./pool.js";
 import type { ExportReport } from "./protocol.js";
-import { bundleBody } from "./split.js";
 import { evaluationLaunch } from "./launch.js";
+import { PrivateCopy } from "../../runtime/private-copy.js";
 import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 
 export interface EvaluateOptions {
@@ -33,8 +35,9 @@ const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values
  * per module) to read the tool and agent definitions they export, without calling `execute`. Every
  * definition is cross-checked against what analysis read from the source, and opaque validators
  * without a semantics hash are refused. A module that throws, hangs or exits is a diagnostic naming it.
- * Each child evaluates the build's SDK once, deep-frozen, and imports each bundle's body with it (split.ts,
- * pool.ts); what a module exports is the same as importing its whole bundle, which is what the runtime does.
+ * Bundles are imported by file URL from a private copy of their bytes, as the runtime imports them; each child imports
+ * the SDK module once, deep-frozen, and a bundle that does not import cleanly with it is judged in a child of its own
+ * (pool.ts), which is what the runtime's sandbox does.
  */
 export async function evaluate(root: string, staged: StageResult, analysed: AnalyseResult, options: EvaluateOptions = {}): Promise<EvaluateResult> {
   const timeoutMs = checkOptions(options);
@@ -43,30 +46,36 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
   if (modules.length === 0) return { tools: [], agents: [], diagnostics: [] };
   const diagnostics: Diagnostic[] = [];
   const outcomes = new Map<string, Exclude<Outcome, { type: "imported" }> | { readonly type: "imported"; readonly exports: readonly ExportReport[] }>();
+  const copy = new PrivateCopy();
   try {
     const jobs: Job[] = [];
-    // Each child evaluates the build's SDK once; a bundle that begins with exactly that prelude is imported as its body
-    // (split.ts). The exports are the same either way, so the cache, by the bundle's hash, holds for both.
-    const prelude = staged.sdkPrelude;
-    for (const { module, bundlePath, code, sha256 } of modules) {
+    // The SDK module is part of what a bundle runs: an evaluation cached for a bundle holds only with the same SDK.
+    const sdk = staged.sdkModule;
+    for (const { module, bundlePath, sha256 } of modules) {
       // A cached entry is checked like a child's reply (and then decoded like one), so a bad entry is only a miss.
-      const exports = cache.get([sha256, timeoutMs]);
+      const exports = cache.get([sha256, sdk?.sha256 ?? null, timeoutMs]);
       if (isChildMessage({ type: "imported", module, exports })) outcomes.set(module, { type: "imported", exports: exports! });
-      else jobs.push({ module, label: bundlePath, code, body: prelude === undefined ? undefined : bundleBody(module, code, prelude) });
+      else jobs.push({ module, label: bundlePath, url: "" });
     }
     if (jobs.length > 0) {
-      // One process per module (pool.ts): the shared SDK is a shortcut between modules of one process, so it is not used.
+      // One process per module (pool.ts), under the OS layer where the isolation setting asks for it. The bundles are
+      // imported as the runtime imports them: by file URL, from a private copy of the very bytes the build folder will
+      // hold, each bundle importing the one SDK module by its relative path.
       const launch = await evaluationLaunch();
       if ("unavailable" in launch) return { tools: [], agents: [], diagnostics: [error("CAVE5160", launch.unavailable, "Install bubblewrap (apt-get install bubblewrap), allow it to create namespaces here, or set CAVE_ISOLATION=auto to evaluate with the Node layers only.")] };
-      const imported = await importAll(jobs, await childScript(), { timeoutMs, cwd: root, perModule: true, launch });
+      const sdkUrl = sdk === undefined ? undefined : pathToFileURL(await copy.add(sdk.path, sdk.code)).href;
+      const located = await Promise.all(jobs.map(async (job) => ({ ...job, url: pathToFileURL(await copy.add(job.label, staged.modules.get(job.module)!.code)).href })));
+      const imported = await importAll(located, await childScript(), { timeoutMs, cwd: root, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl, perModule: true, launch });
       for (const [module, outcome] of imported) {
         outcomes.set(module, outcome);
-        if (outcome.type === "imported") cache.set([staged.modules.get(module)!.sha256, timeoutMs], outcome.exports);
+        if (outcome.type === "imported") cache.set([staged.modules.get(module)!.sha256, sdk?.sha256 ?? null, timeoutMs], outcome.exports);
       }
     }
   } catch (thrown) {
     const message = `build-time evaluation failed unexpectedly: ${describeThrown(thrown, root)}`;
     return { tools: [], agents: [], diagnostics: [error("CAVE5003", message, "This is a bug in cave build; report it with the message.")] };
+  } finally {
+    copy.dispose();
   }
 
   const tools: EvaluatedTool[] = [];
@@ -136,9 +145,9 @@ function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outc
   }
 }
 
-/** Messages from user code: without this machine's paths (the root as given and as the child sees it) and without the bundle's data: URL. */
-function clean(text: string, root: string, staged: StagedModule): string {
-  let out = text.replace(/data:text\/javascript;base64,[A-Za-z0-9+/=]+/g, staged.bundlePath);
+/** Messages from user code: without this machine's paths (the root as given and as the child sees it). */
+function clean(text: string, root: string, _staged: StagedModule): string {
+  let out = text;
   for (const dir of new Set([root, realRoot(root), packageRoot()])) out = stripRoot(out, dir);
   return out;
 }

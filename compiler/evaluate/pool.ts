@@ -1,19 +1,24 @@
 import { availableParallelism } from "node:os";
 import type { ExportReport } from "./protocol.js";
-import { RETAINED_WHOLE, Session, type Launch } from "./session.js";
+import { Session, type Launch } from "./session.js";
 
 export interface Job {
   readonly module: string;
   /** The bundle's path in the build folder, for messages. */
   readonly label: string;
-  readonly code: string;
-  /** The bundle's body for a child's shared SDK (split.ts bundleBody), if the bundle could be split. */
-  readonly body?: string | undefined;
+  /** The bundle's file URL in the private copy of the staged files. */
+  readonly url: string;
+}
+
+/** Where the jobs' files are: the private copy's folder (with a trailing separator) and its file URL. */
+export interface Copy {
+  readonly base: string;
+  readonly baseUrl: string;
 }
 
 /** How importing one module ended. */
 export type Outcome =
-  /** `sdk`: whether the module's body ran with the child's shared SDK, or the whole bundle with its own copy. */
+  /** `sdk`: whether the module ran with the child's shared, frozen SDK, or in a child of its own. */
   | { readonly type: "imported"; readonly exports: readonly ExportReport[]; readonly sdk: "shared" | "own" }
   | { readonly type: "threw"; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null }
   | { readonly type: "timeout" }
@@ -29,11 +34,11 @@ export type Outcome =
 const MODULES_PER_CHILD = 32;
 const MAX_CHILDREN = 2;
 /**
- * Each imported module stays in memory, so a child is replaced once it holds this many bodies' worth
- * (session.ts RETAINED_WHOLE: 200 whole bundles, as before the SDK was shared, or 1,200 bodies): memory stays
- * bounded for any number of modules, at the cost of one process start (~40 ms) per batch.
+ * Each imported module stays in memory (~20-50 KB of heap each on Node 20, the SDK module being shared), so a child is
+ * replaced once it has imported this many: memory stays bounded for any number of modules, at the cost of one process
+ * start (~40 ms) per batch.
  */
-const RETAINED_PER_CHILD = 200 * RETAINED_WHOLE;
+const RETAINED_PER_CHILD = 1_200;
 
 /**
  * Imports every bundle in as few child processes as possible: one or two children take modules from a
@@ -41,45 +46,73 @@ const RETAINED_PER_CHILD = 200 * RETAINED_WHOLE;
  * first import, so a timer left behind by an earlier module is never blamed on it; the rest carry on in
  * a new child.
  *
- * With `sdk` (split.ts sdkModule), each child first evaluates the SDK once, frozen, and a job with a body is
- * imported as that body with the shared SDK. Only a clean success counts there: a body the child calls
- * untrusted (it threw, or something threw meanwhile) is imported again whole, with its own SDK, in the same child
- * and with the same time limit, so its outcome is what importing the whole bundle gives.
+ * With `sdkUrl`, each child first imports the SDK module once and freezes it, and bundles are imported with that one
+ * SDK. Only a clean success counts there: a bundle the child calls untrusted (it threw, or something threw meanwhile)
+ * is imported again in a child of its own with an SDK nobody froze, with the same time limit, so its outcome is what
+ * the runtime's sandbox (one process per tool) gives.
  */
 export async function importAll(
   jobs: readonly Job[],
   script: string,
-  options: { readonly timeoutMs: number; readonly cwd: string; readonly sdk?: string | undefined; readonly perModule?: boolean; readonly launch?: Launch },
+  options: { readonly timeoutMs: number; readonly cwd: string; readonly copy: Copy; readonly sdkUrl?: string | undefined; readonly perModule?: boolean; readonly launch?: Launch | undefined },
 ): Promise<Map<string, Outcome>> {
-  const { timeoutMs, cwd, sdk, launch } = options;
+  const { timeoutMs, cwd, copy, sdkUrl, launch } = options;
   const perModule = options.perModule ?? false;
   const startTimeoutMs = Math.max(timeoutMs, 10_000);
+  const start = () => Session.start(script, { timeoutMs: startTimeoutMs, cwd, readable: copy.base, launch });
+  const request = (job: Job, sharedSdk: boolean) => ({ type: "import" as const, module: job.module, label: job.label, url: job.url, base: copy.base, baseUrl: copy.baseUrl, sharedSdk });
   const outcomes = new Map<string, Outcome>();
   const queue = [...jobs];
   const children = perModule ? Math.max(1, Math.min(availableParallelism(), jobs.length)) : Math.max(1, Math.min(MAX_CHILDREN, availableParallelism(), Math.ceil(jobs.length / MODULES_PER_CHILD)));
+
+  /** One module in a fresh child of its own (which is killed after): exactly what a sandbox child does at run time. */
+  const alone = async (job: Job): Promise<Outcome> => {
+    let session: Session;
+    try {
+      session = await start();
+    } catch (thrown) {
+      return { type: "ended", detail: (thrown as Error).message };
+    }
+    try {
+      const reply = await session.run(request(job, false), timeoutMs);
+      if (reply.type === "imported" || reply.type === "threw" || reply.type === "untrusted") {
+        if (reply.module !== job.module || reply.type === "untrusted") return { type: "ended", detail: `the evaluation process answered ${reply.module !== job.module ? "for another module" : "out of turn"}` };
+        return reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: "own" } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule };
+      }
+      return reply;
+    } finally {
+      session.kill();
+    }
+  };
+
   const worker = async () => {
     let session: Session | undefined;
-    let share = sdk !== undefined;
+    let share = sdkUrl !== undefined;
     try {
       let retry: Job | undefined;
       for (let job = queue.shift(); job !== undefined; job = retry ?? queue.shift()) {
         retry = undefined;
+        if (perModule) {
+          // No module shares a process with another: what one module did cannot change what the next one reports.
+          outcomes.set(job.module, await alone(job));
+          continue;
+        }
         if (session && session.retained >= RETAINED_PER_CHILD) {
           session.kill();
           session = undefined;
         }
         if (!session) {
           try {
-            session = await Session.start(script, { timeoutMs: startTimeoutMs, cwd, launch });
+            session = await start();
           } catch (thrown) {
             outcomes.set(job.module, { type: "ended", detail: (thrown as Error).message });
             continue;
           }
-          if (share && sdk !== undefined) {
+          if (share && sdkUrl !== undefined) {
             try {
-              await session.shareSdk(sdk, startTimeoutMs);
+              if (!(await session.shareSdk(sdkUrl, startTimeoutMs))) share = false;
             } catch {
-              // The SDK is only a shortcut: this worker goes on without it, in a new child.
+              // Sharing is only a shortcut: this worker goes on without it, in a new child.
               session = undefined;
               share = false;
               retry = job;
@@ -87,13 +120,16 @@ export async function importAll(
             }
           }
         }
+        if (!session.sharesSdk) {
+          // Without a shared SDK every module gets a child of its own: an SDK one module changed must not be another's.
+          outcomes.set(job.module, await alone(job));
+          continue;
+        }
         const fresh = session.fresh;
-        const split = job.body !== undefined && session.sharesSdk;
-        let via: "shared" | "own" = split ? "shared" : "own";
-        let reply = await session.run({ type: "import", module: job.module, label: job.label, code: split ? job.body! : job.code, sharedSdk: split }, timeoutMs);
-        if (split && reply.type === "untrusted" && reply.module === job.module) {
-          via = "own";
-          reply = await session.run({ type: "import", module: job.module, label: job.label, code: job.code, sharedSdk: false }, timeoutMs);
+        const reply = await session.run(request(job, true), timeoutMs);
+        if (reply.type === "untrusted" && reply.module === job.module) {
+          outcomes.set(job.module, await alone(job));
+          continue;
         }
         if (reply.type === "imported" || reply.type === "threw" || reply.type === "untrusted") {
           if (reply.module !== job.module || reply.type === "untrusted") {
@@ -102,12 +138,7 @@ export async function importAll(
             outcomes.set(job.module, { type: "ended", detail: `the evaluation process answered ${reply.module !== job.module ? "for another module" : "out of turn"}` });
             continue;
           }
-          outcomes.set(job.module, reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: via } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule });
-          if (perModule) {
-            // No module shares a process with another: what one module did cannot change what the next one reports.
-            session.kill();
-            session = undefined;
-          }
+          outcomes.set(job.module, reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: "shared" } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule });
           continue;
         }
         session.kill();

@@ -3,31 +3,27 @@
  * imports may have patched anything, so the parent decodes every field (decode.ts) before use.
  */
 
-/**
- * The module a bundle's body imports the shared SDK from (`import __caveSdk from SDK_HANDLE`). The child loads it
- * once, right after evaluating the SDK, while the SDK sits under SDK_HANDOFF on globalThis, then deletes that
- * global: every later import of this URL gets the same module from Node's module map, and no global is left.
- */
-export const SDK_HANDOFF = "__caveEvaluatorSdkHandoff";
-export const SDK_HANDLE = `data:text/javascript,${encodeURIComponent(`export default globalThis[${JSON.stringify(SDK_HANDOFF)}];`)}`;
-
-/** Parent -> child, once, before any import: evaluate the SDK (a module whose default export is the SDK), freeze it and share it. */
+/** Parent -> child, once, before any import: import the build's SDK module, freeze what it exports and share it. */
 export interface SdkRequest {
   readonly type: "sdk";
-  readonly code: string;
+  /** The file URL of the SDK module in the private copy: the URL every bundle's import of it resolves to. */
+  readonly url: string;
 }
 
 /** Parent -> child: import one staged bundle and report its definitions. */
 export interface ImportRequest {
   readonly type: "import";
   readonly module: string;
-  /** What to call the bundle in messages instead of its (huge) data: URL: its path in the build folder. */
+  /** What to call the bundle in messages: its path in the build folder. */
   readonly label: string;
-  readonly code: string;
+  /** The bundle's file URL in the private copy of the build folder's files. */
+  readonly url: string;
+  /** The private copy's folder (with a trailing separator) and its file URL, left out of messages. */
+  readonly base: string;
+  readonly baseUrl: string;
   /**
-   * The code is the bundle's body, which imports the SDK shared by this child (SDK_HANDLE) instead of evaluating its
-   * own copy. Only a clean success is reported then; anything else is answered "untrusted", and the parent imports
-   * the whole bundle instead.
+   * The child shares one frozen SDK module between the bundles it imports. Only a clean success is reported then;
+   * anything else is answered "untrusted", and the parent imports the bundle again in a child of its own.
    */
   readonly sharedSdk: boolean;
 }
@@ -40,7 +36,7 @@ export type ChildMessage =
   | { readonly type: "imported"; readonly module: string; readonly exports: readonly ExportReport[] }
   /** `rule.subject` is the CaveError's subject (`tool "name"`), by which the parent locates it. */
   | { readonly type: "threw"; readonly module: string; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null }
-  /** A body evaluated with the shared SDK threw, or something threw outside it meanwhile: judge the whole bundle instead. */
+  /** A bundle evaluated with the shared SDK threw, or something threw outside it meanwhile: judge it in a child of its own. */
   | { readonly type: "untrusted"; readonly module: string };
 
 export type ExportReport =

@@ -16,23 +16,18 @@ export type Reply =
   | { readonly type: "ended"; readonly detail: string };
 
 const STDERR_TAIL = 2000;
-/**
- * Measured on Node 20: importing a whole bundle keeps ~300 KB of heap (its own SDK with TypeBox), a body evaluated
- * with the shared SDK ~20-50 KB.
- */
-export const RETAINED_WHOLE = 6;
 
 /** One evaluation child process: an empty environment, the permission model, one import at a time. */
 export class Session {
   /** How many imports were sent to this child. */
   imports = 0;
-  /** What those imports keep in the child's memory, in bodies' worth: a whole bundle carries its own SDK (RETAINED_WHOLE). */
+  /** What those imports keep in the child's memory, in bundles' worth (each imports the one shared SDK module). */
   retained = 0;
   /** True until the first import is sent: a failure of the first module cannot be blamed on another. */
   get fresh(): boolean {
     return this.imports === 0;
   }
-  /** Whether the child evaluated the build's SDK, frozen, for bundle bodies to share (shareSdk). */
+  /** Whether the child imported the build's SDK module and froze it, for the bundles it imports to share (shareSdk). */
   sharesSdk = false;
   readonly #child: ChildProcess;
   #stderr = "";
@@ -56,15 +51,17 @@ export class Session {
 
   /**
    * Starts a child and waits for it to be ready (within `timeoutMs`). Its working directory is the project
-   * root, so that a message quoting process.cwd() holds no other path of this machine.
+   * root, so that a message quoting process.cwd() holds no other path of this machine. It may read `readable` (the
+   * private copy of the staged files, a folder with a trailing separator) and nothing else.
    */
-  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string; readonly launch?: Launch | undefined }): Promise<Session> {
-    const { timeoutMs, cwd } = options;
-    const node = [process.execPath, permissionFlag(), "--no-warnings", "--input-type=module", "--eval", script];
-    // Under the OS layer the child reads nothing from disk (the script is --eval, bundles come as data: URLs), so
-    // nothing is mounted but node itself: no project, no network, no host socket. Its working directory there is "/".
+  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string; readonly readable: string; readonly launch?: Launch | undefined }): Promise<Session> {
+    const { timeoutMs, cwd, readable } = options;
+    const node = [process.execPath, permissionFlag(), `--allow-fs-read=${readable}`, "--no-warnings", "--input-type=module", "--eval", script];
+    // Under the OS layer the child sees node and the private copy of the staged files (read-only) and nothing else:
+    // no project, no network, no host socket. Its working directory there is "/".
     const layer = options.launch?.osLayer ?? null;
-    const command = layer === null ? node : osLayerCommand(layer, { mounts: [], command: node });
+    const mounts = [{ path: readable.replace(/[\\/]+$/, "") }];
+    const command = layer === null ? node : osLayerCommand(layer, { mounts, command: node });
     const child = spawn(command[0]!, command.slice(1), {
       cwd,
       env: {},
@@ -81,14 +78,14 @@ export class Session {
   }
 
   /**
-   * Has the child evaluate the SDK once (split.ts sdkModule) for later bodies to share; false if it could not (then
-   * every bundle is imported whole, which is always correct). Not an import: the child stays fresh. Throws, with the
-   * child killed, if it does not answer in time.
+   * Has the child import the SDK module once, frozen, for later bundles to share; false if it could not (then each
+   * bundle is imported in a child of its own, which is always correct). Not an import: the child stays fresh.
+   * Throws, with the child killed, if it does not answer in time.
    */
-  async shareSdk(code: string, timeoutMs: number): Promise<boolean> {
+  async shareSdk(url: string, timeoutMs: number): Promise<boolean> {
     if (this.#ended === undefined) {
       try {
-        this.#child.send({ type: "sdk", code } satisfies SdkRequest);
+        this.#child.send({ type: "sdk", url } satisfies SdkRequest);
       } catch {
         // The channel closed under us; the "close" event reports why.
       }
@@ -105,7 +102,7 @@ export class Session {
   /** Sends one bundle to import and waits for its definitions, its error, the deadline or the end of the process. */
   async run(request: ImportRequest, timeoutMs: number): Promise<Reply> {
     this.imports++;
-    this.retained += request.sharedSdk ? 1 : RETAINED_WHOLE;
+    this.retained++;
     if (this.#ended === undefined) {
       try {
         this.#child.send(request);

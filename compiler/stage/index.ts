@@ -11,11 +11,11 @@ import { FileHasher } from "./file-hasher.js";
 import { graphInputs } from "./graph.js";
 import { toDiagnostics } from "./messages.js";
 import { place, type Roots } from "./placement.js";
-import { fromPrettyPath, OUTSIDE_IMPORT, SDK_MODULE_PATH, SDK_NAMESPACE, stagePlugin } from "./plugin.js";
+import { fromPrettyPath, OUTSIDE_IMPORT, SDK_PLACEHOLDER, stagePlugin } from "./plugin.js";
 import { leftoverPaths, rewritePathLines } from "./rewrite.js";
 import { localExportsPlugin } from "./local-exports.js";
 import { findWorkspace } from "../workspaces.js";
-import { bundleSdk, type SdkBundle } from "./sdk-bundle.js";
+import { bundleSdk, sdkModulePath, sdkSpecifier, type SdkBundle } from "./sdk-bundle.js";
 
 export interface Entry {
   readonly module: string;
@@ -50,8 +50,7 @@ export async function bundleAhead(root: string, candidates: readonly string[], c
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot(), workspace: findWorkspace(root) };
     const entries = selectEntries(roots, candidates, config, []);
     if (entries.length === 0) return undefined;
-    const bundling = bundleSdk(roots, sdkEntry());
-    const [{ sdk }, built] = await Promise.all([bundling, buildClean(roots, config, entries, facadeOf(bundling))]);
+    const [{ sdk }, built] = await Promise.all([bundleSdk(roots, sdkEntry()), buildClean(roots, config, entries)]);
     return sdk && built ? { project: roots.project, sdk, built, entries } : undefined;
   } catch {
     return undefined;
@@ -69,31 +68,31 @@ export async function stage(root: string, modules: readonly string[], config: Ca
   const staged = new Map<string, StagedModule>();
   const inputFiles = new Map<string, string>();
   const sdkGraph: { value: StagedSdk | null } = { value: null };
-  let sdkPrelude: string | undefined;
+  let sdkModule: StageResult["sdkModule"];
   try {
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot(), workspace: findWorkspace(root) };
     const entries = selectEntries(roots, modules, config, diagnostics).map((entry) => (localExports[entry.module]?.length ? { ...entry, localExports: localExports[entry.module] } : entry));
     if (entries.length === 0) return { modules: staged, sdk: null, inputFiles, diagnostics };
+    const sdkPath = sdkModulePath(config.outDir);
     const reusable = ahead && covers(ahead, roots, entries) ? ownPart(ahead, entries, config) : undefined;
     if (ahead && reusable) {
-      sdkPrelude = ahead.sdk.prelude;
+      sdkModule = { path: sdkPath, code: ahead.sdk.code, sha256: sha256(ahead.sdk.code) };
       await assemble(roots, root, config, entries, reusable, ahead.sdk, staged, diagnostics, inputFiles, sdkGraph);
     } else {
-      // The SDK is bundled while esbuild already reads the modules: only loading "cave" waits for its facade. When the
-      // SDK cannot be bundled, what the modules' build found is dropped, as if it had not run.
-      const bundling = bundleSdk(roots, sdkEntry());
+      // The SDK is bundled beside the modules (they import it as an external module). When the SDK cannot be bundled,
+      // what the modules' build found is dropped, as if it had not run.
       const entriesDiagnostics: Diagnostic[] = [];
-      const [{ sdk, diagnostics: sdkDiagnostics }, { built, entries: builtEntries }] = await Promise.all([bundling, buildEntries(roots, config, entries, facadeOf(bundling), entriesDiagnostics)]);
+      const [{ sdk, diagnostics: sdkDiagnostics }, { built, entries: builtEntries }] = await Promise.all([bundleSdk(roots, sdkEntry()), buildEntries(roots, config, entries, entriesDiagnostics)]);
       diagnostics.push(...sdkDiagnostics);
       if (!sdk) return { modules: staged, sdk: null, inputFiles, diagnostics };
       diagnostics.push(...entriesDiagnostics);
-      sdkPrelude = sdk.prelude;
+      sdkModule = { path: sdkPath, code: sdk.code, sha256: sha256(sdk.code) };
       if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph);
     }
   } catch (thrown) {
     diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
   }
-  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: sdkGraph.value, sdkPrelude, inputFiles, diagnostics: dedupe(diagnostics) };
+  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: staged.size > 0 ? sdkGraph.value : null, sdkModule: staged.size > 0 ? sdkModule : undefined, inputFiles, diagnostics: dedupe(diagnostics) };
 }
 
 /** Whether an earlier build bundled every one of these entries, for this project, with the same output names. */
@@ -128,10 +127,6 @@ function entryPointOf(built: Built, project: string, config: CaveConfig, entry: 
   const entryPoint = built.metafile.outputs[outputKey]?.entryPoint;
   if (entryPoint === undefined) throw new Error(`esbuild produced no bundle for ${entry.module}`);
   return entryPoint;
-}
-
-function facadeOf(bundling: Promise<{ sdk: SdkBundle | undefined }>): Promise<string> {
-  return bundling.then(({ sdk }) => sdk?.facade ?? "");
 }
 
 function selectEntries(roots: Roots, modules: readonly string[], config: CaveConfig, diagnostics: Diagnostic[]): Entry[] {
@@ -174,13 +169,13 @@ function selectEntries(roots: Roots, modules: readonly string[], config: CaveCon
  * modules whose own file has an error and builds the rest again (at most a few times), so one broken module does
  * not hide the diagnostics of the others.
  */
-async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], facade: Promise<string>, diagnostics: Diagnostic[]): Promise<{ built: Built | undefined; entries: Entry[] }> {
-  const clean = await buildClean(roots, config, entries, facade);
+async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], diagnostics: Diagnostic[]): Promise<{ built: Built | undefined; entries: Entry[] }> {
+  const clean = await buildClean(roots, config, entries);
   if (clean) return { built: clean, entries };
   let remaining = entries;
   for (let attempt = 0; attempt < 3 && remaining.length > 0; attempt++) {
     try {
-      const built = await esbuild.build(buildOptions(roots, config, remaining, stagePlugin(roots, facade, { guard: true })));
+      const built = await esbuild.build(buildOptions(roots, config, remaining, stagePlugin(roots, { guard: true })));
       return { built, entries: remaining };
     } catch (thrown) {
       const failure = thrown as esbuild.BuildFailure;
@@ -197,11 +192,10 @@ async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], 
 }
 
 /** The unguarded build, when it succeeds and reads nothing outside the project, the SDK and node_modules. */
-async function buildClean(roots: Roots, config: CaveConfig, entries: readonly Entry[], facade: Promise<string>): Promise<Built | undefined> {
+async function buildClean(roots: Roots, config: CaveConfig, entries: readonly Entry[]): Promise<Built | undefined> {
   try {
-    const built = await esbuild.build(buildOptions(roots, config, entries, stagePlugin(roots, facade, { guard: false })));
-    const sdkInput = `${SDK_NAMESPACE}:${SDK_MODULE_PATH}`;
-    const inside = Object.keys(built.metafile.inputs).every((key) => key === sdkInput || place(fromPrettyPath(roots.project, key), roots).kind !== "outside");
+    const built = await esbuild.build(buildOptions(roots, config, entries, stagePlugin(roots, { guard: false })));
+    const inside = Object.keys(built.metafile.inputs).every((key) => place(fromPrettyPath(roots.project, key), roots).kind !== "outside");
     return inside ? built : undefined;
   } catch (thrown) {
     if (!Array.isArray((thrown as esbuild.BuildFailure).errors)) throw thrown;
@@ -235,7 +229,6 @@ function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[
  */
 async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: readonly Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>, sdkGraph: { value: StagedSdk | null }): Promise<void> {
   const { metafile } = built;
-  const sdkInput = `${SDK_NAMESPACE}:${SDK_MODULE_PATH}`;
   const outputs = new Map(built.outputFiles.map((file) => [file.path, file]));
   const outdir = join(roots.project, config.outDir, "bundles");
   const bundles = entries.map((entry) => {
@@ -244,16 +237,20 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     return { entry, text: file.text, inputs: graphInputs(metafile, entryPointOf(built, roots.project, config, entry)) };
   });
   const used = new Set(bundles.flatMap((bundle) => bundle.inputs));
-  const projectInputs = Object.keys(metafile.inputs).filter((key) => key !== sdkInput && used.has(key));
-  const sources = [...projectInputs.map((key) => fromPrettyPath(roots.project, key)), ...sdk.files];
+  const projectInputs = Object.keys(metafile.inputs).filter((key) => used.has(key));
+  const projectFiles = projectInputs.map((key) => fromPrettyPath(roots.project, key));
   const hasher = new FileHasher();
-  const hashes = new Map(await Promise.all(sources.map(async (file) => [file, await hasher.hash(file)] as const)));
+  const hashes = new Map(await Promise.all([...projectFiles, ...sdk.files].map(async (file) => [file, await hasher.hash(file)] as const)));
   for (const [file, hash] of hashes) inputFiles.set(file, hash);
-  const { ids } = assignCanonicalIds(sources, roots, (file) => hashes.get(file) as string);
+  // The project's graphs and the SDK's are named apart: a package the project installs in another version than the
+  // SDK uses (a second TypeBox) must not rename the SDK's files, nor the SDK's the project's.
+  const { ids } = assignCanonicalIds(projectFiles, roots, (file) => hashes.get(file) as string);
+  const sdkIds = assignCanonicalIds(sdk.files, roots, (file) => hashes.get(file) as string).ids;
 
-  // The SDK is in every graph: the lock lists its files once and each tool's graph names it by one hash.
-  const sdkFiles = Object.fromEntries(sdk.files.map((file) => [ids.get(file) as string, hashes.get(file) as string] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  sdkGraph.value = { id: sdkGraphId(), sha256: hashJson(sdkFiles), files: sdkFiles };
+  // The SDK is its own module: the lock lists its files and pins its bytes once, and each tool's graph names it by one hash.
+  const sdkFiles = Object.fromEntries(sdk.files.map((file) => [sdkIds.get(file) as string, hashes.get(file) as string] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sdkPath = sdkModulePath(config.outDir);
+  sdkGraph.value = { id: sdkGraphId(), sha256: hashJson(sdkFiles), files: sdkFiles, module: { path: sdkPath, sha256: sha256(sdk.code) } };
 
   const refusedInputs = new Set<string>();
   diagnostics.push(...toDiagnostics(built.warnings, "warning", roots.project, roots));
@@ -270,11 +267,13 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     if (inputs.some((key) => refusedInputs.has(key))) continue;
 
     const graph = new Map<string, string>();
-    for (const key of inputs) {
-      if (key === sdkInput) graph.set(sdkGraph.value.id, sdkGraph.value.sha256);
-      else graph.set(ids.get(fromPrettyPath(roots.project, key)) as string, hashes.get(fromPrettyPath(roots.project, key)) as string);
+    for (const key of inputs) graph.set(ids.get(fromPrettyPath(roots.project, key)) as string, hashes.get(fromPrettyPath(roots.project, key)) as string);
+    if (text.includes(JSON.stringify(SDK_PLACEHOLDER))) graph.set(sdkGraph.value.id, sdkGraph.value.sha256);
+    const code = finishBundle(entry.module, sdkSpecifier(entry.bundlePath, sdkPath), rewritePathLines(text, renames));
+    if (code === undefined) {
+      diagnostics.push(error("CAVE4120", `${entry.module} loads "cave" with require() (in a CommonJS file of its graph), which cannot load the SDK's ES module`, 'Import the SDK with an import declaration (import { tool } from "cave"), or move the tool into an ES module.', { file: entry.module }));
+      continue;
     }
-    const code = finishBundle(entry.module, sdk.prelude, rewritePathLines(text, renames));
     const left = leftoverPaths(code, renames, [...new Set([roots.project, givenRoot.replace(/[\\/]+$/, ""), roots.sdk])]);
     if (left.length > 0) {
       diagnostics.push(error("CAVE4001", `the bundle of ${entry.module} still contains a path of this machine`, "Remove absolute paths from the module's source; if there are none, this is a bug in cave build.", { file: entry.module }));

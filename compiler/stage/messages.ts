@@ -1,6 +1,6 @@
 import type { Message } from "esbuild";
 import { error, stripRoot, warning, type Diagnostic } from "../diagnostics.js";
-import { OUTSIDE_IMPORT, SDK_NAMESPACE, fromPrettyPath } from "./plugin.js";
+import { OUTSIDE_IMPORT, fromPrettyPath } from "./plugin.js";
 import { place, type Roots } from "./placement.js";
 
 /** Hints for esbuild's most common errors, by the start of its message. */
@@ -33,12 +33,8 @@ export function toDiagnostics(messages: readonly Message[], severity: "error" | 
 function locate(message: Message, workingDir: string, roots: Roots): { file: string | null; line: number | null; column: number | null } {
   const location = message.location;
   if (!location) return { file: null, line: null, column: null };
-  let file: string | null;
-  if (location.namespace === SDK_NAMESPACE) file = `cave/${location.file.replace(/^cave:/, "")}`;
-  else {
-    const placement = place(fromPrettyPath(workingDir, location.file), roots);
-    file = placement.kind === "outside" ? null : placement.id;
-  }
+  const placement = place(fromPrettyPath(workingDir, location.file), roots);
+  const file = placement.kind === "outside" ? null : placement.id;
   return { file, line: location.line, column: location.column + 1 };
 }
 

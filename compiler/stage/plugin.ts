@@ -2,9 +2,11 @@ import { isAbsolute, resolve } from "node:path";
 import type { Plugin } from "esbuild";
 import { place, type Roots } from "./placement.js";
 
-/** The esbuild namespace of the pre-bundled SDK module that every `import "cave"` resolves to. */
-export const SDK_NAMESPACE = "cave";
-export const SDK_MODULE_PATH = "src/index.ts";
+/**
+ * What `import ... from "cave"` becomes in esbuild's output: an external import of this placeholder, which
+ * finishBundle replaces with the relative specifier of the build's SDK module (sdk-bundle.ts).
+ */
+export const SDK_PLACEHOLDER = "cave:sdk-module";
 
 /** Marks the warnings this plugin raises for imports that lead out of the project. */
 export const OUTSIDE_IMPORT = Symbol.for("cave.stage.outsideImport");
@@ -12,20 +14,19 @@ export const OUTSIDE_IMPORT = Symbol.for("cave.stage.outsideImport");
 const INNER = Symbol("cave.stage.innerResolve");
 
 /**
- * Maps "cave" to the SDK that built the bundle (a facade over the SDK prelude), and with `guard`, refuses any import that resolves outside the
+ * Maps "cave" to the SDK module that the build stages once (an external import), and with `guard`, refuses any import that resolves outside the
  * project, the SDK and node_modules (a symlink pointing out of the project, or a path leading out of it).
  * Allowed imports are left to esbuild's own resolver: a plugin that returns a path loses the
  * package.json "type" of the file, and with it Node's CommonJS interop semantics.
  */
-export function stagePlugin(roots: Roots, sdkFacade: Promise<string>, options: { readonly guard: boolean }): Plugin {
+export function stagePlugin(roots: Roots, options: { readonly guard: boolean }): Plugin {
   return {
     name: "cave-stage",
     setup(build) {
-      build.onResolve({ filter: /^cave$/ }, () => ({ path: SDK_MODULE_PATH, namespace: SDK_NAMESPACE }));
-      build.onLoad({ filter: /.*/, namespace: SDK_NAMESPACE }, async () => ({ contents: await sdkFacade, loader: "js", resolveDir: roots.sdk }));
+      build.onResolve({ filter: /^cave$/ }, () => ({ path: SDK_PLACEHOLDER, external: true }));
       if (!options.guard) return;
       build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData === INNER || args.namespace === SDK_NAMESPACE) return undefined;
+        if (args.pluginData === INNER || args.path === "cave") return undefined;
         const result = await build.resolve(args.path, {
           kind: args.kind,
           resolveDir: args.resolveDir,

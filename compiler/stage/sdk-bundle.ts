@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import * as esbuild from "esbuild";
 import type { Diagnostic } from "../diagnostics.js";
 import { REQUIRE_SHIM } from "./bundle-file.js";
@@ -8,60 +9,55 @@ import { rewritePathLines } from "./rewrite.js";
 
 export interface SdkBundle {
   /**
-   * Prepended to every bundle: the require shim, then the SDK as one `var __caveSdk = (() => {...})()`.
-   * It is built once and concatenated, not re-linked and re-printed by esbuild for every entry point:
-   * that is what made staging 1,000 modules slow (esbuild links each entry's whole graph on its own).
-   * The evaluator relies on this shape: `${REQUIRE_SHIM}\n` then code whose only module-scope binding is
-   * `var __caveSdk` (esbuild's IIFE form), so it can evaluate the SDK once and give each bundle's body that value.
+   * The SDK as one ESM module of its own (the require shim, then esbuild's bundle of src/index.ts), written once to the
+   * build folder (sdkModulePath) and pinned by its sha256 in the lock. Every tool bundle imports it by a relative
+   * specifier instead of carrying a copy: the evaluator and the runtime import these same bytes the same way, and a
+   * package's top-level `var Symbol` (lodash-es) can no longer hoist over the SDK's use of the global.
    */
-  readonly prelude: string;
-  /** The module every `import "cave"` resolves to: it re-exports the SDK's exports from `__caveSdk`. */
-  readonly facade: string;
+  readonly code: string;
   /** Real paths of every input file of the SDK's graph. */
   readonly files: readonly string[];
 }
 
-/** The name of the SDK's value in a bundle's module scope. esbuild keeps user symbols off it, since the facade refers to it unbound. */
-export const SDK_GLOBAL = "__caveSdk";
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 type Result = esbuild.BuildResult<{ write: false; metafile: true }>;
 
-/** Bundles the SDK (the package's src/index.ts and what it imports) once per build. */
+/**
+ * The TypeScript settings the SDK is compiled with, given rather than read: a linked checkout has the repository's
+ * tsconfig.json beside src/, a packed install has none (npm pack leaves it out) and esbuild would find the project's
+ * instead. Those are the repository's settings that change emitted code (tsconfig.base.json).
+ */
+const SDK_TSCONFIG = { compilerOptions: { target: "ES2022", strict: true, useDefineForClassFields: true, verbatimModuleSyntax: false } } as const;
+
+/** Where the SDK module goes in the build folder, relative to the project root. */
+export function sdkModulePath(outDir: string): string {
+  return posix.join(posix.normalize(outDir), "sdk", "cave.mjs");
+}
+
+/** The specifier a bundle at `bundlePath` imports the SDK module at `sdkPath` with (both relative to the root). */
+export function sdkSpecifier(bundlePath: string, sdkPath: string): string {
+  const relative = posix.relative(posix.dirname(bundlePath), sdkPath);
+  return relative.startsWith("../") ? relative : `./${relative}`;
+}
+
+/** Bundles the SDK (the package's src/index.ts and what it imports) once per build, as an ESM module. */
 export async function bundleSdk(roots: Roots, entry: string): Promise<{ sdk: SdkBundle | undefined; diagnostics: Diagnostic[] }> {
-  const common = { entryPoints: [entry], absWorkingDir: roots.sdk, bundle: true, platform: "node", target: "node20", write: false, metafile: true, logLevel: "silent" } satisfies esbuild.BuildOptions;
-  let esm: Result;
-  let iife: Result;
+  let built: Result;
   try {
-    // The ESM build only tells the SDK's export names; the IIFE build is the code.
-    [esm, iife] = await Promise.all([
-      esbuild.build({ ...common, format: "esm", outfile: "cave-sdk.mjs" }),
-      esbuild.build({ ...common, format: "iife", globalName: SDK_GLOBAL, outfile: "cave-sdk.js" }),
-    ]);
+    built = await esbuild.build({ entryPoints: [entry], absWorkingDir: roots.sdk, bundle: true, platform: "node", target: "node20", write: false, metafile: true, logLevel: "silent", format: "esm", outfile: "cave-sdk.mjs", tsconfigRaw: SDK_TSCONFIG });
   } catch (thrown) {
     const failure = thrown as esbuild.BuildFailure;
     if (!Array.isArray(failure.errors)) throw thrown;
     return { sdk: undefined, diagnostics: toDiagnostics(failure.errors, "error", roots.sdk, roots) };
   }
-  const exportNames = Object.values(esm.metafile.outputs).flatMap((output) => output.exports).sort();
-  const named = exportNames.filter((name) => name !== "default");
-  const bad = named.filter((name) => !IDENTIFIER.test(name));
-  if (bad.length > 0) throw new Error(`the SDK exports names that are not identifiers: ${bad.join(", ")}`);
-  const facade = [
-    ...(named.length > 0 ? [`export const { ${named.join(", ")} } = ${SDK_GLOBAL};`] : []),
-    ...(exportNames.includes("default") ? [`export default ${SDK_GLOBAL}.default;`] : []),
-  ].join("\n");
-
-  const inputs = Object.keys(iife.metafile.inputs);
+  const inputs = Object.keys(built.metafile.inputs);
   // Comments and CommonJS wrapper keys name the SDK's files relative to the package; make them canonical.
   const renames = new Map<string, string>();
   for (const pretty of inputs) {
     const placement = place(fromPrettyPath(roots.sdk, pretty), roots);
     if (placement.kind !== "outside" && placement.id !== pretty) renames.set(pretty, placement.id);
   }
-  const code = iife.outputFiles[0]?.text;
+  const code = built.outputFiles[0]?.text;
   if (code === undefined) throw new Error("esbuild returned no output for the SDK");
-  const prelude = `${REQUIRE_SHIM}\n${rewritePathLines(code, renames)}`;
-  return { sdk: { prelude, facade, files: inputs.map((pretty) => fromPrettyPath(roots.sdk, pretty)).sort() }, diagnostics: [] };
+  const text = `// Generated by cave build: the cave SDK, imported by every staged bundle. Do not edit.\n${REQUIRE_SHIM}\n${rewritePathLines(code, renames)}`;
+  return { sdk: { code: text, files: inputs.map((pretty) => fromPrettyPath(roots.sdk, pretty)).sort() }, diagnostics: [] };
 }

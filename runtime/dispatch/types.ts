@@ -33,6 +33,16 @@ export interface DispatchRequest {
   readonly context: ToolContext;
   /** Imports the tool's staged bundle after checking its bytes against the lock (once per bundle). */
   loadModule(): Promise<Readonly<Record<string, unknown>>>;
+  /** Checks the tool's files against the lock and puts them in the runtime's private copy (once each), for a sandboxed child. */
+  stageFiles(): Promise<StagedFiles>;
+}
+
+/** A tool's files in the runtime's private copy (runtime/private-copy.ts): what a sandboxed child imports and may read. */
+export interface StagedFiles {
+  /** Absolute path of the bundle to import (never shown). */
+  readonly bundle: string;
+  /** Absolute paths of every file of the copy the tool's code loads: the bundle and the SDK module it imports. */
+  readonly readable: readonly string[];
 }
 
 /** A typed failure a dispatcher reports instead of throwing. */
@@ -58,6 +68,7 @@ export interface OpaqueValidationRequest {
   readonly side: "input" | "output";
   readonly value: unknown;
   loadModule(): Promise<Readonly<Record<string, unknown>>>;
+  stageFiles(): Promise<StagedFiles>;
 }
 
 export type OpaqueValidationResult =

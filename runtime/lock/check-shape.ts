@@ -57,11 +57,17 @@ export function checkToolShape(name: string, tool: unknown, toolNames: ReadonlyS
 function checkTop(c: Checker, lock: Record<string, unknown>): void {
   c.keys(lock, "", LOCK_KEYS);
   c.relativePath(lock.buildDir, "", "buildDir");
-  if (lock.sdk !== null && c.keys(lock.sdk, "sdk", SDK_KEYS)) {
+  if (lock.sdk !== null && c.keysAt(lock.sdk, "sdk", "", SDK_KEYS, ["module"])) {
     const sdk = lock.sdk as Record<string, unknown>;
     if (typeof sdk.id !== "string" || !/^cave@\S+$/.test(sdk.id)) c.problem("sdk", "id", "cave@<version>");
     if (typeof sdk.sha256 !== "string" || !/^sha256-[0-9a-f]{64}$/.test(sdk.sha256)) c.problem("sdk", "sha256", "a sha256-<hex> hash");
     c.record(sdk.files, "sdk", "files");
+    // Optional in v1 (docs/cave.lock.schema.json): the SDK module every bundle imports.
+    if (sdk.module !== undefined && c.keysAt(sdk.module, "sdk", "module", SDK_MODULE_KEYS)) {
+      const module = sdk.module as Record<string, unknown>;
+      c.relativePath(module.path, "sdk.module", "path");
+      if (typeof module.sha256 !== "string" || !/^sha256-[0-9a-f]{64}$/.test(module.sha256)) c.problem("sdk.module", "sha256", "a sha256-<hex> hash");
+    }
   }
   if (c.record(lock.agents, "", "agents")) {
     const agents = lock.agents as Record<string, unknown>;
@@ -110,6 +116,7 @@ interface KeyList {
 
 const LOCK_KEYS = keyList("lockfileVersion", "integrity", "buildDir", "sdk", "agents", "tools");
 const SDK_KEYS = keyList("id", "sha256", "files");
+const SDK_MODULE_KEYS = keyList("path", "sha256");
 const AGENT_KEYS = keyList("module", "export", "description", "tools");
 const TOOL_KEYS = keyList("module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result");
 const SANDBOX_KEYS = keyList("mode", "network", "env");
@@ -242,7 +249,7 @@ class Checker {
   }
 
   /** keys() of `<at>.<key>`, naming it only if there is a problem. */
-  keysAt(value: unknown, at: string, key: string, required: KeyList): boolean {
+  keysAt(value: unknown, at: string, key: string, required: KeyList, optional: readonly string[] = []): boolean {
     if (!isRecord(value)) {
       this.problem(at, key, "an object");
       return false;
@@ -257,7 +264,7 @@ class Checker {
     }
     const where = key === "" ? at : at === "" ? key : `${at}.${key}`;
     for (const k of required.order) if (!(k in value)) this.problem(where, k, "present");
-    for (const k of present) if (!required.order.includes(k)) this.problem(where, k, "absent (unknown key)");
+    for (const k of present) if (!required.order.includes(k) && !optional.includes(k)) this.problem(where, k, "absent (unknown key)");
     return true;
   }
 

@@ -53,7 +53,7 @@ async function opaque(state: CallState, value: unknown): Promise<Checked> {
 export function opaqueRequest(state: CallState, side: "input" | "output", value: unknown): OpaqueValidationRequest {
   const { engine, name } = state;
   const tool = state.tool!;
-  return { name, tool, root: engine.root, runId: state.run.id, side, value, loadModule: () => engine.loader.bundle(name, tool) };
+  return { name, tool, root: engine.root, runId: state.run.id, side, value, loadModule: () => engine.loader.bundle(name, tool), stageFiles: () => engine.loader.stageFiles(name, tool) };
 }
 
 function invalid(state: CallState, issues: string): Failure {

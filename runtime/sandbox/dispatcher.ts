@@ -1,14 +1,14 @@
-import { lstat, realpath } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
 import type { LockedTool } from "../../src/contract/lock.js";
-import type { DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult } from "../dispatch/types.js";
+import type { DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult, StagedFiles } from "../dispatch/types.js";
+import { RuntimeError } from "../errors.js";
 import { childEntry } from "./child-entry.js";
 import { sandboxEnv } from "./env.js";
 import { childFailure, dataFailure, deathFailure, failure, type Limits } from "./failures.js";
 import { resolveIsolation, type Isolation, type ResolvedIsolation } from "./isolation.js";
 import { permissionFlag, sandboxLayers, unsafePermissionPath, type SandboxLayers } from "./layers.js";
 import type { OsLayer } from "./os-layer.js";
-import { RuntimeError } from "../errors.js";
 import { resolveSandboxOptions, type SandboxOptions } from "./options.js";
 import { ChildPool, type PoolKey, type PoolStats } from "./pool.js";
 import type { Answer, ChildSpec, SandboxChild, Started } from "./sandbox-child.js";
@@ -80,7 +80,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const warm = pool.warm(key);
     if (warm !== undefined) {
       // A warm child exists only after a start-up for this tool key, which left its starter here.
-      const leased: Leased = { child: warm, key, start: starters.get(key.tool) ?? (() => spec(name, tool, request.root, join(request.root, tool.source.bundle), permissionFlag()!, osLayer)) };
+      const leased: Leased = { child: warm, key, start: starters.get(key.tool)! };
       onLease(leased);
       return leased;
     }
@@ -91,19 +91,25 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     if (flag === null) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} needs Node's permission model, which Node ${process.version} does not have; it was not run (it never falls back to in-process). Run on Node 20 or later`);
     const found = await isolation();
     if (found instanceof RuntimeError) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: ${found.message}`);
-    const located = await locateBundle(request.root, tool.source.bundle);
-    if (located.linked) {
+    if (await isSymlink(join(request.root, tool.source.bundle))) {
       return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
     }
-    const bundle = located.path;
-    const unsafe = unsafePermissionPath(bundle) ?? unsafePermissionPath(childEntry().dir);
+    // The child imports the verified bytes from the runtime's private copy, never the build folder (loader.ts).
+    let files: StagedFiles;
+    try {
+      files = await request.stageFiles();
+    } catch (thrown) {
+      if (thrown instanceof RuntimeError) return failure(thrown.code, thrown.message);
+      throw thrown;
+    }
+    const unsafe = [...files.readable, childEntry().dir].map(unsafePermissionPath).find((found) => found !== null) ?? null;
     if (unsafe !== null) {
       // `*` is a wildcard to --allow-fs-read and early Node 20 releases split it at commas: such a path would grant reads elsewhere.
-      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: the path of its bundle or of the sandbox's bootstrap contains ${JSON.stringify(unsafe)}, which Node's --allow-fs-read reads as ${unsafe === "*" ? "a wildcard" : "a separator"}, so it cannot grant exactly that path; move the project or the package to a path without "*" or ","`);
+      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: the path of its staged files or of the sandbox's bootstrap contains ${JSON.stringify(unsafe)}, which Node's --allow-fs-read reads as ${unsafe === "*" ? "a wildcard" : "a separator"}, so it cannot grant exactly that path; move the package or the temporary folder (TMPDIR) to a path without "*" or ","`);
     }
     const root = request.root;
     const layer = osLayer;
-    const start = () => spec(name, tool, root, bundle, flag, layer);
+    const start = () => spec(name, tool, root, files, flag, layer);
     starters.set(key.tool, start);
     const child = await pool.lease(key, start, signal);
     if (child === "aborted") return failure("TIMEOUT", `tool ${JSON.stringify(name)} did not start within its timeout of ${tool.timeoutMs} ms: it waited for a sandbox process (maxChildren ${resolved.maxChildren}) and never ran`);
@@ -130,10 +136,11 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
   }
 
-  function spec(name: string, tool: LockedTool, root: string, bundle: string, flag: string, layer: OsLayer | null): ChildSpec {
+  function spec(name: string, tool: LockedTool, root: string, files: StagedFiles, flag: string, layer: OsLayer | null): ChildSpec {
     return {
       name,
-      bundle,
+      bundle: files.bundle,
+      readable: files.readable,
       shownBundle: tool.source.bundle,
       sha256: tool.source.sha256,
       exportName: tool.export,
@@ -279,16 +286,11 @@ function jsonText(value: unknown): string | undefined {
   }
 }
 
-/**
- * The bundle's real path (the permission model compares the paths Node opens, so a symlinked project
- * folder is resolved) and whether the bundle file itself is a symbolic link, which is refused.
- */
-async function locateBundle(root: string, bundle: string): Promise<{ readonly path: string; readonly linked: boolean }> {
-  const path = join(root, bundle);
+/** Whether the bundle in the build folder is a symbolic link, which is refused (a missing one is reported when it is read). */
+async function isSymlink(path: string): Promise<boolean> {
   try {
-    const linked = (await lstat(path)).isSymbolicLink();
-    return { path: join(await realpath(dirname(path)), basename(path)), linked };
+    return (await lstat(path)).isSymbolicLink();
   } catch {
-    return { path, linked: false }; // missing: the child reports it as the lock mismatch it is
+    return false;
   }
 }

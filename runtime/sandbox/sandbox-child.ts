@@ -14,8 +14,10 @@ import { sandboxedPid } from "./sandboxed-pid.js";
 /** Everything one child is started with. */
 export interface ChildSpec {
   readonly name: string;
-  /** Absolute path of the staged bundle (never shown); `shownBundle` is the lock's relative path. */
+  /** Absolute path of the staged bundle in the runtime's private copy (never shown); `shownBundle` is the lock's relative path. */
   readonly bundle: string;
+  /** Absolute paths the child may read besides its bootstrap: the bundle and the files it loads (the SDK module). */
+  readonly readable: readonly string[];
   readonly shownBundle: string;
   readonly sha256: string;
   readonly exportName: string;
@@ -118,7 +120,7 @@ export class SandboxChild {
     const nodeArgs = [
       spec.permissionFlag,
       `--allow-fs-read=${dir}/`,
-      `--allow-fs-read=${spec.bundle}`,
+      ...spec.readable.map((path) => `--allow-fs-read=${path}`),
       "--no-addons",
       `--max-old-space-size=${spec.heapMb}`,
       "--no-warnings",
@@ -128,7 +130,7 @@ export class SandboxChild {
     const command =
       spec.osLayer === null
         ? [process.execPath, ...nodeArgs]
-        : osLayerCommand(spec.osLayer, { mounts: [{ path: dir }, { path: spec.bundle }], command: [process.execPath, ...nodeArgs], infoFd: INFO_FD });
+        : osLayerCommand(spec.osLayer, { mounts: [{ path: dir }, ...spec.readable.map((path) => ({ path }))], command: [process.execPath, ...nodeArgs], infoFd: INFO_FD });
     let child: ChildProcess;
     try {
       // detached: a new session and process group, so the whole group is killed at once and the

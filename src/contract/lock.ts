@@ -12,7 +12,7 @@ export interface CaveLock {
   readonly integrity: string;
   /** Where the build folder is, relative to the project root (default ".cave"). */
   readonly buildDir: string;
-  /** The cave SDK every staged bundle embeds, listed once (null when no tool was staged). */
+  /** The cave SDK every staged bundle imports, listed once (null when no tool was staged). */
   readonly sdk: LockedSdk | null;
   readonly agents: Readonly<Record<string, LockedAgent>>;
   readonly tools: Readonly<Record<string, LockedTool>>;
@@ -25,6 +25,11 @@ export interface LockedSdk {
   readonly sha256: string;
   /** Every file of the SDK's graph, by canonical path, with its sha256. */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * The SDK as one ES module in the build folder, which every staged bundle imports by a relative specifier, pinned
+   * by the sha256 of its bytes. Optional in lock v1: a lock written before it has bundles that each embed the SDK.
+   */
+  readonly module?: { readonly path: string; readonly sha256: string };
 }
 
 export interface LockedAgent {

@@ -1,26 +1,30 @@
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyse } from "../../compiler/analyse/index.js";
 import { discover } from "../../compiler/discover/index.js";
 import { childScript } from "../../compiler/evaluate/child-script.js";
 import { evaluate } from "../../compiler/evaluate/index.js";
 import { deepFreeze, realmObjects } from "../../compiler/evaluate/freeze.js";
-import { importAll, type Job, type Outcome } from "../../compiler/evaluate/pool.js";
-import { SDK_HANDLE } from "../../compiler/evaluate/protocol.js";
-import { bundleBody, sdkModule } from "../../compiler/evaluate/split.js";
-import { bundleHeader, REQUIRE_SHIM } from "../../compiler/stage/bundle-file.js";
+import { importAll, type Copy, type Job, type Outcome } from "../../compiler/evaluate/pool.js";
 import { stage } from "../../compiler/stage/index.js";
-import type { StagedModule, StageResult } from "../../compiler/types.js";
+import type { StageResult } from "../../compiler/types.js";
+import { PrivateCopy } from "../../runtime/private-copy.js";
 import { REPO_ROOT } from "../support/golden.js";
 import { removeCopies, STAGE_CONFIG, writeProject } from "../support/projects.js";
 
-afterAll(removeCopies);
+const copies: PrivateCopy[] = [];
+afterAll(() => {
+  removeCopies();
+  for (const copy of copies.splice(0)) copy.dispose();
+});
 
 /**
- * Build-time evaluation shares one frozen SDK per child: each bundle that begins with exactly its header and the
- * build's prelude is imported as its body with that SDK (split.ts); anything else, and any body that does not
- * import cleanly, is imported whole. These tests compare the two ways and check what a module can and cannot change.
+ * Build-time evaluation imports each bundle by file URL from a private copy, as the runtime does; each child imports
+ * the one SDK module first and deep-freezes it, and a bundle that does not import cleanly with it is judged in a child
+ * of its own (pool.ts). These tests compare that with importing every module in a child of its own, and check what a
+ * module can and cannot change.
  */
 
 async function stageProject(root: string, modules?: readonly string[]): Promise<StageResult> {
@@ -31,22 +35,21 @@ async function stageProject(root: string, modules?: readonly string[]): Promise<
   return staged;
 }
 
-const jobOf = (staged: StagedModule, prelude: string | undefined, key = staged.module): Job => ({
-  module: key,
-  label: staged.bundlePath,
-  code: staged.code,
-  body: prelude === undefined ? undefined : bundleBody(staged.module, staged.code, prelude),
-});
-
-async function importBoth(jobs: readonly Job[], prelude: string, timeoutMs = 5000): Promise<{ shared: Map<string, Outcome>; whole: Map<string, Outcome> }> {
-  const script = await childScript();
-  const shared = await importAll(jobs, script, { timeoutMs, cwd: REPO_ROOT, sdk: sdkModule(prelude) });
-  const whole = await importAll(
-    jobs.map(({ body: _, ...job }) => job),
-    script,
-    { timeoutMs, cwd: REPO_ROOT },
+/** The staged files in a private copy, and a job per module (keyed by `prefix` + module). */
+async function jobsOf(staged: StageResult, copy = new PrivateCopy(), prefix = ""): Promise<{ jobs: Job[]; copy: Copy; sdkUrl: string }> {
+  copies.push(copy);
+  const sdkUrl = pathToFileURL(await copy.add(staged.sdkModule!.path, staged.sdkModule!.code)).href;
+  const jobs = await Promise.all(
+    [...staged.modules.values()].map(async (module) => ({ module: `${prefix}${module.module}`, label: module.bundlePath, url: pathToFileURL(await copy.add(`${prefix}${module.bundlePath}`, module.code)).href })),
   );
-  return { shared, whole };
+  return { jobs, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl };
+}
+
+async function importBoth(jobs: readonly Job[], copy: Copy, sdkUrl: string, timeoutMs = 5000): Promise<{ shared: Map<string, Outcome>; alone: Map<string, Outcome> }> {
+  const script = await childScript();
+  const shared = await importAll(jobs, script, { timeoutMs, cwd: REPO_ROOT, copy, sdkUrl });
+  const alone = await importAll(jobs, script, { timeoutMs, cwd: REPO_ROOT, copy });
+  return { shared, alone };
 }
 
 /** An outcome without how it was imported, to compare the two ways. */
@@ -82,82 +85,28 @@ function seen(outcome: Outcome | undefined): unknown {
   return report?.kind === "tool" ? JSON.parse(String(report.tool.description)) : report;
 }
 
-describe("evaluate with a shared SDK: the split", () => {
-  it("splits every bundle of a build, and refuses any bundle whose first bytes differ from header + prelude + newline", async () => {
-    const root = writeProject({ "tools/a.ts": probe("a"), "tools/b.ts": probe("b") });
-    const staged = await stageProject(root, ["tools/a.ts", "tools/b.ts"]);
-    const prelude = staged.sdkPrelude!;
-    expect(prelude.startsWith(`${REQUIRE_SHIM}\n`)).toBe(true);
-    const a = staged.modules.get("tools/a.ts")!;
-    const body = bundleBody("tools/a.ts", a.code, prelude)!;
-    expect(body).toBeDefined();
-    // The require shim, the shared SDK under the prelude's one name, then the rest of the bundle as it is.
-    const rest = a.code.slice(bundleHeader("tools/a.ts").length + prelude.length + 1);
-    expect(body).toBe(`${REQUIRE_SHIM}\nimport __caveSdk from ${JSON.stringify(SDK_HANDLE)};\n${rest}`);
-    expect(rest).toMatch(/^\/\/ cave:src\/index\.ts\nvar \{ [^}]+ \} = __caveSdk;\n/); // the facade
-    expect(body).not.toContain("var __caveSdk");
-
-    const at = bundleHeader("tools/a.ts").length + prelude.indexOf("// src/index.ts");
-    const changed = (code: string) => bundleBody("tools/a.ts", code, prelude);
-    expect(changed(`${a.code.slice(0, at)}// src/index.tx${a.code.slice(at + "// src/index.ts".length)}`)).toBeUndefined(); // one byte of the prelude
-    expect(bundleBody("tools/b.ts", a.code, prelude)).toBeUndefined(); // another module's header
-    expect(changed(a.code.replace(`${prelude}\n`, `${prelude} \n`))).toBeUndefined(); // no newline right after the prelude
-    expect(changed(a.code.replace("// Generated", "//  Generated"))).toBeUndefined();
-    expect(bundleBody("tools/a.ts", a.code, `${prelude}\n`)).toBeUndefined(); // a prelude the bundle does not carry
-    expect(bundleBody("tools/a.ts", a.code, prelude.slice(REQUIRE_SHIM.length + 1))).toBeUndefined(); // not the shape stage makes
-    expect(sdkModule(prelude.slice(REQUIRE_SHIM.length + 1))).toBeUndefined();
-    // A module that reads import.meta would see the body's URL instead of the whole bundle's (the runtime's): whole.
-    const meta = await stageProject(writeProject({ "tools/m.ts": probe("m", "export const where = import.meta.url.length;") }), ["tools/m.ts"]);
-    expect(bundleBody("tools/m.ts", meta.modules.get("tools/m.ts")!.code, meta.sdkPrelude!)).toBeUndefined();
-  });
-
-  it("imports a bundle whose prefix differs whole, with its own SDK, in a child that shares one", async () => {
-    const root = writeProject({ "tools/a.ts": probe("a"), "tools/b.ts": probe("b") });
-    const staged = await stageProject(root, ["tools/a.ts", "tools/b.ts"]);
-    const prelude = staged.sdkPrelude!;
-    const a = staged.modules.get("tools/a.ts")!;
-    const b = staged.modules.get("tools/b.ts")!;
-    // b's prelude differs by one byte in a comment: still a working bundle, but not this build's prelude.
-    const edited = { ...b, code: b.code.replace("// src/index.ts", "// src/index.tx") };
-    expect(edited.code).not.toBe(b.code);
-    const outcomes = await importAll([jobOf(a, prelude), jobOf(edited, prelude)], await childScript(), { timeoutMs: 5000, cwd: root, sdk: sdkModule(prelude) });
-    expect(via(outcomes.get("tools/a.ts"))).toBe("shared");
-    expect(via(outcomes.get("tools/b.ts"))).toBe("own");
-    expect(seen(outcomes.get("tools/b.ts"))).toEqual(PRISTINE);
-  });
-
-  it("imports everything whole when the child cannot evaluate the SDK, and when the stage result carries no prelude", async () => {
-    const root = writeProject({ "tools/a.ts": probe("a") });
-    const staged = await stageProject(root, ["tools/a.ts"]);
-    const a = staged.modules.get("tools/a.ts")!;
-    const outcomes = await importAll([jobOf(a, staged.sdkPrelude)], await childScript(), { timeoutMs: 5000, cwd: root, sdk: 'throw new Error("no SDK here");' });
-    expect(via(outcomes.get("tools/a.ts"))).toBe("own");
-    expect(seen(outcomes.get("tools/a.ts"))).toEqual(PRISTINE);
-    expect(jobOf(a, undefined).body).toBeUndefined();
-  });
-});
-
-describe("evaluate with a shared SDK: same results as importing whole bundles", () => {
-  it("the example project: evaluate() gives the same result with and without the shared SDK, and splits every module", async () => {
+describe("evaluate with a shared SDK: same results as a child per module", () => {
+  it("the example project: every module imports with the shared SDK, with the same result as alone", async () => {
     const root = join(REPO_ROOT, "examples", "support-desk");
     const found = await discover(root);
     const analysed = analyse(root, found.files);
     const staged = await stage(root, analysed.modules, found.config);
     expect(staged.diagnostics).toEqual([]);
-    const shared = await evaluate(root, staged, analysed);
-    const whole = await evaluate(root, { ...staged, sdkPrelude: undefined }, analysed);
-    expect(shared.diagnostics).toEqual([]);
-    expect(shared).toEqual(whole);
-    expect(shared.tools.length).toBeGreaterThan(10);
+    const evaluated = await evaluate(root, staged, analysed);
+    expect(evaluated.diagnostics).toEqual([]);
+    expect(evaluated.tools.length).toBeGreaterThan(10);
 
-    const jobs = [...staged.modules.values()].map((module) => jobOf(module, staged.sdkPrelude));
-    const outcomes = await importAll(jobs, await childScript(), { timeoutMs: 10_000, cwd: root, sdk: sdkModule(staged.sdkPrelude!) });
-    expect([...outcomes.values()].map(via)).toEqual(jobs.map(() => "shared"));
+    const { jobs, copy, sdkUrl } = await jobsOf(staged);
+    const { shared, alone } = await importBoth(jobs, copy, sdkUrl, 10_000);
+    expect([...shared.values()].map(via)).toEqual(jobs.map(() => "shared"));
+    for (const job of jobs) expect(result(shared.get(job.module)), job.module).toEqual(result(alone.get(job.module)));
   });
 
   it("every fixture that stages: the same outcome for each module (exports, errors, exits, time-outs) either way", { timeout: 120_000 }, async () => {
     const jobs: Job[] = [];
-    let prelude: string | undefined;
+    const copy = new PrivateCopy();
+    let sdkUrl: string | undefined;
+    let base: Copy | undefined;
     for (const name of readdirSync(join(REPO_ROOT, "fixtures")).sort()) {
       const root = join(REPO_ROOT, "fixtures", name);
       const found = await discover(root);
@@ -165,22 +114,18 @@ describe("evaluate with a shared SDK: same results as importing whole bundles", 
       const analysed = analyse(root, found.files);
       if (analysed.diagnostics.some((d) => d.severity === "error")) continue;
       const staged = await stage(root, analysed.modules, found.config, undefined, analysed.localExports);
-      if (staged.diagnostics.some((d) => d.severity === "error") || staged.sdkPrelude === undefined) continue;
-      // One SDK per build; every fixture is built with this package's, so the preludes are the same bytes.
-      prelude ??= staged.sdkPrelude;
-      expect(staged.sdkPrelude).toBe(prelude);
-      for (const module of staged.modules.values()) jobs.push(jobOf(module, prelude, `${name}/${module.module}`));
+      if (staged.diagnostics.some((d) => d.severity === "error") || staged.sdkModule === undefined) continue;
+      // One SDK per build; every fixture is built with this package's, so the SDK modules are the same bytes.
+      const made = await jobsOf({ ...staged, sdkModule: { ...staged.sdkModule, path: `${name}/${staged.sdkModule.path}` } }, copy, `${name}/`);
+      sdkUrl ??= made.sdkUrl;
+      base = made.copy;
+      jobs.push(...made.jobs);
     }
     expect(jobs.length).toBeGreaterThan(20);
-    const { shared, whole } = await importBoth(jobs, prelude!, 1500);
-    for (const job of jobs) expect(result(shared.get(job.module)), job.module).toEqual(result(whole.get(job.module)));
+    const { shared, alone } = await importBoth(jobs, base!, sdkUrl!, 1500);
+    for (const job of jobs) expect(result(shared.get(job.module)), job.module).toEqual(result(alone.get(job.module)));
     const kinds = (outcomes: Map<string, Outcome>) => [...new Set([...outcomes.values()].map((o) => o.type))].sort();
-    expect(kinds(whole)).toEqual(["imported", "threw", "timeout"]); // the comparison covers failures too
-    // Modules that import cleanly ran their body with the shared SDK; the others were judged whole.
-    for (const job of jobs) {
-      const outcome = shared.get(job.module);
-      if (outcome?.type === "imported" && job.body !== undefined) expect(outcome.sdk, job.module).toBe("shared");
-    }
+    expect(kinds(alone)).toEqual(["imported", "threw", "timeout"]); // the comparison covers failures too
   });
 });
 
@@ -201,9 +146,8 @@ describe("evaluate with a shared SDK: isolation", () => {
     const root = writeProject(files);
     const modules = Object.keys(files);
     const staged = await stageProject(root, modules);
-    const jobs = [...staged.modules.values()].map((module) => jobOf(module, staged.sdkPrelude));
-    expect(jobs.every((job) => job.body !== undefined)).toBe(true);
-    const outcomes = await importAll(jobs, await childScript(), { timeoutMs: 5000, cwd: root, sdk: sdkModule(staged.sdkPrelude!) });
+    const { jobs, copy, sdkUrl } = await jobsOf(staged);
+    const outcomes = await importAll(jobs, await childScript(), { timeoutMs: 5000, cwd: root, copy, sdkUrl });
     const report = (module: string) => ({ via: via(outcomes.get(module)), seen: seen(outcomes.get(module)) });
 
     expect(report("tools/a_assigns.ts")).toEqual({ via: "own", seen: { ...PRISTINE, stringType: "number" } });
@@ -234,7 +178,7 @@ describe("evaluate with a shared SDK: isolation", () => {
 });
 
 describe("evaluate with a shared SDK: failures and the time limit", () => {
-  it("a module that throws is judged whole (same message), and each attempt has the whole time limit", async () => {
+  it("a module that throws is judged in a child of its own (same message), and each attempt has the whole time limit", async () => {
     const files = {
       "tools/a_throws.ts": probe("a_throws", 'throw new Error("not configured");'),
       "tools/b_slow_throw.ts": probe("b_slow_throw", 'await new Promise((resolve) => setTimeout(resolve, 900));\nthrow new Error("gave up");'),
@@ -244,11 +188,11 @@ describe("evaluate with a shared SDK: failures and the time limit", () => {
     };
     const root = writeProject(files);
     const staged = await stageProject(root, Object.keys(files));
-    const jobs = [...staged.modules.values()].map((module) => jobOf(module, staged.sdkPrelude));
-    // b takes 900 ms to throw with the shared SDK, then as long again whole: more than the limit in all, but each
-    // attempt is within it, as the one import of the whole bundle was.
-    const { shared, whole } = await importBoth(jobs, staged.sdkPrelude!, 1500);
-    for (const job of jobs) expect(result(shared.get(job.module)), job.module).toEqual(result(whole.get(job.module)));
+    const { jobs, copy, sdkUrl } = await jobsOf(staged);
+    // b takes 900 ms to throw with the shared SDK, then as long again alone: more than the limit in all, but each
+    // attempt is within it, as the one import in a child of its own is.
+    const { shared, alone } = await importBoth(jobs, copy, sdkUrl, 1500);
+    for (const job of jobs) expect(result(shared.get(job.module)), job.module).toEqual(result(alone.get(job.module)));
     expect(result(shared.get("tools/a_throws.ts"))).toEqual({ type: "threw", message: "Error: not configured", exitCode: null, rule: null });
     expect(result(shared.get("tools/b_slow_throw.ts"))).toEqual({ type: "threw", message: "Error: gave up", exitCode: null, rule: null });
     expect(result(shared.get("tools/c_exits.ts"))).toMatchObject({ type: "threw", exitCode: 4 });

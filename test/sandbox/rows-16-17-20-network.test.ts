@@ -152,6 +152,7 @@ describe("row 20: network: true", () => {
         input: { a: 1, b: 2 },
         context: { signal: new AbortController().signal, callId: "row-20-call", call: () => Promise.reject(new Error("no nested calls")) },
         loadModule: () => Promise.reject(new Error("never loaded in the host")),
+        stageFiles: () => Promise.reject(new Error("never staged: the tool is refused first")),
       };
       const result = await sandbox.dispatch(request);
       expect(result).toMatchObject({ ok: false, code: "NETWORK_REFUSED" });

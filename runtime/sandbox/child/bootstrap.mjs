@@ -3,12 +3,14 @@
 // this folder and to one staged bundle only). It talks to the host over fd 3 in length-prefixed JSON
 // frames (protocol: runtime/sandbox/protocol.ts). Order matters: the channel is opened and the
 // built-ins this file relies on are captured first; the bundle is read once and its sha256 checked
-// against the lock; the deny layer goes in; only then are exactly the verified bytes imported, from a
-// data: URL, so a file swapped after the check is never evaluated.
+// against the lock; the deny layer goes in; only then is the bundle imported, by file URL, from the host's
+// private copy of the verified files (runtime/private-copy.ts: read-only files this child cannot write,
+// which nobody rewrites), so a file swapped in the build folder after the check is never evaluated.
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Socket } from "node:net";
+import { pathToFileURL } from "node:url";
 import { classifyThrown, installDenyLayer } from "./deny.mjs";
 import { encodeFrame, FrameReader } from "./frames.mjs";
 import { serialise, serialiseNative } from "./plain-data.mjs";
@@ -175,7 +177,7 @@ async function start(frame) {
 
   let namespace;
   try {
-    namespace = await import(`data:text/javascript;base64,${bytes.toString("base64")}`);
+    namespace = await import(pathToFileURL(frame.bundle).href);
   } catch (thrown) {
     return sendAndExit(quote({ t: "load-failed", code: classifyThrown(thrown), message: `tool ${quote(frame.name)}: its module failed to load: ${thrownMessage(thrown)}` }), 0);
   }

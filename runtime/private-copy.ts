@@ -1,0 +1,78 @@
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, posix, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/**
+ * A private, append-only copy of verified files, imported by file URL (docs/decisions.md, "Staged files are imported
+ * from a private copy"). Tool code must see a file URL, `__dirname` and its files next to it, which a data: URL cannot
+ * give; importing the build folder itself would run whatever is there at import time, not what was verified. So the
+ * bytes that were checked are written, once each, into a folder only this user can enter (mkdtemp makes it 0700),
+ * as read-only files created exclusively: a file in the copy is never rewritten, and a sandboxed child, which may read
+ * it, may write nothing. Relative paths are kept, so a bundle's relative import of the SDK module and its assets
+ * resolve inside the copy. The folder is removed by dispose() and, at the latest, when this process exits.
+ */
+export class PrivateCopy {
+  /** The folder's real path (the permission model compares the paths Node opens), with no trailing separator. */
+  readonly dir: string;
+  readonly #written = new Map<string, Promise<string>>();
+  #disposed = false;
+
+  constructor() {
+    this.dir = realpathSync(mkdtempSync(join(tmpdir(), "cave-copy-")));
+    live.add(this.dir);
+    if (!cleanupInstalled) {
+      cleanupInstalled = true;
+      process.once("exit", () => {
+        for (const dir of live) rmSync(dir, { recursive: true, force: true });
+      });
+    }
+  }
+
+  /** The folder as a file URL with a trailing slash. */
+  get url(): string {
+    return pathToFileURL(`${this.dir}${sep}`).href;
+  }
+
+  /** The absolute path `relative` (POSIX, inside the copy) has in it. Throws for a path that leads out of it. */
+  pathOf(relative: string): string {
+    const normal = posix.normalize(relative);
+    if (normal.startsWith("../") || normal === ".." || posix.isAbsolute(normal) || normal === "." || relative.includes("\\") || relative.includes("\0")) {
+      throw new Error(`${JSON.stringify(relative)} is not a relative path inside the build folder`);
+    }
+    return join(this.dir, ...normal.split("/"));
+  }
+
+  /**
+   * Writes `bytes` at `relative` once (later calls for the same path return the first write's path without writing):
+   * callers add a path only with the bytes they verified against the lock, which names one hash per path.
+   */
+  add(relative: string, bytes: Uint8Array | string): Promise<string> {
+    if (this.#disposed) return Promise.reject(new Error("the private copy was removed"));
+    let written = this.#written.get(relative);
+    if (written === undefined) {
+      const path = this.pathOf(relative);
+      written = (async () => {
+        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+        // "wx": never through an existing file or link; 0o400: read-only, for this user only.
+        await writeFile(path, bytes, { flag: "wx", mode: 0o400 });
+        return path;
+      })();
+      this.#written.set(relative, written);
+      written.catch(() => this.#written.delete(relative));
+    }
+    return written;
+  }
+
+  /** Removes the folder (files being imported stay readable until closed; nothing is added after this). */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    live.delete(this.dir);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const live = new Set<string>();
+let cleanupInstalled = false;
