@@ -13,6 +13,9 @@ import { pageCuts } from "../../runtime/results/paginate.js";
 import { createFileRecoveryStore } from "../../runtime/results/store.js";
 import { writeFileSync, mkdirSync } from "node:fs";
 
+/** What the benchmark's cursors and references are issued for (the runtime passes the call's lock, tool and run). */
+const BINDING = { lockIntegrity: `sha256-${"1".repeat(64)}`, tool: "bench", run: "bench-run" };
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 function time(runs: number, fn: () => unknown): number {
   const out: number[] = [];
@@ -131,8 +134,8 @@ try {
     const exactPlan = planFor({ policy: "exact_ccr" }, null);
     // A fresh engine per run, so cached page cuts do not hide the cost; the pipeline hands over the
     // canonical text it already hashed, so serialising is not part of a plan's cost.
-    const pageEnd = await timeAsync(runs, () => new ResultPlans({ root, store }).apply(pagePlan, value, text));
-    const exactEnd = await timeAsync(runs, () => new ResultPlans({ root, store }).apply(exactPlan, value, text));
+    const pageEnd = await timeAsync(runs, () => new ResultPlans({ root, store }).apply(pagePlan, value, text, BINDING));
+    const exactEnd = await timeAsync(runs, () => new ResultPlans({ root, store }).apply(exactPlan, value, text, BINDING));
     console.log(`| ${label} (${text.length} B) | ${tokens} | ${fmt(serialise)} ms | ${fmt(bound)} ms | ${fmt(count)} ms | ${fmt(page)} ms | ${fmt(storeMs)} ms | ${fmt(pageEnd)} ms | ${fmt(exactEnd)} ms |`);
   }
   void plans;
@@ -148,7 +151,7 @@ try {
   for (const [label, value, schema] of payloads) {
     const pretty = tokenizer.count(JSON.stringify(value, null, 2));
     const compact = tokenizer.count(serializeResult(value));
-    const auto = await plans.apply(planFor({ policy: "auto" }, schema), value);
+    const auto = await plans.apply(planFor({ policy: "auto" }, schema), value, undefined, BINDING);
     const autoTokens = auto.ok ? tokenizer.count(typeof auto.content === "string" ? auto.content : serializeResult(auto.content)) : NaN;
     const autoPlan = planFor({ policy: "auto" }, schema).strategy;
     for (const transform of REGISTRY) {

@@ -29,7 +29,11 @@ function inlineUncounted(plan: ResultPlan, bytes: number): boolean {
 }
 
 async function applyPlan(state: CallState, data: DataSnapshot): Promise<Success | Failure> {
-  const outcome = await (await state.engine.plans()).apply(state.tool!.result.plan, data.value, data.text);
+  const outcome = await (await state.engine.plans()).apply(state.tool!.result.plan, data.value, data.text, {
+    lockIntegrity: state.engine.lock.integrity,
+    tool: state.name,
+    run: state.run.id,
+  });
   if (!outcome.ok) return { code: outcome.code, message: `tool "${state.name}": ${outcome.message}` };
   return { ok: true, content: outcome.content, resultSha256: data.sha256 };
 }

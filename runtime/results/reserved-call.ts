@@ -16,15 +16,16 @@ export function reservedToolFor(lock: CaveLock, name: string): LockedTool | unde
   if (!isReservedTool(name)) return undefined;
   let tools = SYNTHETIC.get(lock);
   if (tools === undefined) {
-    tools = new Map(reservedToolsFor(lock).map((reserved) => [reserved.name, synthetic(reserved.name)] as const));
+    tools = new Map(reservedToolsFor(lock).map((reserved) => [reserved.name, synthetic(reserved.name, lock.integrity)] as const));
     SYNTHETIC.set(lock, tools);
   }
   return tools.get(name);
 }
 
-const DISPATCHERS = new WeakSet<LockedTool>();
+/** Each synthetic entry, with the integrity of the lock it was made for: its cursors and references are checked against it. */
+const DISPATCHERS = new WeakMap<LockedTool, string>();
 
-function synthetic(name: keyof typeof RESERVED_TOOLS): LockedTool {
+function synthetic(name: keyof typeof RESERVED_TOOLS, lockIntegrity: string): LockedTool {
   const reserved = RESERVED_TOOLS[name];
   const tool: LockedTool = Object.freeze({
     module: "(cave)",
@@ -45,7 +46,7 @@ function synthetic(name: keyof typeof RESERVED_TOOLS): LockedTool {
       plan: Object.freeze({ strategy: "inline", reason: "reserved tool: its text is already paged", bound: Object.freeze({ kind: "unbounded", path: "", why: "stored results" }), inlineUpToTokens: null, pageTokens: null, transform: null, recovery: "none", tokenizer: null }),
     }),
   }) as LockedTool;
-  DISPATCHERS.add(tool);
+  DISPATCHERS.set(tool, lockIntegrity);
   return tool;
 }
 
@@ -61,7 +62,8 @@ export function isReservedEntry(tool: LockedTool): boolean {
 export function reservedDispatcher(plans: () => Promise<ResultPlans>): Dispatcher {
   return {
     async dispatch(request): Promise<DispatchResult> {
-      const outcome = await (await plans()).reserved(request.name, request.input);
+      const scope = { lockIntegrity: DISPATCHERS.get(request.tool) ?? "", run: request.runId };
+      const outcome = await (await plans()).reserved(request.name, request.input, scope);
       if (outcome.ok) return { ok: true, value: outcome.content };
       return { ok: false, code: outcome.code, message: outcome.message, transient: false, effectUnknown: false };
     },

@@ -58,9 +58,21 @@ describe("result plans through the runtime's call pipeline", () => {
     expect(receipts.find((r) => r.tool === "list_orders" && r.outcome === "ok")?.resultSha256).toMatch(/^sha256-/);
   });
 
+  it("a cursor works in the run that was shown it, and not in another run or another runtime on the same root", async () => {
+    const runtime = await createRuntime({ root, mode: "host" });
+    const run = runtime.startRun();
+    const big = await run.call("list_orders", { count: 500 });
+    const { cursor } = argOf((big as { content: string }).content, "cave_page");
+    expect(await run.call("cave_page", { cursor })).toMatchObject({ ok: true });
+    expect(await runtime.startRun().call("cave_page", { cursor })).toMatchObject({ ok: false, error: { code: "PAGE_CURSOR_INVALID" } });
+    expect(await runtime.call("cave_page", { cursor })).toMatchObject({ ok: false, error: { code: "PAGE_CURSOR_INVALID" } });
+    const other = await createRuntime({ root, mode: "host" });
+    expect(await other.call("cave_page", { cursor })).toMatchObject({ ok: false, error: { code: "PAGE_CURSOR_INVALID" } });
+  });
+
   it("a forged cursor is a clear error through the pipeline", async () => {
     const runtime = await createRuntime({ root, mode: "host" });
-    const outcome = await runtime.call("cave_page", { cursor: `pg1.${"a".repeat(64)}.1200.3.2.${"A".repeat(22)}` });
+    const outcome = await runtime.call("cave_page", { cursor: `pg2.tool.${"a".repeat(64)}.1200.3.2.4102444800.${"A".repeat(22)}` });
     expect(outcome).toMatchObject({ ok: false, error: { code: "PAGE_CURSOR_INVALID" } });
     const bad = await runtime.call("cave_recover", { ref: 5 });
     expect(bad).toMatchObject({ ok: false, error: { code: "INPUT_INVALID" } });
