@@ -1,4 +1,5 @@
 import type { CaveLock } from "../src/contract/lock.js";
+import { dictionary } from "../src/contract/dictionary.js";
 import type { AnalyseResult, EvaluateResult, StageResult, ValidatorsResult } from "./types.js";
 import type { Location } from "./diagnostics.js";
 import { sha256 } from "../src/contract/hash.js";
@@ -43,7 +44,7 @@ export function buildFolderHashes(files: ReadonlyMap<string, string>, staged: St
   for (const module of staged.modules.values()) known.set(module.bundlePath, module);
   for (const validator of validated.validators.values()) known.set(validator.path, validator);
   if (staged.sdkModule !== undefined) known.set(staged.sdkModule.path, staged.sdkModule);
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = dictionary();
   for (const [path, text] of files) {
     const made = known.get(path);
     out[path] = made !== undefined && made.code === text ? made.sha256 : sha256(text);
@@ -54,7 +55,7 @@ export function buildFolderHashes(files: ReadonlyMap<string, string>, staged: St
 /** The bundles of these modules (those that define tools: the lock pins them), with their hashes, for beginEmit. */
 export function stagedBundles(staged: StageResult, modules: Iterable<string>): { files: Map<string, string>; hashes: Record<string, string> } {
   const files = new Map<string, string>();
-  const hashes: Record<string, string> = {};
+  const hashes: Record<string, string> = dictionary();
   for (const name of modules) {
     const module = staged.modules.get(name);
     if (!module) continue;
@@ -71,7 +72,7 @@ export function stagedBundles(staged: StageResult, modules: Iterable<string>): {
 /** The validator modules, with their hashes, for beginEmit. */
 export function validatorModules(validated: ValidatorsResult): { files: Map<string, string>; hashes: Record<string, string> } {
   const files = new Map<string, string>();
-  const hashes: Record<string, string> = {};
+  const hashes: Record<string, string> = dictionary();
   for (const validator of validated.validators.values()) {
     files.set(validator.path, validator.code);
     hashes[validator.path] = validator.sha256;

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { CaveLock } from "../src/contract/lock.js";
 import { sha256 } from "../src/contract/hash.js";
+import { parseJsonDictionaries } from "../src/contract/dictionary.js";
 import { discover } from "./discover/index.js";
 import { plan } from "./plan/index.js";
 import { checkResults } from "./results/index.js";
@@ -65,7 +66,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const hit = useCache ? lookup(root, key, config.outDir) : undefined;
   if (hit) {
     const all = sortDiagnostics([...diagnostics, ...hit.diagnostics]);
-    return { ok: true, diagnostics: all, config, lock: JSON.parse(hit.lockText) as CaveLock, lockText: hit.lockText, files: hit.files, written: false, cached: true };
+    return { ok: true, diagnostics: all, config, lock: parseJsonDictionaries(hit.lockText) as CaveLock, lockText: hit.lockText, files: hit.files, written: false, cached: true };
   }
 
   // A miss: each pass still reuses what it computed before from unchanged content (cache/passes.ts). Whatever the

@@ -2,6 +2,7 @@ import { lstat, readdir, readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { CaveCode } from "../src/contract/codes.js";
 import { hashJson, sha256 } from "../src/contract/hash.js";
+import { parseJsonDictionaries } from "../src/contract/dictionary.js";
 import { LOCKFILE_VERSION, type CaveLock } from "../src/contract/lock.js";
 import { checkLockShape } from "./lock/check-shape.js";
 import { jsonParseMessage } from "./node-features.js";
@@ -48,7 +49,7 @@ export async function checkDeployment(root: string, lockPath = "cave.lock"): Pro
 export function inspectLock(text: string, shown: string): InspectedLock {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonDictionaries(text);
   } catch (thrown) {
     return fatal("CAVE9002", `${shown} is not valid JSON (${jsonParseMessage(thrown)}); restore it from version control or run cave build`);
   }

@@ -1,4 +1,5 @@
-import { processIO, type CliIO } from "./io.js";
+import { processIO, safeIO, type CliIO } from "./io.js";
+import { own } from "../../src/contract/dictionary.js";
 import { buildCommand, BUILD_USAGE } from "./commands/build.js";
 import { diffCommand, DIFF_USAGE } from "./commands/diff.js";
 import { verifyCommand, VERIFY_USAGE } from "./commands/verify.js";
@@ -25,7 +26,8 @@ export function helpText(): string {
 }
 
 /** Runs one CLI invocation; returns the exit code. */
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], unsafe: CliIO): Promise<number> {
+  const io = safeIO(unsafe);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout(helpText());
@@ -35,7 +37,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     io.stdout("0.1.0\n");
     return 0;
   }
-  const command = COMMANDS[name];
+  const command = own(COMMANDS, name);
   if (!command) {
     io.stderr(`cave: unknown command "${name}"\n${helpText()}`);
     return 1;

@@ -1,10 +1,11 @@
+import { dictionary } from "../../src/contract/dictionary.js";
 import type { CaveLock, LockedAgent, LockedTool } from "../../src/contract/lock.js";
 import { EFFECT_MEANING, describeTimeout, listWords, quote } from "./describe.js";
 import { sameJson, toolChanges } from "./tool-changes.js";
 import { SECTIONS, sectionOf, type ChangeKind, type Impact, type LockChange, type LockDiff, type LockSide } from "./types.js";
 
 /** A lock with no tools and no agents: what a diff compares against when one side has no lock yet. */
-const EMPTY_LOCK_FACTS: Pick<CaveLock, "agents" | "tools"> = { agents: {}, tools: {} };
+const EMPTY_LOCK_FACTS: Pick<CaveLock, "agents" | "tools"> = { agents: dictionary(), tools: dictionary() };
 
 export interface DiffInput {
   /** null when that side has no lock (a first build, or a revision before Cave was added). */

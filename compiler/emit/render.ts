@@ -1,10 +1,15 @@
+import { dictionary } from "../../src/contract/dictionary.js";
 import type { CaveLock } from "../../src/contract/lock.js";
 
-/** Deep copy with object keys in code-unit order, so the rendered text is the same whatever order facts were gathered in. */
+/**
+ * Deep copy with object keys in code-unit order, so the rendered text is the same whatever order facts were gathered
+ * in. Every object of the copy is prototype-free (src/contract/dictionary.ts): the lock is keyed by tool, agent, file
+ * and property names, and a name such as "constructor" must never find Object.prototype's member.
+ */
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = dictionary();
     for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
     return out;
   }

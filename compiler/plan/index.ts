@@ -5,10 +5,11 @@ import type { CaveConfig, EvaluateResult, StageResult, ValidatorsResult } from "
 import { lockSchema } from "./schema-lock.js";
 import { lockResult } from "../results/index.js";
 import { sortKeys } from "../emit/render.js";
+import { dictionary } from "../../src/contract/dictionary.js";
 
 /** Turns the evaluated, staged and validated facts into the lock: every decision the runtime will follow, made here. */
 export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: StageResult, validated: ValidatorsResult): CaveLock {
-  const tools: Record<string, LockedTool> = {};
+  const tools: Record<string, LockedTool> = dictionary();
   for (const tool of [...evaluated.tools].sort((a, b) => compare(a.name, b.name))) {
     const source = staged.modules.get(tool.module);
     if (!source) throw new Error(`internal: module ${tool.module} was evaluated but not staged`);
@@ -29,7 +30,7 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
       result: lockResult(tool, config.outDir),
     };
   }
-  const agents: Record<string, LockedAgent> = {};
+  const agents: Record<string, LockedAgent> = dictionary();
   for (const agent of [...evaluated.agents].sort((a, b) => compare(a.name, b.name))) {
     agents[agent.name] = { module: agent.module, export: agent.exportName, description: agent.description, tools: [...agent.tools].sort() };
   }
@@ -38,7 +39,7 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
   // is rendered as it is (renderLock) instead of copied again.
   const body = sortKeys({ lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools }) as Omit<CaveLock, "integrity">;
   const lock: CaveLock = { ...body, integrity: hashJson(body) };
-  return Object.fromEntries(Object.entries(lock).sort(([a], [b]) => compare(a, b))) as unknown as CaveLock;
+  return dictionary(Object.entries(lock).sort(([a], [b]) => compare(a, b))) as unknown as CaveLock;
 }
 
 /** Code-unit order, the same order canonical JSON uses, independent of locale. */

@@ -1,4 +1,5 @@
 import type { SizeBound } from "../../src/contract/lock.js";
+import { own } from "../../src/contract/dictionary.js";
 import { canonicalJson } from "../../src/contract/hash.js";
 import { deref, isObject, pointer, typesOf, type JsonSchema } from "./schema-nav.js";
 
@@ -169,7 +170,7 @@ class Bounder {
 function stringBytes(schema: Record<string, unknown>, path: string): Bytes {
   const maxLength = nonNegative(schema.maxLength);
   const byLength = maxLength === undefined ? undefined : 2 + maxLength * BYTES_PER_CODE_POINT;
-  const formatChars = typeof schema.format === "string" ? FORMAT_CHARS[schema.format] : undefined;
+  const formatChars = typeof schema.format === "string" ? own(FORMAT_CHARS, schema.format) : undefined;
   const byFormat = formatChars === undefined ? undefined : 2 + formatChars;
   const bound = byLength === undefined ? byFormat : byFormat === undefined ? byLength : Math.min(byLength, byFormat);
   if (bound === undefined) return { path, why: typeof schema.format === "string" ? `a string of format ${JSON.stringify(schema.format)} (no known length) without maxLength` : "a string without maxLength" };

@@ -1,4 +1,5 @@
 import type { Ajv } from "ajv";
+import { own } from "../../src/contract/dictionary.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { SCHEMA_FORMATS } from "../../src/schema.js";
 import { closest } from "../../src/suggest.js";
@@ -72,7 +73,7 @@ function classify(thrown: unknown, schema: unknown): Refusal {
   if (unknownKeyword) {
     const keyword = unknownKeyword[1] ?? "";
     const at = locate(schema, (node) => Object.hasOwn(node, keyword));
-    const newer = NEWER_KEYWORDS[keyword];
+    const newer = own(NEWER_KEYWORDS, keyword);
     const guess = closest(keyword, DRAFT_07_KEYWORDS);
     const hint = newer !== undefined
       ? `"${keyword}" belongs to JSON Schema 2019-09/2020-12, not draft-07; express it with ${newer}, or remove it.`

@@ -1,6 +1,7 @@
 import type { Ajv } from "ajv";
 import { isObject, walkSchema } from "./schema-walk.js";
 import { refusal, type Refusal } from "./refusal.js";
+import { redosVerdict } from "./redos.js";
 
 // The id Ajv registers the draft-07 meta-schema under (with or without the empty fragment).
 const DRAFT_07 = /^http:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -40,6 +41,14 @@ export function precheck(schema: unknown, meta: Ajv): Refusal | null {
   for (const node of walkSchema(schema)) {
     const bad = badRegex(node.schema);
     if (bad) return refusal("CAVE6005", `${bad.where} at ${node.pointer} is not a valid regular expression with the u flag (${bad.reason})`, "Fix the expression; it runs as new RegExp(pattern, \"u\"), where escapes such as \\- outside a character class are errors.");
+    const slow = superLinear(node.schema);
+    if (slow) {
+      return refusal(
+        "CAVE6180",
+        `${slow.where} at ${node.pointer} can take super-linear time: ${slow.why}; a tool's result or the model's arguments would stall the host's validator past any deadline`,
+        "Rewrite it so that no two parts can match the same text (for example ^[a-z]+(?:-[a-z]+)*$ instead of ^([a-z]+-?)*$, [^,]*,.* instead of .*,.*), anchor it, or check the value in the tool's code.",
+      );
+    }
     if (typeof node.schema.$ref === "string") {
       const extra = Object.keys(node.schema).filter((key) => !REF_COMPANIONS.has(key)).sort();
       if (extra.length > 0) {
@@ -54,11 +63,26 @@ export function precheck(schema: unknown, meta: Ajv): Refusal | null {
   return null;
 }
 
-function badRegex(schema: Readonly<Record<string, unknown>>): { where: string; reason: string } | null {
+/** Every regular expression of one subschema the validator runs: `pattern` and the patternProperties keys, with how to name each. */
+function regexes(schema: Readonly<Record<string, unknown>>): Array<[string, unknown]> {
   const candidates: Array<[string, unknown]> = [];
   if ("pattern" in schema) candidates.push([`pattern ${JSON.stringify(schema.pattern)}`, schema.pattern]);
   if (isObject(schema.patternProperties)) for (const key of Object.keys(schema.patternProperties)) candidates.push([`patternProperties key ${JSON.stringify(key)}`, key]);
-  for (const [where, source] of candidates) {
+  return candidates;
+}
+
+/** The first valid expression of the subschema that recheck does not prove linear (redos.ts), or null. */
+function superLinear(schema: Readonly<Record<string, unknown>>): { where: string; why: string } | null {
+  for (const [where, source] of regexes(schema)) {
+    if (typeof source !== "string") continue;
+    const verdict = redosVerdict(source);
+    if (!verdict.linear) return { where, why: verdict.why };
+  }
+  return null;
+}
+
+function badRegex(schema: Readonly<Record<string, unknown>>): { where: string; reason: string } | null {
+  for (const [where, source] of regexes(schema)) {
     if (typeof source !== "string") continue;
     try {
       new RegExp(source, "u");

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { dictionary, toDictionary } from "../../src/contract/dictionary.js";
 import { canonicalJson, sha256 } from "../../src/contract/hash.js";
 import { LOCKFILE_VERSION, type CaveLock, type LockedTool } from "../../src/contract/lock.js";
 import { RuntimeError } from "../errors.js";
@@ -115,7 +116,8 @@ function fromText(text: string, shown: string): CaveLock {
 function withLazyTools(top: Record<string, unknown>, names: readonly string[], entry: (i: number) => unknown, shown: string): CaveLock {
   const locked = new Set(names);
   if (locked.size !== names.length) throw invalid(shown, "tools must not name a tool twice");
-  const slots: Record<string, unknown> = {};
+  // Prototype-free (src/contract/dictionary.ts): a call of "constructor" must not find Object.prototype's.
+  const slots: Record<string, unknown> = dictionary();
   for (let i = 0; i < names.length; i++) slots[names[i]!] = new Pending(i);
   const tools = new Proxy(slots, {
     get(target, name) {
@@ -124,18 +126,26 @@ function withLazyTools(top: Record<string, unknown>, names: readonly string[], e
       const parsed = entry(value.index);
       const problem = checkToolShape(name as string, parsed, locked);
       if (problem !== undefined) throw invalid(shown, problem);
-      target[name as string] = parsed;
-      return parsed;
+      const entry$ = withFileDictionary(parsed);
+      target[name as string] = entry$;
+      return entry$;
     },
     // Writes and deletions would bypass the checks; a lock is read-only.
     set: () => false,
     deleteProperty: () => false,
     defineProperty: () => false,
   }) as Record<string, LockedTool>;
-  const lock = { ...top, tools };
+  const agents = top.agents;
+  const lock = { ...top, agents: typeof agents === "object" && agents !== null && !Array.isArray(agents) ? toDictionary(agents as Record<string, unknown>) : agents, tools };
   const problem = checkLockTopShape(lock, locked);
   if (problem !== undefined) throw invalid(shown, problem);
   return lock as unknown as CaveLock;
+}
+
+/** A checked tool entry whose source files (keyed by path) are a prototype-free record. */
+function withFileDictionary(entry: unknown): unknown {
+  const tool = entry as { source: { files: Record<string, string> } };
+  return { ...tool, source: { ...tool.source, files: toDictionary(tool.source.files) } };
 }
 
 /** A tool entry not read yet: its index among the lock's tools. */
