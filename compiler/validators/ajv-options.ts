@@ -1,6 +1,7 @@
 import { Ajv, type Options } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { useDecimalMultipleOf } from "./decimal-multiple-of.js";
+import { linearUrl, useLinearUniqueItems } from "./linear-keywords.js";
 import { FORMATS_CODE } from "./helpers.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, whose `default` is the plugin.
@@ -91,9 +92,15 @@ export function inProcessAjv(): Ajv {
   return configure(new Ajv({ ...AJV_OPTIONS, code: { esm: false, lines: false, optimize: true } }));
 }
 
-/** Formats (ajv-formats, full mode, no formatMinimum-style keywords: not draft-07) and the decimal multipleOf. */
+/**
+ * Formats (ajv-formats, full mode, no formatMinimum-style keywords: not draft-07) with `url` in linear time, the
+ * decimal multipleOf and the linear uniqueItems (linear-keywords.ts). The precompiled modules read the same url
+ * through the prelude (helpers.ts).
+ */
 function configure(ajv: Ajv): Ajv {
   addFormats(ajv, { mode: "full", keywords: false });
+  ajv.addFormat("url", linearUrl);
   useDecimalMultipleOf(ajv);
+  useLinearUniqueItems(ajv);
   return ajv;
 }

@@ -1,4 +1,5 @@
 import { _, Name, type Ajv } from "ajv";
+import { LINEAR_URL_SOURCE } from "./linear-url.js";
 
 /**
  * The name a precompiled validator reads Ajv's runtime helpers from. Its prelude (prelude.ts) defines it; Ajv's
@@ -13,7 +14,8 @@ export const HELPERS_GLOBAL = "__caveAjvRuntime";
  */
 export const HELPERS = {
   equal: 'require("ajv/dist/runtime/equal").default',
-  fullFormats: 'require("ajv-formats/dist/formats").fullFormats',
+  // ajv-formats' formats with \`url\` replaced by the linear one (linear-url.ts): the prelude defines it from its source.
+  fullFormats: `Object.assign({}, require("ajv-formats/dist/formats").fullFormats, { url: ${LINEAR_URL_SOURCE} })`,
   ucs2length: 'require("ajv/dist/runtime/ucs2length").default',
   uri: 'require("ajv/dist/runtime/uri").default',
 } as const;

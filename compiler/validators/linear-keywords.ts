@@ -1,0 +1,55 @@
+import { _, str, type Ajv, type KeywordCxt } from "ajv";
+import { useFunc } from "ajv/dist/compile/util.js";
+import { LINEAR_URL_SOURCE } from "./linear-url.js";
+
+/**
+ * `uniqueItems` in linear time. Ajv compares every pair of items with deep equality when the items
+ * are not all scalars (quadratic: the model alone could stall the host with one large array of
+ * objects). Here each item gets its canonical text once (object keys sorted, strings quoted, so two
+ * items have the same text exactly when they are deep-equal as JSON) and a Map finds a repeat in one
+ * pass. The error is Ajv's: the highest index i that repeats an earlier item, and the highest such j.
+ *
+ * The source is the single definition, embedded as is in every generated validator and evaluated once
+ * here for in-process validation (as decimal-multiple-of.ts does).
+ */
+export const DUPLICATE_ITEMS_SOURCE = `(function duplicateItems(items) {
+  const text = (value) => {
+    if (value === null || typeof value !== "object") return typeof value === "string" ? JSON.stringify(value) : typeof value + ":" + String(value);
+    if (Array.isArray(value)) return "[" + value.map(text).join(",") + "]";
+    return "{" + Object.keys(value).sort().map((key) => JSON.stringify(key) + ":" + text(value[key])).join(",") + "}";
+  };
+  const seen = new Map();
+  let found = null;
+  for (let k = 0; k < items.length; k++) {
+    const key = text(items[k]);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) found = [k, earlier];
+    seen.set(key, k);
+  }
+  return found;
+})`;
+
+// Constants of ours, not user data: evaluating them is how the in-process validator gets the very same functions.
+const duplicateItems = Object.assign(new Function(`return ${DUPLICATE_ITEMS_SOURCE};`)() as (items: unknown[]) => [number, number] | null, { code: DUPLICATE_ITEMS_SOURCE });
+export const linearUrl = new Function(`return ${LINEAR_URL_SOURCE};`)() as (value: string) => boolean;
+
+/** Replaces Ajv's uniqueItems with the linear one; errors keep Ajv's message and params ({i, j}). */
+export function useLinearUniqueItems(ajv: Ajv): void {
+  ajv.removeKeyword("uniqueItems");
+  ajv.addKeyword({
+    keyword: "uniqueItems",
+    type: "array",
+    schemaType: "boolean",
+    error: {
+      message: ({ params }) => str`must NOT have duplicate items (items ## ${params.j} and ${params.i} are identical)`,
+      params: ({ params }) => _`{i: ${params.i}, j: ${params.j}}`,
+    },
+    code(cxt: KeywordCxt) {
+      if (cxt.schema !== true) return;
+      const fn = useFunc(cxt.gen, duplicateItems);
+      const found = cxt.gen.const("duplicate", _`${fn}(${cxt.data})`);
+      cxt.setParams({ i: _`${found}[0]`, j: _`${found}[1]` });
+      cxt.fail(_`${found} !== null`);
+    },
+  });
+}
