@@ -11,6 +11,8 @@ import { installDenyLayer } from "../../runtime/sandbox/child/deny.mjs";
 import { deepFreeze, realmObjects } from "./freeze.js";
 import type { ChildMessage, ExportReport, ImportRequest, RawAgent, RawSchema, RawTool, SdkRequest } from "./protocol.js";
 
+// An empty environment: whatever a launcher adds on the way (bwrap sets PWD) goes before any module runs.
+for (const name of Object.keys(process.env)) delete process.env[name];
 // Build-time evaluation is hermetic: a module that fetches its schema at import would make the lock
 // depend on the network (and Node 20's permission model does not stop network access).
 installDenyLayer({ selfPid: process.pid, pipe: ipcPipe() });

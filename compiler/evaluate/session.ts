@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { isChildMessage } from "./decode.js";
 import type { ChildMessage, ImportRequest, SdkRequest } from "./protocol.js";
 import { permissionFlag } from "./child-script.js";
-import { osLayerCommand, type OsLayer } from "../../runtime/sandbox/os-layer.js";
+import { osLayerCommand, sandboxedExit, type OsLayer } from "../../runtime/sandbox/os-layer.js";
 
 /** How an evaluation child is started: under the sandbox's OS layer (bubblewrap), or directly (the Node layers only). */
 export interface Launch {
@@ -34,7 +34,7 @@ export class Session {
   #ended: string | undefined;
   #waiting: ((message: ChildMessage | { type: "ended"; detail: string }) => void) | undefined;
 
-  private constructor(child: ChildProcess) {
+  private constructor(child: ChildProcess, sandboxed: boolean) {
     this.#child = child;
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL);
@@ -45,7 +45,10 @@ export class Session {
       waiting?.(isChildMessage(message) ? message : { type: "ended", detail: "the evaluation process sent a malformed message" });
     });
     // "close" rather than "exit": by then the last of stderr has been read.
-    child.on("close", (code, signal) => this.#end(signal ? `it was ended by ${signal}` : `it exited with code ${code}`));
+    child.on("close", (rawCode, rawSignal) => {
+      const { code, signal } = sandboxed ? sandboxedExit(rawCode, rawSignal) : { code: rawCode, signal: rawSignal };
+      this.#end(signal ? `it was ended by ${signal}` : `it exited with code ${code}`);
+    });
     child.on("error", (cause) => this.#end(`it failed: ${cause.message}`));
   }
 
@@ -58,17 +61,18 @@ export class Session {
     const { timeoutMs, cwd, readable } = options;
     const node = [process.execPath, permissionFlag(), `--allow-fs-read=${readable}`, "--no-warnings", "--input-type=module", "--eval", script];
     // Under the OS layer the child sees node and the private copy of the staged files (read-only) and nothing else:
-    // no project, no network, no host socket. Its working directory there is "/".
+    // no project, no network, no host socket. Its working directory there is an empty folder at the project root's
+    // path, so a message quoting process.cwd() reads as before.
     const layer = options.launch?.osLayer ?? null;
     const mounts = [{ path: readable.replace(/[\\/]+$/, "") }];
-    const command = layer === null ? node : osLayerCommand(layer, { mounts, command: node });
+    const command = layer === null ? node : osLayerCommand(layer, { mounts, command: node, chdir: cwd });
     const child = spawn(command[0]!, command.slice(1), {
       cwd,
       env: {},
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "json",
     });
-    const session = new Session(child);
+    const session = new Session(child, layer !== null);
     const first = await session.#next(timeoutMs);
     if (first.type !== "ready") {
       session.kill();

@@ -1,4 +1,5 @@
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, readlinkSync, realpathSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { childProcesses } from "./child-process.js";
 
@@ -76,7 +77,10 @@ async function probe(): Promise<OsProbe> {
  * The argv that runs `command` inside the OS layer, with `mounts` bound (read-only unless `write`) on top of the
  * base (the node binary and its libraries). `infoFd`: bwrap writes its JSON info (the sandbox's pid) there.
  */
-export function osLayerCommand(layer: OsLayer, options: { readonly mounts: readonly Mount[]; readonly command: readonly string[]; readonly infoFd?: number }): string[] {
+export function osLayerCommand(
+  layer: OsLayer,
+  options: { readonly mounts: readonly Mount[]; readonly command: readonly string[]; readonly infoFd?: number; readonly chdir?: string },
+): string[] {
   const args = [layer.bwrap];
   for (const ns of layer.namespaces) args.push(`--unshare-${ns}`);
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "cave-sandbox");
@@ -84,14 +88,26 @@ export function osLayerCommand(layer: OsLayer, options: { readonly mounts: reado
   for (const [link, target] of topLevelLinks()) args.push("--symlink", target, link);
   for (const path of layer.base) args.push("--ro-bind", path, path);
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  // The working directory the child expects (the project root), as an empty folder: its path, none of its contents.
+  if (options.chdir !== undefined) args.push("--dir", options.chdir);
   for (const mount of options.mounts) {
     const target = mount.target ?? mount.path;
     if (!isAbsolute(mount.path) || !isAbsolute(target)) throw new TypeError(`sandbox mounts need absolute paths (got ${JSON.stringify(mount.path)})`);
     args.push(mount.write === true ? "--bind" : "--ro-bind", mount.path, target);
   }
   if (options.infoFd !== undefined) args.push("--info-fd", String(options.infoFd));
-  args.push("--chdir", "/", "--", ...options.command);
+  args.push("--chdir", options.chdir ?? "/", "--", ...options.command);
   return args;
+}
+
+/**
+ * How the process bwrap ran ended, as Node would report it for the process itself: bwrap exits with 128 + the signal
+ * number when its child was killed by a signal (so a genuine exit code above 128 reads as that signal too).
+ */
+export function sandboxedExit(code: number | null, signal: string | null): { code: number | null; signal: string | null } {
+  if (signal !== null || code === null || code <= 128) return { code, signal };
+  const name = Object.entries(osConstants.signals).find(([, number]) => number === code - 128)?.[0];
+  return name === undefined ? { code, signal } : { code: null, signal: name };
 }
 
 /**

@@ -7,7 +7,7 @@ import { childEntry } from "./child-entry.js";
 import { Exchange, type AnswerMessage } from "./exchange.js";
 import { encodeFrame } from "./frames.js";
 import type { ChildFailCode } from "./protocol.js";
-import { osLayerCommand, type OsLayer } from "./os-layer.js";
+import { osLayerCommand, sandboxedExit, type OsLayer } from "./os-layer.js";
 import { forgetChild, rememberChild } from "./reaper.js";
 import { sandboxedPid } from "./sandboxed-pid.js";
 
@@ -130,14 +130,14 @@ export class SandboxChild {
     const command =
       spec.osLayer === null
         ? [process.execPath, ...nodeArgs]
-        : osLayerCommand(spec.osLayer, { mounts: [{ path: dir }, ...spec.readable.map((path) => ({ path }))], command: [process.execPath, ...nodeArgs], infoFd: INFO_FD });
+        : osLayerCommand(spec.osLayer, { mounts: [{ path: dir }, ...spec.readable.map((path) => ({ path }))], command: [process.execPath, ...nodeArgs], infoFd: INFO_FD, chdir: spec.cwd });
     let child: ChildProcess;
     try {
       // detached: a new session and process group, so the whole group is killed at once and the
       // child cannot signal its parent's group. fd 4 carries bwrap's info (the sandbox's pid), if any.
       const stdio: Array<"ignore" | "pipe"> = ["ignore", "ignore", "pipe", "pipe"];
       if (spec.osLayer !== null) stdio.push("pipe");
-      child = childProcesses().spawn(command[0]!, command.slice(1), { env: { ...spec.env }, cwd: spec.osLayer === null ? spec.cwd : "/", detached: true, stdio, windowsHide: true });
+      child = childProcesses().spawn(command[0]!, command.slice(1), { env: { ...spec.env }, cwd: spec.cwd, detached: true, stdio, windowsHide: true });
     } catch (thrown) {
       this.process = undefined as never;
       this.pid = undefined;
@@ -173,9 +173,11 @@ export class SandboxChild {
       if (this.pid !== undefined) forgetChild(this.pid);
     });
     // "close": the process is gone and its stderr fully read (the heap message comes last).
-    child.on("close", (code, signal) =>
-      this.die(code === EXIT_CHANNEL ? { by: "protocol", why: "closed or broke its channel" } : { by: "exit", code, signal, heapExhausted: HEAP_EXHAUSTED.test(this.stderrTail) }),
-    );
+    child.on("close", (rawCode, rawSignal) => {
+      // Under bwrap a signal that killed node arrives as bwrap's exit code 128 + n.
+      const { code, signal } = spec.osLayer === null ? { code: rawCode, signal: rawSignal } : sandboxedExit(rawCode, rawSignal);
+      this.die(code === EXIT_CHANNEL ? { by: "protocol", why: "closed or broke its channel" } : { by: "exit", code, signal, heapExhausted: HEAP_EXHAUSTED.test(this.stderrTail) });
+    });
     this.write(
       JSON.stringify({
         t: "init",

@@ -98,6 +98,19 @@ for (const path of PATHS) {
   });
 }
 
+describe("weakness 5, module resolution: an existence oracle only the OS layer closes", () => {
+  it.each(PATHS.filter((path) => !path.skip))('isolation "$isolation"', async ({ isolation }) => {
+    const { runtime } = await sandboxed(root, { sandbox: { isolation } });
+    const present = await runtime.call("boundary", { how: "resolve", path: join(root, "tools", "basic.ts") });
+    const absent = await runtime.call("boundary", { how: "resolve", path: join(root, "tools", "no-such-module.ts") });
+    expect(code(absent)).toBe("TOOL_ERROR");
+    // Node layers only: Node 20's module loader tells a file that exists (docs/sandbox.md says so); under the OS
+    // layer the project's files are not in the child's file system at all.
+    if (isolation === "os") expect(code(present)).toBe("TOOL_ERROR");
+    else if (process.versions.node.startsWith("20.")) expect(code(present)).toBe("ok");
+  });
+});
+
 describe("weakness 6: characters the permission flags interpret", () => {
   it.each(["star*dir", "comma,dir"])("a project under %s is refused (SANDBOX_UNAVAILABLE), not granted as a pattern", async (name) => {
     const base = copyProject("test/sandbox/projects/sandbox");

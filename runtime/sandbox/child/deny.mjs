@@ -129,6 +129,16 @@ export function installDenyLayer({ selfPid, pipe }) {
     // Not in every Node version.
   }
 
+  // Node makes process.stdout/stderr/stdin on first use, wrapping a pipe descriptor with the native open() this layer
+  // refuses: they are made now, so a tool's console.log and console.error keep working.
+  for (const stream of ["stdout", "stderr", "stdin"]) {
+    try {
+      void (/** @type {any} */ (process)[stream]);
+    } catch {
+      // A descriptor Node cannot wrap (closed, or refused by the permission model): it stays unusable, as before.
+    }
+  }
+
   // Network, at the bottom: the native handles every route ends in.
   const native = nativePrototypes(m, pipe);
   for (const [name, keys] of Object.entries(NATIVE_DENIED)) {
@@ -288,10 +298,14 @@ function denyReport(report) {
 export function classifyThrown(thrown) {
   try {
     let error = /** @type {any} */ (thrown);
+    /** @type {"SANDBOX_DENIED" | undefined} */
+    let denied;
     for (let depth = 0; typeof error === "object" && error !== null && depth < 4; depth++, error = error.cause) {
-      if (error.code === "ERR_SANDBOX_DENIED") return error.network === true ? "NETWORK_REFUSED" : "SANDBOX_DENIED";
-      if (error.code === "ERR_ACCESS_DENIED" || error.code === "ERR_DLOPEN_DISABLED") return "SANDBOX_DENIED";
+      // A client library's wrapper copies the code but not `network` (got's RequestError): the cause decides.
+      if (error.code === "ERR_SANDBOX_DENIED" && typeof error.network === "boolean") return error.network ? "NETWORK_REFUSED" : "SANDBOX_DENIED";
+      if (error.code === "ERR_SANDBOX_DENIED" || error.code === "ERR_ACCESS_DENIED" || error.code === "ERR_DLOPEN_DISABLED") denied ??= "SANDBOX_DENIED";
     }
+    if (denied !== undefined) return denied;
   } catch {
     // A getter that throws: an ordinary error.
   }

@@ -2,6 +2,7 @@ import { schema, tool } from "cave";
 import * as dgram from "node:dgram";
 import * as dns from "node:dns";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as net from "node:net";
 import * as os from "node:os";
 
@@ -106,6 +107,9 @@ export const boundary = tool({
         return { reached: fs.realpathSync(path!) };
       case "realpath-callback":
         return new Promise((resolve, reject) => fs.realpath(path!, (error, resolved) => (error ? reject(error) : resolve({ reached: resolved }))));
+      // Weakness 5, the part JavaScript does not stop on Node 20: module resolution stats files unchecked.
+      case "resolve":
+        return { reached: createRequire("file:///sandbox-probe.js").resolve(path!) };
       // The tool's own view of the machine: what a root listing shows.
       case "list-root":
         return { reached: fs.readdirSync("/") };
