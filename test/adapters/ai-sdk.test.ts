@@ -55,7 +55,7 @@ describe("toAISDKTools", () => {
     expect(afterSecond.c4!.value).toMatch(/^REPEAT_STOPPED: /);
     expect(afterSecond.c5!.type).toBe("text");
     expect(afterSecond.c5!.value).toMatch(/^\[page 1 of \d+/);
-    expect(argumentOf(afterSecond.c5!.value as string, "cave_page").cursor).toMatch(/^pg1\./);
+    expect(argumentOf(afterSecond.c5!.value as string, "cave_page").cursor).toMatch(/^pg2\./);
 
     // Calls of one step run concurrently: receipts come in the order they finished.
     expect(sink.receipts.map((r) => [r.correlationId, r.tool, r.outcome, r.runId]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
