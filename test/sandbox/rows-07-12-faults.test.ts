@@ -82,7 +82,9 @@ describe("row 8: a CPU hang", () => {
     }
     expect(warm?.ok).toBe(true);
     const instance = (warm as { content: { instance: string } }).content.instance;
-    // The warm child and perhaps a spare: the warm one must be gone after the kill.
+    // The warm child and its spare: the warm one must be gone after the kill. The spare must be ready first: under the
+    // OS layer a child still starting is known by bwrap's pid until its node process inside can be read.
+    await waitFor(() => s.sandbox.stats().spares > 0);
     const before = s.sandbox.pids();
 
     const started = performance.now();
