@@ -134,7 +134,15 @@ describe.skipIf(!linux)("the OS layer on this Linux host", () => {
 
   it("a host killed with SIGKILL while its child is busy leaves no process behind (--die-with-parent)", async () => {
     const { child, exited } = await startHost({ root, calls: [{ name: "fault", args: { kind: "spin" } }] }, { CAVE_ISOLATION: "os" });
-    await waitFor(() => descendants(child.pid!).some((pid) => readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("bootstrap.mjs")), 20_000);
+    // A process may end between listing and reading (the spawns on the way to the child): such a one is not it.
+    const commandLine = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "latin1");
+      } catch {
+        return "";
+      }
+    };
+    await waitFor(() => descendants(child.pid!).some((pid) => commandLine(pid).includes("bootstrap.mjs")), 20_000);
     const tree = descendants(child.pid!);
     child.kill("SIGKILL");
     await exited;
