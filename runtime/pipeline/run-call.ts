@@ -46,6 +46,11 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
   } finally {
     state.settled = true;
   }
+  return conclude(state, end);
+}
+
+/** The bookkeeping after the outcome is decided, the same for every call: breaker, repeat guard, receipt. */
+function conclude(state: CallState, end: Success | Failure): Promise<CallOutcome> | CallOutcome {
   recordBreaker(state, end.ok === true ? "ok" : end.code);
   releaseRepeat(state);
   return receipt(state, end);
@@ -78,9 +83,7 @@ async function journaledCall(state: CallState, journal: RunJournal): Promise<Cal
   } finally {
     state.settled = true;
   }
-  recordBreaker(state, end.ok === true ? "ok" : end.code);
-  releaseRepeat(state);
-  return receipt(state, end);
+  return conclude(state, end);
 }
 
 async function execute(state: CallState): Promise<Success | Failure> {
