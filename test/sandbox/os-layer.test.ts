@@ -70,14 +70,16 @@ describe.skipIf(!linux)("the OS layer on this Linux host", () => {
     // The host (root here, or the same user) sees the child's root through /proc/<pid>/root.
     const top = readdirSync(`/proc/${pid}/root`).sort();
     // The system folders node needs, /dev, /proc, /tmp, and the first folder of the paths bound (the bundle's and
-    // the bootstrap's, which hold nothing else): nothing of the host's /home, /root, /run, /var...
-    const bound = [root, process.cwd()].map((path) => path.split("/")[1]!);
+    // the bootstrap's, and the node binary's, which hold nothing else: a Node installed under /root/.cache by
+    // .ci/node-install brings /root with only that path in it): nothing else of the host's /home, /root, /run, /var...
+    const bound = [root, process.cwd(), process.execPath].map((path) => path.split("/")[1]!);
     const expected = new Set(["bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "tmp", "usr", ...bound]);
     expect(top.filter((entry) => !expected.has(entry))).toEqual([]);
     for (const absent of ["home", "root", "run", "var", "srv", "mnt"]) if (!bound.includes(absent)) expect(top).not.toContain(absent);
     // A private /tmp: nothing of the host's, only the way to the project root when that lies under /tmp, and the
     // runtime's private copy of this tool's verified files (runtime/private-copy.ts), bound read-only.
-    const seen = readdirSync(`/proc/${pid}/root/tmp`).filter((entry) => !root.startsWith(`/tmp/${entry}/`) && `/tmp/${entry}` !== root);
+    const onTheWay = (entry: string) => [root, process.cwd(), process.execPath].some((path) => path.startsWith(`/tmp/${entry}/`) || path === `/tmp/${entry}`);
+    const seen = readdirSync(`/proc/${pid}/root/tmp`).filter((entry) => !onTheWay(entry));
     expect(seen.filter((entry) => !/^cave-copy-/.test(entry))).toEqual([]);
     expect(seen.length).toBeLessThanOrEqual(1);
     // The project root is an empty folder there (the working directory): the bundle is bound from the private copy.
