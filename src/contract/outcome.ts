@@ -24,6 +24,23 @@ export interface Receipt {
    * (or a dispatcher passed in does not say).
    */
   readonly isolation: "os" | "node" | "none" | null;
+  /** Tools with sandboxProfile.egress only: each request the tool sent through its egress broker, in the order they ended. */
+  readonly egress?: readonly EgressRecord[];
+}
+
+/** One request through the egress broker, as a receipt records it: never a header, a body or a credential. */
+export interface EgressRecord {
+  readonly host: string;
+  readonly port: number;
+  readonly method: string;
+  /** The upstream's status code; null when there was no response. */
+  readonly status: number | null;
+  /** "ok" (answered in full), "refused" (policy), "failed" (upstream unreachable or broke), "cut" (the call ended first). */
+  readonly outcome: "ok" | "refused" | "failed" | "cut";
+  /** Request body bytes sent upstream and response body bytes received. */
+  readonly bytesSent: number;
+  readonly bytesReceived: number;
+  readonly durationMs: number;
 }
 
 export interface CallError {

@@ -1,0 +1,30 @@
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { isIP } from "node:net";
+import { rootCertificates } from "node:tls";
+
+/** The broker's keep-alive connections upstream, shared by every channel of a dispatcher (the policy is checked per request, before a connection is chosen). */
+export interface UpstreamAgents {
+  readonly http: HttpAgent;
+  readonly https: HttpsAgent;
+}
+
+export function upstreamAgents(): UpstreamAgents {
+  return { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+}
+
+/** One request upstream, to the checked address; TLS verified against Node's roots plus `ca`, for the host's name. */
+export function openUpstream(
+  agents: UpstreamAgents,
+  target: { scheme: "http" | "https"; host: string; address: string; port: number; method: string; path: string; headers: string[]; ca: readonly string[] },
+): ClientRequest {
+  const common = { host: target.address, port: target.port, method: target.method, path: target.path, headers: target.headers, setHost: false };
+  if (target.scheme === "http") return httpRequest({ ...common, agent: agents.http });
+  return httpsRequest({
+    ...common,
+    agent: agents.https,
+    // SNI and the certificate check use the host's name; an IP literal host is checked against the certificate's IP names.
+    servername: isIP(target.host) === 0 ? target.host : undefined,
+    ca: target.ca.length === 0 ? undefined : [...rootCertificates, ...target.ca],
+  });
+}
