@@ -1,6 +1,6 @@
 import type { CaveLock } from "../src/contract/lock.js";
 import { dictionary } from "../src/contract/dictionary.js";
-import type { AnalyseResult, EvaluateResult, StageResult, ValidatorsResult } from "./types.js";
+import type { AnalyseResult, EvaluateResult, FileContent, StageResult, ValidatorsResult } from "./types.js";
 import type { Location } from "./diagnostics.js";
 import { sha256 } from "../src/contract/hash.js";
 import { transformFiles } from "./results/index.js";
@@ -20,8 +20,8 @@ export function schemasToPrecompile(evaluated: EvaluateResult, analysed?: Analys
 }
 
 /** The build folder's content: staged bundles, precompiled validators and the transforms the lock pins, by path relative to the root. */
-export function buildFolderFiles(staged: StageResult, validated: ValidatorsResult, lock: CaveLock): Map<string, string> {
-  const entries: Array<[string, string]> = [...transformFiles(lock)];
+export function buildFolderFiles(staged: StageResult, validated: ValidatorsResult, lock: CaveLock): Map<string, FileContent> {
+  const entries: Array<[string, FileContent]> = [...transformFiles(lock)];
   // Only bundles the lock pins: a module that defines agents but no tool is staged for evaluation, but its
   // bundle would be unreviewed code in the build folder (cave verify refuses files the lock does not pin).
   const pinned = new Set(Object.values(lock.tools).map((tool) => tool.source.bundle));
@@ -30,6 +30,9 @@ export function buildFolderFiles(staged: StageResult, validated: ValidatorsResul
   // The SDK module every bundle imports, pinned once in the lock's sdk entry.
   const sdk = staged.sdkModule;
   if (sdk !== undefined && lock.sdk?.module?.path === sdk.path) entries.push([sdk.path, sdk.code]);
+  // The assets of locked tools, once each.
+  const assets = new Set(Object.values(lock.tools).flatMap((tool) => (tool.source.assets ?? []).map((asset) => asset.path)));
+  for (const [path, asset] of staged.assets ?? []) if (assets.has(path)) entries.push([path, asset.content]);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(entries);
 }
@@ -39,11 +42,12 @@ export function buildFolderFiles(staged: StageResult, validated: ValidatorsResul
  * validators were hashed when they were made (their sha256 is in the lock): those are taken when the text is that very
  * module's, the rest are hashed.
  */
-export function buildFolderHashes(files: ReadonlyMap<string, string>, staged: StageResult, validated: ValidatorsResult): Record<string, string> {
-  const known = new Map<string, { code: string; sha256: string }>();
+export function buildFolderHashes(files: ReadonlyMap<string, FileContent>, staged: StageResult, validated: ValidatorsResult): Record<string, string> {
+  const known = new Map<string, { code: FileContent; sha256: string }>();
   for (const module of staged.modules.values()) known.set(module.bundlePath, module);
   for (const validator of validated.validators.values()) known.set(validator.path, validator);
   if (staged.sdkModule !== undefined) known.set(staged.sdkModule.path, staged.sdkModule);
+  for (const [path, asset] of staged.assets ?? []) known.set(path, { code: asset.content, sha256: asset.sha256 });
   const out: Record<string, string> = dictionary();
   for (const [path, text] of files) {
     const made = known.get(path);

@@ -9,7 +9,7 @@ import { beginEmit } from "./emit/index.js";
 import { renderLock } from "./emit/render.js";
 import { buildFolderFiles, buildFolderHashes, schemasToPrecompile, stagedBundles, validatorModules } from "./build-parts.js";
 import { error, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
-import type { CaveConfig } from "./types.js";
+import type { CaveConfig, FileContent } from "./types.js";
 import { unknownKeyHint } from "../src/suggest.js";
 import { cacheKey, lookup, store } from "./cache/index.js";
 import { compilerIdentity } from "./cache/identity.js";
@@ -39,8 +39,8 @@ export interface BuildResult {
   readonly lock: CaveLock | null;
   /** The exact bytes of cave.lock. */
   readonly lockText: string | null;
-  /** Build folder files by path relative to the root. */
-  readonly files: ReadonlyMap<string, string>;
+  /** Build folder files by path relative to the root: text, or bytes for a binary asset. */
+  readonly files: ReadonlyMap<string, FileContent>;
   /** Whether anything was written. */
   readonly written: boolean;
   /** Whether the output was taken from the build cache (the same bytes a full build would produce). */

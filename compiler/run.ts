@@ -18,7 +18,7 @@ import { evaluate } from "./evaluate/index.js";
 import { plan } from "./plan/index.js";
 import { checkResults } from "./results/index.js";
 import { stage } from "./stage/index.js";
-import type { EvaluateResult, StageResult } from "./types.js";
+import type { EvaluateResult, FileContent, StageResult } from "./types.js";
 import { validators } from "./validators/index.js";
 
 /** What run() accepts besides the definition and its arguments. */
@@ -104,7 +104,7 @@ export async function run(definition: unknown, args: unknown, options: RunOption
 }
 
 /** The lock text and build folder files for the entry module and its tools' nested tools. */
-async function stageForRun(root: string, entry: string, name: string, durable: boolean): Promise<{ lockText: string; files: ReadonlyMap<string, string> }> {
+async function stageForRun(root: string, entry: string, name: string, durable: boolean): Promise<{ lockText: string; files: ReadonlyMap<string, FileContent> }> {
   const discovered = await discover(root);
   const config = discovered.config;
   // The nested tools of the entry's tools may live in other modules: find them in the whole project

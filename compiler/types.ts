@@ -13,7 +13,12 @@ export interface CaveConfig {
   readonly outDir: string;
   /** The durable-run journal setting ("sqlite:<path>", "file:<path>"): read by the runtime and `cave runs`, not by the build. */
   readonly journal?: string;
+  /** Globs (relative to the root) of files every tool may read next to its code: staged and pinned like static references. */
+  readonly assets?: readonly string[];
 }
+
+/** A build-folder file's content: text (bundles, validators, text assets) or bytes (binary assets). */
+export type FileContent = string | Uint8Array;
 
 export interface PassResult {
   readonly diagnostics: readonly Diagnostic[];
@@ -87,6 +92,15 @@ export interface StagedModule {
   readonly sha256: string;
   /** Every input file of the graph, by canonical path, with its sha256. */
   readonly files: Readonly<Record<string, string>>;
+  /** Files its code reads next to itself (static references and config assets), in the build folder, sorted by path. */
+  readonly assets?: readonly StagedAsset[];
+}
+
+/** A file staged into the build folder's mirror of the project for tool code to read: text normalised, binary as is. */
+export interface StagedAsset {
+  /** Its path in the build folder (`<outDir>/bundles/<canonical id>`), relative to the root. */
+  readonly path: string;
+  readonly sha256: string;
 }
 
 /** The cave SDK every bundle embeds: listed once in the lock, named by one hash in each tool's graph. */
@@ -105,6 +119,8 @@ export interface StageResult extends PassResult {
   readonly sdk: StagedSdk | null;
   /** The SDK module's path (relative to the root), bytes and sha256: written once to the build folder, imported by every bundle. */
   readonly sdkModule?: { readonly path: string; readonly code: string; readonly sha256: string } | undefined;
+  /** Every staged asset's content and sha256, by its path in the build folder. */
+  readonly assets?: ReadonlyMap<string, { readonly content: FileContent; readonly sha256: string }>;
   /** Absolute path -> sha256 of every file any graph was built from (for the build cache only; never output). */
   readonly inputFiles: ReadonlyMap<string, string>;
 }

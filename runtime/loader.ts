@@ -50,13 +50,15 @@ export class Loader {
     const module = this.sdk?.module;
     // Both are read at once and both settle before the answer (a failed read still pending could fail the next call);
     // the bundle's problem, if any, is the one reported.
-    const [bundle, sdk] = await Promise.allSettled([
+    const [bundle, sdk, ...assets] = await Promise.allSettled([
       this.verifiedCopy(tool.source.bundle, tool.source.sha256, `tool "${name}": its staged bundle`),
       module === undefined ? Promise.resolve(undefined) : this.verifiedCopy(module.path, module.sha256, `tool "${name}": the SDK module its bundle imports`),
+      // The files its code reads next to itself: verified and copied before the code runs, like the code.
+      ...(tool.source.assets ?? []).map((asset) => this.verifiedCopy(asset.path, asset.sha256, `tool "${name}": the file`)),
     ]);
-    if (bundle.status === "rejected") throw bundle.reason;
-    if (sdk.status === "rejected") throw sdk.reason;
-    return { bundle: bundle.value, readable: sdk.value === undefined ? [bundle.value] : [bundle.value, sdk.value] };
+    for (const settled of [bundle, sdk, ...assets]) if (settled.status === "rejected") throw settled.reason;
+    const paths = (settled: PromiseSettledResult<string | undefined>) => (settled.status === "fulfilled" && settled.value !== undefined ? [settled.value] : []);
+    return { bundle: (bundle as PromiseFulfilledResult<string>).value, readable: [bundle, sdk, ...assets].flatMap(paths) };
   }
 
   /** Stops using the private copy and removes it (a later load makes a new one). */

@@ -17,6 +17,7 @@ export async function verifyAll(root: string, lock: CaveLock): Promise<void> {
       const validation = tool[side]?.validation;
       if (validation?.kind === "precompiled" && !files.has(validation.module)) files.set(validation.module, { expected: validation.sha256, what: `tool "${name}": its ${side} validator` });
     }
+    for (const asset of tool.source.assets ?? []) if (!files.has(asset.path)) files.set(asset.path, { expected: asset.sha256, what: `tool "${name}": the file` });
     const transform = tool.result.plan.transform;
     if (transform !== null && !files.has(transform.module)) files.set(transform.module, { expected: transform.sha256, what: `tool "${name}": its result transform ${transform.id}@${transform.version}` });
   }

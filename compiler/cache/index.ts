@@ -3,6 +3,7 @@ import { dirname, join, posix } from "node:path";
 import { hashJson, sha256 } from "../../src/contract/hash.js";
 import { writeFileAtomic } from "../emit/atomic.js";
 import type { Diagnostic } from "../diagnostics.js";
+import type { FileContent } from "../types.js";
 
 /**
  * The whole-build cache. An entry records, for one successful written build, the hash of every input
@@ -25,7 +26,7 @@ export interface CacheEntry {
 
 export interface CacheHit {
   readonly lockText: string;
-  readonly files: ReadonlyMap<string, string>;
+  readonly files: ReadonlyMap<string, FileContent>;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -84,18 +85,20 @@ export function lookup(root: string, key: string, outDir: string): CacheHit | un
   if (sha256(lockText) !== entry.lockSha256) return undefined;
   const onDisk = listFiles(join(root, outDir)).map((relative) => posix.join(outDir, relative));
   if (onDisk.length !== Object.keys(entry.outputs).length) return undefined;
-  const files = new Map<string, string>();
+  const files = new Map<string, FileContent>();
   for (const path of onDisk.sort()) {
     const expected = entry.outputs[path];
     if (expected === undefined) return undefined;
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(join(root, path), "utf8");
+      bytes = readFileSync(join(root, path));
     } catch {
       return undefined;
     }
-    if (sha256(text) !== expected) return undefined;
-    files.set(path, text);
+    if (sha256(bytes) !== expected) return undefined;
+    // Text as the build made it (bundles, validators, text assets); a binary asset stays bytes.
+    const text = bytes.toString("utf8");
+    files.set(path, Buffer.from(text, "utf8").equals(bytes) ? text : new Uint8Array(bytes));
   }
   return { lockText, files, diagnostics: entry.diagnostics };
 }

@@ -6,7 +6,7 @@ import { unknownKeyHint } from "../../src/suggest.js";
 import { jsonParseMessage } from "../../runtime/node-features.js";
 
 export const CONFIG_FILE = "cave.config.json";
-export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir", "journal"] as const;
+export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir", "journal", "assets"] as const;
 
 /**
  * What a project without configuration gets: every TypeScript module (.ts, .tsx, .mts, .cts) except tests and
@@ -62,7 +62,7 @@ export function loadConfig(root: string, overrides: Record<string, unknown> | un
         continue;
       }
       const problem = checkValue(key, value);
-      if (problem) diagnostics.push(error("CAVE2004", `${what}: ${key} ${problem}`, key === "include" || key === "exclude" ? `Give ${key} as an array of globs, e.g. ["tools/**/*.ts"].` : `Give ${key} as a relative path string.`, at));
+      if (problem) diagnostics.push(error("CAVE2004", `${what}: ${key} ${problem}`, key === "include" || key === "exclude" || key === "assets" ? `Give ${key} as an array of globs, e.g. ${key === "assets" ? '["data/*.json"]' : '["tools/**/*.ts"]'}.` : `Give ${key} as a relative path string.`, at));
       else merged[key] = key === "lock" || key === "outDir" ? posix.normalize(String(value)).replace(/\/$/, "") : value;
     }
   }
@@ -80,8 +80,9 @@ export function loadConfig(root: string, overrides: Record<string, unknown> | un
 }
 
 function checkValue(key: string, value: unknown): string | undefined {
-  if (key === "include" || key === "exclude") {
+  if (key === "include" || key === "exclude" || key === "assets") {
     if (!Array.isArray(value) || value.some((g) => typeof g !== "string" || g === "")) return "must be an array of non-empty glob strings";
+    if (key === "assets" && value.some((g: string) => g.startsWith("/") || g.split("/").includes(".."))) return "must hold globs inside the project (no absolute path, no ..)";
     if (key === "include" && value.length === 0) return "must not be empty";
     return undefined;
   }

@@ -1,5 +1,5 @@
 import { join, posix } from "node:path";
-import type { CaveConfig } from "../types.js";
+import type { CaveConfig, FileContent } from "../types.js";
 import { error, type Diagnostic } from "../diagnostics.js";
 import { planReplacement, replaceAtomically, swapIn } from "./atomic.js";
 import type { WriteReply } from "./write-job.js";
@@ -9,7 +9,7 @@ export interface EmitInput {
   readonly config: CaveConfig;
   readonly lockText: string;
   /** Build folder files by path relative to the project root (each inside config.outDir). */
-  readonly files: ReadonlyMap<string, string>;
+  readonly files: ReadonlyMap<string, FileContent>;
 }
 
 /** Writes the build folder and the lock together: both new, or (on failure) both as they were. */
@@ -25,7 +25,7 @@ export function emit(root: string, input: EmitInput): Diagnostic[] {
 
 /** Build-folder files as a build has them: text by path relative to the root, and the sha256 of (some of) them. */
 export interface FolderFiles {
-  readonly files: ReadonlyMap<string, string>;
+  readonly files: ReadonlyMap<string, FileContent>;
   /**
    * sha256 of files by the same paths: a file the current build folder already holds with exactly those bytes is
    * kept (hard-linked into the new folder, after its bytes are checked) instead of written again.
@@ -56,11 +56,11 @@ export function beginEmit(root: string, config: CaveConfig): PendingEmit {
   const replacement = planReplacement(join(root, config.outDir), join(root, config.lock));
   const writer = new BuildFolderWriter();
   /** What was handed to the writer, by path relative to the build folder. */
-  const written = new Map<string, string>();
+  const written = new Map<string, FileContent>();
   const replies: Array<Promise<WriteReply>> = [];
   let ended = false;
-  const write = ({ files, hashes }: FolderFiles, keep: (relative: string, text: string) => boolean = () => true, replacing = false) => {
-    const entries: Array<[string, string]> = [];
+  const write = ({ files, hashes }: FolderFiles, keep: (relative: string, text: FileContent) => boolean = () => true, replacing = false) => {
+    const entries: Array<[string, FileContent]> = [];
     const known: Array<[string, string]> = [];
     for (const [path, text] of files) {
       const relative = insideOutDir(config, path);

@@ -5,7 +5,7 @@ import { writeTree } from "./atomic.js";
 export type WriteJob =
   | {
       readonly write: string;
-      readonly files: ReadonlyArray<readonly [string, string]>;
+      readonly files: ReadonlyArray<readonly [string, string | Uint8Array]>;
       /** The folder being replaced, and the sha256 of the new files by relative path: byte-identical files are linked. */
       readonly reuse?: { readonly from: string; readonly hashes: ReadonlyArray<readonly [string, string]> };
       /** Some of the files exist already (an earlier job wrote them): they are replaced, never written through. */

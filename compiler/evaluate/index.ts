@@ -64,6 +64,8 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
       const launch = await evaluationLaunch();
       if ("unavailable" in launch) return { tools: [], agents: [], diagnostics: [error("CAVE5160", launch.unavailable, "Install bubblewrap (apt-get install bubblewrap), allow it to create namespaces here, or set CAVE_ISOLATION=auto to evaluate with the Node layers only.")] };
       const sdkUrl = sdk === undefined ? undefined : pathToFileURL(await copy.add(sdk.path, sdk.code)).href;
+      // A module may read the files staged next to it while it is imported, as at run time.
+      await Promise.all([...(staged.assets ?? [])].map(([path, asset]) => copy.add(path, asset.content)));
       const located = await Promise.all(jobs.map(async (job) => ({ ...job, url: pathToFileURL(await copy.add(job.label, staged.modules.get(job.module)!.code)).href })));
       const imported = await importAll(located, await childScript(), { timeoutMs, cwd: root, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl, perModule: true, launch });
       for (const [module, outcome] of imported) {

@@ -24,7 +24,7 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
       allowRepeat: tool.allowRepeat,
       sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort() },
       nestedTools: [...tool.nestedTools].sort(),
-      source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files },
+      source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files, ...(source.assets !== undefined && source.assets.length > 0 ? { assets: source.assets } : {}) },
       input: lockSchema(tool.input, tool.schemaSemanticsSHA256, validated.validators),
       output: lockSchema(tool.output, tool.schemaSemanticsSHA256, validated.validators),
       result: lockResult(tool, config.outDir),

@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { DIR_PATH, FILE_PATH, FILE_URL } from "./locate.js";
 import { SDK_PLACEHOLDER } from "./plugin.js";
 
 /** Where a module's bundle goes: `<outDir>/bundles/<module with its extension replaced by .mjs>`. */
@@ -37,7 +38,7 @@ export const REQUIRE_SHIM = [
  * specifier. Undefined when the placeholder survives anywhere but in such an import (a `require("cave")` in a
  * CommonJS file, which cannot load an ES module).
  */
-export function finishBundle(module: string, sdkSpecifier: string, esbuildOutput: string): string | undefined {
+export function finishBundle(module: string, sdkSpecifier: string, esbuildOutput: string, mirror = "./"): string | undefined {
   const newline = esbuildOutput.indexOf("\n");
   const body = !esbuildOutput.startsWith("#!") ? esbuildOutput : newline < 0 ? "" : esbuildOutput.slice(newline + 1);
   const quoted = JSON.stringify(SDK_PLACEHOLDER);
@@ -48,7 +49,29 @@ export function finishBundle(module: string, sdkSpecifier: string, esbuildOutput
   }
   const linked = lines.join("\n");
   if (linked.includes(SDK_PLACEHOLDER)) return undefined;
-  return `${bundleHeader(module)}${REQUIRE_SHIM}\n${linked}`;
+  const locating = linked.includes(`${FILE_URL}(`) || linked.includes(`${FILE_PATH}(`) || linked.includes(`${DIR_PATH}(`);
+  return `${bundleHeader(module)}${REQUIRE_SHIM}\n${locating ? `${locatingHeader(mirror)}\n` : ""}${linked}`;
+}
+
+/**
+ * What a bundle defines when files of its graph locate themselves (locate.ts): each such file's URL, path and folder in
+ * the build folder's mirror of the project, from the bundle's own URL (`mirror`: the mirror's root relative to it).
+ * Wherever the bundle is imported from (the build folder, the runtime's private copy), the mirror is beside it.
+ */
+export function locatingHeader(mirror: string): string {
+  return [
+    'import { fileURLToPath as __caveFileURLToPath } from "node:url";',
+    `const __caveMirror = new URL(${JSON.stringify(mirror)}, import.meta.url);`,
+    `const ${FILE_URL} = (id) => new URL(id, __caveMirror).href;`,
+    `const ${FILE_PATH} = (id) => __caveFileURLToPath(new URL(id, __caveMirror));`,
+    `const ${DIR_PATH} = (id) => __caveFileURLToPath(new URL(".", new URL(id, __caveMirror))).replace(/[\\\\/]$/, "");`,
+  ].join("\n");
+}
+
+/** The mirror's root (`<outDir>/bundles/`) relative to a bundle's folder, as a URL path ending in "/". */
+export function mirrorBase(bundlePath: string, outDir: string): string {
+  const relative = posix.relative(posix.dirname(bundlePath), posix.join(posix.normalize(outDir), "bundles"));
+  return relative === "" ? "./" : `${relative}/`;
 }
 
 /** An import or re-export statement esbuild prints for an external module, on one line. */

@@ -4,8 +4,10 @@ import * as esbuild from "esbuild";
 import { hashJson, sha256 } from "../../src/contract/hash.js";
 import { describeThrown, error, type Diagnostic } from "../diagnostics.js";
 import { packageRoot, sdkEntry, sdkGraphId } from "../package-root.js";
-import type { CaveConfig, StagedModule, StagedSdk, StageResult } from "../types.js";
-import { bundlePathFor, finishBundle, withoutExtension } from "./bundle-file.js";
+import type { CaveConfig, FileContent, StagedAsset, StagedModule, StagedSdk, StageResult } from "../types.js";
+import { assetContent, configAssets, folderReference, mirrorPath } from "./assets.js";
+import { LOCATED_DEFINE, locatePlugin, locatingFiles, staticAssets, type LocatingFile } from "./locate.js";
+import { bundlePathFor, finishBundle, mirrorBase, withoutExtension } from "./bundle-file.js";
 import { assignCanonicalIds } from "./canonical-ids.js";
 import { FileHasher } from "./file-hasher.js";
 import { graphInputs } from "./graph.js";
@@ -69,6 +71,7 @@ export async function stage(root: string, modules: readonly string[], config: Ca
   const inputFiles = new Map<string, string>();
   const sdkGraph: { value: StagedSdk | null } = { value: null };
   let sdkModule: StageResult["sdkModule"];
+  const stagedAssets = new Map<string, { content: FileContent; sha256: string }>();
   try {
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot(), workspace: findWorkspace(root) };
     const entries = selectEntries(roots, modules, config, diagnostics).map((entry) => (localExports[entry.module]?.length ? { ...entry, localExports: localExports[entry.module] } : entry));
@@ -77,7 +80,7 @@ export async function stage(root: string, modules: readonly string[], config: Ca
     const reusable = ahead && covers(ahead, roots, entries) ? ownPart(ahead, entries, config) : undefined;
     if (ahead && reusable) {
       sdkModule = { path: sdkPath, code: ahead.sdk.code, sha256: sha256(ahead.sdk.code) };
-      await assemble(roots, root, config, entries, reusable, ahead.sdk, staged, diagnostics, inputFiles, sdkGraph);
+      await assemble(roots, root, config, entries, reusable, ahead.sdk, staged, diagnostics, inputFiles, sdkGraph, stagedAssets);
     } else {
       // The SDK is bundled beside the modules (they import it as an external module). When the SDK cannot be bundled,
       // what the modules' build found is dropped, as if it had not run.
@@ -87,12 +90,12 @@ export async function stage(root: string, modules: readonly string[], config: Ca
       if (!sdk) return { modules: staged, sdk: null, inputFiles, diagnostics };
       diagnostics.push(...entriesDiagnostics);
       sdkModule = { path: sdkPath, code: sdk.code, sha256: sha256(sdk.code) };
-      if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph);
+      if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph, stagedAssets);
     }
   } catch (thrown) {
     diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
   }
-  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: staged.size > 0 ? sdkGraph.value : null, sdkModule: staged.size > 0 ? sdkModule : undefined, inputFiles, diagnostics: dedupe(diagnostics) };
+  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: staged.size > 0 ? sdkGraph.value : null, sdkModule: staged.size > 0 ? sdkModule : undefined, assets: new Map([...stagedAssets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), inputFiles, diagnostics: dedupe(diagnostics) };
 }
 
 /** Whether an earlier build bundled every one of these entries, for this project, with the same output names. */
@@ -227,7 +230,7 @@ function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[
  * ids): the build may have bundled more modules than are staged (bundleAhead), and what those alone read must not
  * change the result (their warnings were left out by ownPart).
  */
-async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: readonly Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>, sdkGraph: { value: StagedSdk | null }): Promise<void> {
+async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: readonly Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>, sdkGraph: { value: StagedSdk | null }, stagedAssets: Map<string, { content: FileContent; sha256: string }>): Promise<void> {
   const { metafile } = built;
   const outputs = new Map(built.outputFiles.map((file) => [file.path, file]));
   const outdir = join(roots.project, config.outDir, "bundles");
@@ -239,6 +242,14 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
   const used = new Set(bundles.flatMap((bundle) => bundle.inputs));
   const projectInputs = Object.keys(metafile.inputs).filter((key) => used.has(key));
   const projectFiles = projectInputs.map((key) => fromPrettyPath(roots.project, key));
+
+  // Files that locate themselves (import.meta.url, __dirname, __filename): the entries that hold one are bundled again
+  // with each such file given its own place in the build folder's mirror of the project (locate.ts).
+  const locating = locatingFiles(projectFiles, roots);
+  const located = await relocate(roots, config, bundles, locating);
+  for (const bundle of bundles) bundle.text = located.get(bundle.entry.module) ?? bundle.text;
+  const assets = stageAssets(roots, config, bundles, locating, diagnostics);
+  for (const [path, asset] of assets.content) stagedAssets.set(path, asset);
   const hasher = new FileHasher();
   const hashes = new Map(await Promise.all([...projectFiles, ...sdk.files].map(async (file) => [file, await hasher.hash(file)] as const)));
   for (const [file, hash] of hashes) inputFiles.set(file, hash);
@@ -269,7 +280,7 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     const graph = new Map<string, string>();
     for (const key of inputs) graph.set(ids.get(fromPrettyPath(roots.project, key)) as string, hashes.get(fromPrettyPath(roots.project, key)) as string);
     if (text.includes(JSON.stringify(SDK_PLACEHOLDER))) graph.set(sdkGraph.value.id, sdkGraph.value.sha256);
-    const code = finishBundle(entry.module, sdkSpecifier(entry.bundlePath, sdkPath), rewritePathLines(text, renames));
+    const code = finishBundle(entry.module, sdkSpecifier(entry.bundlePath, sdkPath), rewritePathLines(text, renames), mirrorBase(entry.bundlePath, config.outDir));
     if (code === undefined) {
       diagnostics.push(error("CAVE4120", `${entry.module} loads "cave" with require() (in a CommonJS file of its graph), which cannot load the SDK's ES module`, 'Import the SDK with an import declaration (import { tool } from "cave"), or move the tool into an ES module.', { file: entry.module }));
       continue;
@@ -280,8 +291,71 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
       continue;
     }
     const files = Object.fromEntries([...graph].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    staged.set(entry.module, { module: entry.module, bundlePath: entry.bundlePath, code, sha256: sha256(code), files });
+    const own = assets.byModule.get(entry.module) ?? [];
+    staged.set(entry.module, { module: entry.module, bundlePath: entry.bundlePath, code, sha256: sha256(code), files, ...(own.length > 0 ? { assets: own } : {}) });
   }
+}
+
+/**
+ * Bundles again, with the locate plugin, the entries whose graph holds a file that locates itself; their new texts by
+ * module. Files are the same, so hashes and ids stay; only how those files see their own location changes.
+ */
+async function relocate(roots: Roots, config: CaveConfig, bundles: ReadonlyArray<{ entry: Entry; inputs: readonly string[] }>, locating: readonly LocatingFile[]): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  if (locating.length === 0) return texts;
+  const paths = new Set(locating.map((file) => file.path));
+  const affected = bundles.filter((bundle) => bundle.inputs.some((key) => paths.has(fromPrettyPath(roots.project, key)))).map((bundle) => bundle.entry);
+  if (affected.length === 0) return texts;
+  const options = buildOptions(roots, config, affected, stagePlugin(roots, { guard: true }));
+  const built = await esbuild.build({ ...options, plugins: [locatePlugin(locating), ...options.plugins], define: { ...LOCATED_DEFINE } });
+  const outdir = join(roots.project, config.outDir, "bundles");
+  for (const entry of affected) {
+    const file = built.outputFiles.find((output) => output.path === join(outdir, `${entry.out}.mjs`));
+    if (!file) throw new Error(`esbuild produced no bundle for ${entry.module}`);
+    texts.set(entry.module, file.text);
+  }
+  return texts;
+}
+
+/**
+ * The files each module's code reads next to itself: what its located files name statically (a folder is a warning,
+ * a missing file is left to the code), plus every file the config's assets globs match. Each is read once, its text
+ * normalised, and staged at its place in the build folder's mirror of the project.
+ */
+function stageAssets(roots: Roots, config: CaveConfig, bundles: ReadonlyArray<{ entry: Entry; inputs: readonly string[] }>, locating: readonly LocatingFile[], diagnostics: Diagnostic[]): { byModule: Map<string, StagedAsset[]>; content: Map<string, { content: FileContent; sha256: string }> } {
+  const common = configAssets(roots, config, diagnostics);
+  const byFile = new Map<string, Map<string, string>>();
+  for (const file of locating) {
+    const found = new Map<string, string>();
+    for (const asset of staticAssets(file, roots)) {
+      if (asset.kind === "directory") diagnostics.push(folderReference(asset));
+      else if (asset.kind === "file") found.set(asset.id, asset.path);
+    }
+    byFile.set(file.path, found);
+  }
+  const content = new Map<string, { content: FileContent; sha256: string }>();
+  const bundlePaths = new Set(bundles.map((bundle) => bundle.entry.bundlePath));
+  const byModule = new Map<string, StagedAsset[]>();
+  for (const { entry, inputs } of bundles) {
+    const ids = new Map(common);
+    for (const key of inputs) for (const [id, path] of byFile.get(fromPrettyPath(roots.project, key)) ?? []) ids.set(id, path);
+    const list: StagedAsset[] = [];
+    for (const [id, path] of [...ids].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const at = mirrorPath(config.outDir, id);
+      if (bundlePaths.has(at)) {
+        diagnostics.push(error("CAVE4123", `${id}, a file ${entry.module} reads next to its code, would be staged where a bundle is (${at})`, "Rename the file or the tool module: a module's bundle takes the place of a file of the same name with the .mjs extension.", { file: entry.module }));
+        continue;
+      }
+      let staged = content.get(at);
+      if (staged === undefined) {
+        staged = assetContent(path);
+        content.set(at, staged);
+      }
+      list.push({ path: at, sha256: staged.sha256 });
+    }
+    byModule.set(entry.module, list);
+  }
+  return { byModule, content };
 }
 
 /** The metafile's key of the file a message is located in (esbuild names files of other namespaces `<namespace>:<path>`). */

@@ -41,7 +41,7 @@ export interface DispatchRequest {
 export interface StagedFiles {
   /** Absolute path of the bundle to import (never shown). */
   readonly bundle: string;
-  /** Absolute paths of every file of the copy the tool's code loads: the bundle and the SDK module it imports. */
+  /** Absolute paths of every file of the copy the tool's code loads: the bundle, the SDK module it imports, its assets. */
   readonly readable: readonly string[];
 }
 

@@ -121,6 +121,7 @@ const AGENT_KEYS = keyList("module", "export", "description", "tools");
 const TOOL_KEYS = keyList("module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result");
 const SANDBOX_KEYS = keyList("mode", "network", "env");
 const SOURCE_KEYS = keyList("bundle", "sha256", "files");
+const ASSET_KEYS = keyList("path", "sha256");
 const SIDE_KEYS = keyList("jsonSchema", "sha256", "validation");
 const PRECOMPILED_KEYS = keyList("kind", "module", "sha256");
 const OPAQUE_KEYS = keyList("kind", "vendor", "semanticsSHA256");
@@ -151,7 +152,7 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
     if (!distinctEnvNames(s.env)) c.problem(`${at}.sandbox`, "env", "an array of distinct environment names");
   }
   c.sortedNames(t.nestedTools, at, "nestedTools");
-  if (c.keysAt(t.source, at, "source", SOURCE_KEYS)) {
+  if (c.keysAt(t.source, at, "source", SOURCE_KEYS, ["assets"])) {
     const s = t.source as Record<string, unknown>;
     c.relativePath(s.bundle, `${at}.source`, "bundle");
     c.hash(s.sha256, `${at}.source`, "sha256");
@@ -163,6 +164,17 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
         const hash = files[file];
         if (typeof hash !== "string" || hash.length !== 71 || !hash.startsWith("sha256-")) c.problem(`${at}.source.files`, file, "a sha256-<64 hex> hash");
       }
+    }
+    // Optional in v1: the files the tool reads next to its code, each loaded (copied) by this path and hash.
+    if (s.assets !== undefined) {
+      if (!Array.isArray(s.assets)) c.problem(`${at}.source`, "assets", "an array of { path, sha256 }");
+      else
+        s.assets.forEach((asset: unknown, i: number) => {
+          if (!c.keysAt(asset, `${at}.source.assets`, String(i), ASSET_KEYS)) return;
+          const a = asset as Record<string, unknown>;
+          c.relativePath(a.path, `${at}.source.assets.${i}`, "path");
+          c.hash(a.sha256, `${at}.source.assets.${i}`, "sha256");
+        });
     }
   }
   checkSide(c, t.input, at, "input");

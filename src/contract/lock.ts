@@ -74,6 +74,12 @@ export interface LockedSource {
   readonly sha256: string;
   /** Every input file of the staged source graph, by canonical path, with its sha256; the SDK as one `cave@<version>` entry (see CaveLock.sdk). */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * Optional in lock v1: the files the tool's code reads next to itself (static references, cave.config.json assets),
+   * staged in the build folder's mirror of the project, each pinned by the sha256 of its bytes (text normalised),
+   * sorted by path. The runtime verifies them with the bundle and lets only this tool's sandbox read them.
+   */
+  readonly assets?: readonly { readonly path: string; readonly sha256: string }[];
 }
 
 export interface LockedSchema {
