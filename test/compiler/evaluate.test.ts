@@ -222,7 +222,7 @@ if (seen.env.length > 0 || seen.read !== "ERR_ACCESS_DENIED" || seen.write !== "
     expect(result.diagnostics).toHaveLength(1);
     const [d] = result.diagnostics;
     expect(d).toMatchObject({ code: "CAVE5001", severity: "error", file: "tools/b.ts" });
-    expect(d!.message).toBe("tools/b.ts threw while being imported at build time: Error: cannot start from .cave/bundles/tools/b.mjs in .");
+    expect(d!.message).toBe("tools/b.ts threw while being imported at build time: Error: cannot start from .cave/bundles/tools/b.ts in .");
     expect(d!.hint).toMatch(/move work that needs those into execute/);
     noMachinePaths(result, root);
   });
