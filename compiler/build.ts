@@ -117,7 +117,7 @@ async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnost
   try {
     emitting?.ahead(stagedBundles(staged, analysed.tools.map((tool) => tool.module)));
 
-    const evaluated = await evaluate(root, staged, analysed, { timeoutMs: settings.evaluateTimeoutMs, cache: caches.evaluate });
+    const evaluated = await evaluate(root, staged, analysed, { timeoutMs: settings.evaluateTimeoutMs, cache: caches.evaluate, isolation: config.isolation });
     diagnostics.push(...evaluated.diagnostics);
     if (hasErrors(diagnostics)) return failed(diagnostics, config);
 

@@ -1,3 +1,4 @@
+import type { IsolationSetting } from "../runtime/sandbox/isolation.js";
 import type { Effect } from "../src/contract/effects.js";
 import type { RequestedResult } from "../src/contract/lock.js";
 import type { Diagnostic } from "./diagnostics.js";
@@ -15,6 +16,8 @@ export interface CaveConfig {
   readonly journal?: string;
   /** Globs (relative to the root) of files every tool may read next to its code: staged and pinned like static references. */
   readonly assets?: readonly string[];
+  /** The sandbox's isolation ("os", "auto", "node"): build-time evaluation and the runtime use it when neither an option nor CAVE_ISOLATION sets one. */
+  readonly isolation?: IsolationSetting;
 }
 
 /** A build-folder file's content: text (bundles, validators, text assets) or bytes (binary assets). */

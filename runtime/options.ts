@@ -2,6 +2,8 @@ import type { Dispatcher } from "./dispatch/types.js";
 import { describeOption, integerOption, invalidOption, optionRecord } from "./option-checks.js";
 import type { Journal } from "./journal/types.js";
 import type { ReceiptSink } from "./receipts.js";
+import { resolve as resolvePath } from "node:path";
+import { configuredValue } from "./project-config.js";
 import { isolationSetting, type IsolationSetting } from "./sandbox/isolation.js";
 
 /** Limits a run works within. */
@@ -56,7 +58,8 @@ export interface RuntimeOptions {
   /** Who runs tool code, by the tool's sandbox mode. `none` defaults to the in-process dispatcher; `required` to the child-process sandbox (createSandboxDispatcher with these limits). */
   readonly dispatchers?: { readonly required?: Dispatcher; readonly none?: Dispatcher };
   /**
-   * The sandbox's isolation (docs/sandbox.md): "auto" (default, or CAVE_ISOLATION) runs sandboxed tools under the
+   * The sandbox's isolation (docs/sandbox.md); this option, else CAVE_ISOLATION, else `isolation` in cave.config.json,
+   * else "auto". "auto" runs sandboxed tools under the
    * OS layer (bubblewrap) where it can start and says loudly when it cannot; "os" refuses to start the runtime
    * without it (SANDBOX_UNAVAILABLE); "node": the Node layers only. For the runtime's own sandbox dispatcher; one
    * passed in dispatchers.required has its own.
@@ -153,7 +156,8 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     receipts: receipts as ReceiptSink | undefined,
     journal: journal as string | Journal | null | undefined,
     dispatchers: { required: dispatchers.required as Dispatcher | undefined, none: dispatchers.none as Dispatcher | undefined },
-    isolation: isolationSetting(o.isolation),
+    // The project's configuration is read only when neither the option nor CAVE_ISOLATION decides.
+    isolation: isolationSetting(o.isolation, process.env, () => configuredValue(resolvePath((o.root as string | undefined) ?? process.cwd()), "isolation")),
   };
 }
 

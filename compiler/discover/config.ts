@@ -4,9 +4,10 @@ import { error, type Diagnostic } from "../diagnostics.js";
 import type { CaveConfig } from "../types.js";
 import { unknownKeyHint } from "../../src/suggest.js";
 import { jsonParseMessage } from "../../runtime/node-features.js";
+import { ISOLATION_SETTINGS } from "../../runtime/sandbox/isolation.js";
 
 export const CONFIG_FILE = "cave.config.json";
-export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir", "journal", "assets"] as const;
+export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir", "journal", "assets", "isolation"] as const;
 
 /**
  * What a project without configuration gets: every TypeScript module (.ts, .tsx, .mts, .cts) except tests and
@@ -62,7 +63,7 @@ export function loadConfig(root: string, overrides: Record<string, unknown> | un
         continue;
       }
       const problem = checkValue(key, value);
-      if (problem) diagnostics.push(error("CAVE2004", `${what}: ${key} ${problem}`, key === "include" || key === "exclude" || key === "assets" ? `Give ${key} as an array of globs, e.g. ${key === "assets" ? '["data/*.json"]' : '["tools/**/*.ts"]'}.` : `Give ${key} as a relative path string.`, at));
+      if (problem) diagnostics.push(error("CAVE2004", `${what}: ${key} ${problem}`, VALUE_HINTS[key] ?? `Give ${key} as a relative path string.`, at));
       else merged[key] = key === "lock" || key === "outDir" ? posix.normalize(String(value)).replace(/\/$/, "") : value;
     }
   }
@@ -79,7 +80,15 @@ export function loadConfig(root: string, overrides: Record<string, unknown> | un
   return { config, diagnostics };
 }
 
+const VALUE_HINTS: Record<string, string> = {
+  include: 'Give include as an array of globs, e.g. ["tools/**/*.ts"].',
+  exclude: 'Give exclude as an array of globs, e.g. ["tools/**/*.ts"].',
+  assets: 'Give assets as an array of globs, e.g. ["data/*.json"].',
+  isolation: 'Use "auto" (the OS layer where it starts, else the Node layers, said loudly), "os" (refuse to run without it) or "node".',
+};
+
 function checkValue(key: string, value: unknown): string | undefined {
+  if (key === "isolation") return (ISOLATION_SETTINGS as readonly unknown[]).includes(value) ? undefined : `must be "os", "auto" or "node" (got ${JSON.stringify(value) ?? String(value)})`;
   if (key === "include" || key === "exclude" || key === "assets") {
     if (!Array.isArray(value) || value.some((g) => typeof g !== "string" || g === "")) return "must be an array of non-empty glob strings";
     if (key === "assets" && value.some((g: string) => g.startsWith("/") || g.split("/").includes(".."))) return "must hold globs inside the project (no absolute path, no ..)";

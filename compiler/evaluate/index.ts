@@ -12,6 +12,7 @@ import { checkOpaqueValidators } from "./lock-rules.js";
 import { importAll, type Job, type Outcome } from "./pool.js";
 import type { ExportReport } from "./protocol.js";
 import { evaluationLaunch } from "./launch.js";
+import type { IsolationSetting } from "../../runtime/sandbox/isolation.js";
 import { PrivateCopy } from "../../runtime/private-copy.js";
 import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 
@@ -23,10 +24,12 @@ export interface EvaluateOptions {
    * imported again. Only successful imports are cached; the cross-check against analysis runs every time.
    */
   readonly cache?: PassCache<readonly ExportReport[]> | undefined;
+  /** The project configuration's isolation setting (CAVE_ISOLATION wins over it; default "auto"). */
+  readonly isolation?: IsolationSetting | undefined;
 }
 
 export const DEFAULT_EVALUATE_TIMEOUT_MS = 10_000;
-const OPTION_KEYS = ["timeoutMs", "cache"];
+const OPTION_KEYS = ["timeoutMs", "cache", "isolation"];
 
 const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values) or Standard Schema validators that can be converted to draft-07; keep functions, class instances and transforms out of what the lock records.";
 
@@ -61,8 +64,8 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
       // One process per module (pool.ts), under the OS layer where the isolation setting asks for it. The bundles are
       // imported as the runtime imports them: by file URL, from a private copy of the very bytes the build folder will
       // hold, each bundle importing the one SDK module by its relative path.
-      const launch = await evaluationLaunch();
-      if ("unavailable" in launch) return { tools: [], agents: [], diagnostics: [error("CAVE5160", launch.unavailable, "Install bubblewrap (apt-get install bubblewrap), allow it to create namespaces here, or set CAVE_ISOLATION=auto to evaluate with the Node layers only.")] };
+      const launch = await evaluationLaunch(options.isolation);
+      if ("unavailable" in launch) return { tools: [], agents: [], diagnostics: [error("CAVE5160", launch.unavailable, "Install bubblewrap (apt-get install bubblewrap), allow it to create namespaces here, or set CAVE_ISOLATION=auto (or isolation \"auto\" in cave.config.json) to evaluate with the Node layers only.")] };
       const sdkUrl = sdk === undefined ? undefined : pathToFileURL(await copy.add(sdk.path, sdk.code)).href;
       // A module may read the files staged next to it while it is imported, as at run time.
       await Promise.all([...(staged.assets ?? [])].map(([path, asset]) => copy.add(path, asset.content)));

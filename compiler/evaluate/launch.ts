@@ -1,16 +1,16 @@
-import { decideIsolation, isolationSetting } from "../../runtime/sandbox/isolation.js";
+import { decideIsolation, isolationSetting, type IsolationSetting } from "../../runtime/sandbox/isolation.js";
 import { probeOsLayer } from "../../runtime/sandbox/os-layer.js";
 import type { Launch } from "./session.js";
 
 /**
- * How build-time evaluation children start, by the same isolation setting as the runtime's sandbox (CAVE_ISOLATION;
- * default "auto"): under the OS layer where it starts here (no network, no host file or socket, whatever a module
+ * How build-time evaluation children start, by the same isolation setting as the runtime's sandbox (CAVE_ISOLATION,
+ * else `configured`, the project configuration's isolation; default "auto"): under the OS layer where it starts here (no network, no host file or socket, whatever a module
  * tries at import), else with the Node layers only, said once on stderr; "os" without it is an error.
  */
-export async function evaluationLaunch(): Promise<Launch | { readonly unavailable: string }> {
+export async function evaluationLaunch(configured?: IsolationSetting): Promise<Launch | { readonly unavailable: string }> {
   let setting;
   try {
-    setting = isolationSetting(undefined);
+    setting = isolationSetting(undefined, process.env, configured === undefined ? undefined : () => ({ value: configured, from: "cave.config.json" }));
   } catch (thrown) {
     return { unavailable: thrown instanceof Error ? thrown.message : String(thrown) };
   }

@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { reasonOf } from "./journal-error.js";
+import { configuredValue } from "../project-config.js";
 
 /** The environment variable a deploy sets to choose the journal when createRuntime() is given none. */
 export const JOURNAL_ENV = "CAVE_JOURNAL";
@@ -13,23 +11,7 @@ export const JOURNAL_ENV = "CAVE_JOURNAL";
 export function configuredJournal(root: string, env: Readonly<Record<string, string | undefined>>): { setting: string; from: string } | undefined {
   const fromEnv = env[JOURNAL_ENV];
   if (fromEnv !== undefined && fromEnv !== "") return { setting: fromEnv, from: JOURNAL_ENV };
-  for (const [file, pick] of [["cave.config.json", (v: unknown) => v], ["package.json", (v: unknown) => (v as { cave?: unknown } | null)?.cave]] as const) {
-    let text: string;
-    try {
-      text = readFileSync(join(root, file), "utf8");
-    } catch (thrown) {
-      if (reasonOf(thrown) === "ENOENT") continue;
-      throw thrown;
-    }
-    let config: unknown;
-    try {
-      config = pick(JSON.parse(text));
-    } catch {
-      // cave build reports malformed configuration (CAVE2002); the runtime does not guess.
-      continue;
-    }
-    const journal = (config as { journal?: unknown } | null | undefined)?.journal;
-    if (typeof journal === "string" && journal !== "") return { setting: journal, from: file };
-  }
+  const configured = configuredValue(root, "journal");
+  if (typeof configured?.value === "string" && configured.value !== "") return { setting: configured.value, from: configured.from };
   return undefined;
 }

@@ -55,7 +55,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
   let resolvedIsolation: ResolvedIsolation | undefined;
   let osLayer: OsLayer | null = null;
   const isolation = (): Promise<ResolvedIsolation | RuntimeError> => {
-    resolving ??= resolveIsolation(resolved.isolation).then(
+    resolving ??= resolveIsolation(resolved.isolation, resolved.bwrap).then(
       (found) => {
         resolvedIsolation = found;
         osLayer = found.layer;
@@ -252,7 +252,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
   return Object.freeze({
     dispatch,
     validateOpaque,
-    layers: () => sandboxLayers(resolved.isolation),
+    layers: () => sandboxLayers(resolved.isolation, resolved.bwrap),
     stats: () => pool.stats(),
     pids: () => pool.pids(),
     prepare: async () => {

@@ -16,18 +16,32 @@ export type Isolation = "os" | "node";
 /** The environment variable a deploy sets the isolation with (an explicit option wins over it). */
 export const ISOLATION_ENV = "CAVE_ISOLATION";
 
-const SETTINGS: readonly IsolationSetting[] = ["os", "auto", "node"];
+export const ISOLATION_SETTINGS: readonly IsolationSetting[] = ["os", "auto", "node"];
 
-/** The setting from an option, else CAVE_ISOLATION, else "auto"; a value that is none of the three is OPTIONS_INVALID. */
-export function isolationSetting(option: unknown, env: NodeJS.ProcessEnv = process.env): IsolationSetting {
-  if (option !== undefined) {
-    if (!SETTINGS.includes(option as IsolationSetting)) invalidOption(`isolation must be "os", "auto" or "node" (got ${describeOption(option)})`);
-    return option as IsolationSetting;
-  }
+/** Where a setting was read from, for messages: a createRuntime() option, CAVE_ISOLATION, or the project's configuration. */
+export interface ConfiguredIsolation {
+  readonly value: unknown;
+  readonly from: string;
+}
+
+/**
+ * The one isolation setting, by precedence: the option, else CAVE_ISOLATION (a deploy's environment), else the
+ * `isolation` key of the project's configuration (cave.config.json or package.json's "cave" key), else "auto".
+ * `configured` is called only when neither option nor environment sets it. A value that is none of the three is
+ * OPTIONS_INVALID naming where it came from.
+ */
+export function isolationSetting(option: unknown, env: Readonly<Record<string, string | undefined>> = process.env, configured?: () => ConfiguredIsolation | undefined): IsolationSetting {
+  if (option !== undefined) return checked(option, "isolation");
   const fromEnv = env[ISOLATION_ENV];
-  if (fromEnv === undefined || fromEnv === "") return "auto";
-  if (!SETTINGS.includes(fromEnv as IsolationSetting)) invalidOption(`${ISOLATION_ENV} must be "os", "auto" or "node" (got ${describeOption(fromEnv)})`);
-  return fromEnv as IsolationSetting;
+  if (fromEnv !== undefined && fromEnv !== "") return checked(fromEnv, ISOLATION_ENV);
+  const fromConfig = configured?.();
+  if (fromConfig !== undefined) return checked(fromConfig.value, `isolation in ${fromConfig.from}`);
+  return "auto";
+}
+
+function checked(value: unknown, what: string): IsolationSetting {
+  if (!ISOLATION_SETTINGS.includes(value as IsolationSetting)) invalidOption(`${what} must be "os", "auto" or "node" (got ${describeOption(value)})`);
+  return value as IsolationSetting;
 }
 
 export type ResolvedIsolation =
@@ -42,9 +56,9 @@ let warned = false;
  * what to install or the setting that blocks it; "auto" then falls back and writes one loud line to stderr per
  * process.
  */
-export async function resolveIsolation(setting: IsolationSetting): Promise<ResolvedIsolation> {
+export async function resolveIsolation(setting: IsolationSetting, bwrap?: string): Promise<ResolvedIsolation> {
   if (setting === "node") return { isolation: "node", layer: null, reason: 'isolation is "node": the Node layers only' };
-  return decideIsolation(setting, await probeOsLayer());
+  return decideIsolation(setting, await probeOsLayer(bwrap));
 }
 
 /** The decision for "os" or "auto" given what the probe found (separate so that a test can give it a host without bwrap). */

@@ -31,12 +31,12 @@ export function permissionFlag(): PermissionFlag | null {
 }
 
 /** The layers a child started with this setting gets here. The OS layer is probed once per process. */
-export async function sandboxLayers(setting: IsolationSetting = "auto"): Promise<SandboxLayers> {
+export async function sandboxLayers(setting: IsolationSetting = "auto", bwrap?: string): Promise<SandboxLayers> {
   const features = nodeFeatures();
   let osLayer: SandboxLayers["osLayer"];
   if (setting === "node") osLayer = { active: false, namespaces: [], reason: 'turned off (isolation "node")' };
   else {
-    const probe = await probeOsLayer();
+    const probe = await probeOsLayer(bwrap);
     osLayer = probe.available
       ? { active: true, namespaces: probe.layer.namespaces, reason: `children run under bubblewrap (${probe.layer.bwrap})` }
       : { active: false, namespaces: [], reason: setting === "os" ? `${probe.reason} (isolation "os": sandboxed tools are refused)` : probe.reason };

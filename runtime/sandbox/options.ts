@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import { describeOption, integerOption, invalidOption, optionRecord } from "../option-checks.js";
 import { DEFAULTS } from "../options.js";
 import { isolationSetting, type IsolationSetting } from "./isolation.js";
@@ -28,6 +29,8 @@ export interface SandboxOptions {
    * (SANDBOX_UNAVAILABLE); "node": the Node layers only.
    */
   readonly isolation?: IsolationSetting;
+  /** Absolute path of bubblewrap's `bwrap` where it is not at a usual path (default: CAVE_BWRAP, else /usr/bin/bwrap and the like). */
+  readonly bwrap?: string;
   /** The runtime's byte caps (the runtime passes its own): outputs are checked against them inside the child. */
   readonly limits?: { readonly maxInputBytes?: number; readonly maxOutputBytes?: number };
 }
@@ -43,11 +46,12 @@ export interface ResolvedSandboxOptions {
   readonly spare: boolean;
   readonly startTimeoutMs: number;
   readonly isolation: IsolationSetting;
+  readonly bwrap: string | undefined;
   readonly maxInputBytes: number;
   readonly maxOutputBytes: number;
 }
 
-const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "maxChildren", "maxQueued", "idleTimeoutMs", "spare", "startTimeoutMs", "isolation", "limits"];
+const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "maxChildren", "maxQueued", "idleTimeoutMs", "spare", "startTimeoutMs", "isolation", "bwrap", "limits"];
 
 export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 10_000, maxIdle: 8, maxChildren: 16, maxQueued: 64, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000 } as const;
 
@@ -55,6 +59,7 @@ export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls
 export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions {
   const o = optionRecord(options ?? {}, "createSandboxDispatcher() options", KEYS);
   const limits = o.limits === undefined ? {} : optionRecord(o.limits, "limits", ["maxInputBytes", "maxOutputBytes"]);
+  if (o.bwrap !== undefined && (typeof o.bwrap !== "string" || !isAbsolute(o.bwrap))) invalidOption(`bwrap must be the absolute path of bubblewrap's bwrap (got ${describeOption(o.bwrap)})`);
   if (o.spare !== undefined && typeof o.spare !== "boolean") invalidOption(`spare must be a boolean (got ${describeOption(o.spare)})`);
   return {
     heapMb: integerOption(o.heapMb, "heapMb", SANDBOX_DEFAULTS.heapMb, 16),
@@ -67,6 +72,7 @@ export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions 
     spare: (o.spare as boolean | undefined) ?? SANDBOX_DEFAULTS.spare,
     startTimeoutMs: integerOption(o.startTimeoutMs, "startTimeoutMs", SANDBOX_DEFAULTS.startTimeoutMs, 1),
     isolation: isolationSetting(o.isolation),
+    bwrap: o.bwrap as string | undefined,
     maxInputBytes: integerOption(limits.maxInputBytes, "limits.maxInputBytes", DEFAULTS.limits.maxInputBytes, 1),
     maxOutputBytes: integerOption(limits.maxOutputBytes, "limits.maxOutputBytes", DEFAULTS.limits.maxOutputBytes, 1),
   };

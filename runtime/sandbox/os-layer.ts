@@ -34,22 +34,41 @@ export interface OsLayer {
 
 export type OsProbe = { readonly available: true; readonly layer: OsLayer } | { readonly available: false; readonly reason: string };
 
-/** Where bwrap is looked for: fixed paths, never the host's PATH. */
+/** Where bwrap is looked for when neither an option nor CAVE_BWRAP names it: fixed paths, never the host's PATH. */
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap", "/usr/sbin/bwrap"];
 const INSTALL = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Alpine: apk add bubblewrap)";
 
-let probed: Promise<OsProbe> | undefined;
+/** The environment variable naming bwrap where it is not at a usual path (NixOS, a vendored build); an absolute path. */
+export const BWRAP_ENV = "CAVE_BWRAP";
 
-/** Whether the OS layer can start here, probed once per process by starting `node --version` inside it. */
-export function probeOsLayer(): Promise<OsProbe> {
-  probed ??= probe();
-  return probed;
+const probes = new Map<string, Promise<OsProbe>>();
+
+/**
+ * Whether the OS layer can start here, probed once per process and bwrap location by starting `node --version`
+ * inside it. `bwrap`: where bwrap is (the sandbox's option), else CAVE_BWRAP, else the first usual path holding it.
+ */
+export function probeOsLayer(bwrap?: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<OsProbe> {
+  const named = bwrap !== undefined ? { path: bwrap, from: "the bwrap option" } : env[BWRAP_ENV] ? { path: env[BWRAP_ENV], from: BWRAP_ENV } : null;
+  const key = named === null ? "" : `${named.from}\u0000${named.path}`;
+  let found = probes.get(key);
+  if (found === undefined) {
+    found = probe(named);
+    probes.set(key, found);
+  }
+  return found;
 }
 
-async function probe(): Promise<OsProbe> {
+async function probe(named: { readonly path: string; readonly from: string } | null): Promise<OsProbe> {
   if (process.platform !== "linux") return { available: false, reason: `the OS layer (bubblewrap) is Linux-only and this is ${process.platform}` };
-  const bwrap = BWRAP_PATHS.find((path) => existsSync(path));
-  if (bwrap === undefined) return { available: false, reason: `bubblewrap (bwrap) is not installed: ${INSTALL}` };
+  let bwrap: string | undefined;
+  if (named === null) {
+    bwrap = BWRAP_PATHS.find((path) => existsSync(path));
+    if (bwrap === undefined) return { available: false, reason: `bubblewrap (bwrap) is not installed: ${INSTALL}` };
+  } else {
+    if (!isAbsolute(named.path)) return { available: false, reason: `${named.from} must be an absolute path to bwrap (got ${JSON.stringify(named.path)})` };
+    if (!existsSync(named.path)) return { available: false, reason: `${named.from} names ${named.path}, which does not exist: ${INSTALL}, or point ${named.from} at its bwrap` };
+    bwrap = named.path;
+  }
   let base: string[];
   try {
     base = baseMounts();

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { checkDeployment } from "../../../runtime/deploy-check.js";
+import { checkIsolation } from "../../../runtime/sandbox/deploy-isolation.js";
 import { stableJson } from "../../diff/stable-json.js";
 import { projectLockPath, shownPath } from "../../diff/load.js";
 import { renderDiagnostic } from "../render-diagnostics.js";
@@ -11,7 +12,7 @@ export const VERIFY_USAGE = "cave verify [--root DIR] [--lock FILE] [--json]";
 
 /**
  * `cave verify`: checks the lock and its build folder as a deploy does (runtime/deploy-check.ts, the
- * same code the runtime can run at start-up). Exit 0 when deployable, 1 with one line per problem.
+ * same code the runtime can run at start-up), and that the sandbox can run as configured on this machine. Exit 0 when deployable, 1 with one line per problem.
  */
 export async function verifyCommand(args: readonly string[], io: CliIO): Promise<number> {
   let values: { root?: string; lock?: string; json?: boolean };
@@ -32,7 +33,8 @@ export async function verifyCommand(args: readonly string[], io: CliIO): Promise
     }
     lockPath = configured.lockPath;
   }
-  const problems = await checkDeployment(root, lockPath);
+  // The sandbox as this machine would run it: a deploy runs cave verify where it will run.
+  const problems = [...(await checkDeployment(root, lockPath)), ...(await checkIsolation(root, io.env))];
   if (values.json) {
     io.stdout(stableJson({ ok: problems.length === 0, lock: lockPath, problems }));
     return problems.length === 0 ? 0 : 1;

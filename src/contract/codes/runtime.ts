@@ -32,7 +32,7 @@ export const RUNTIME_CODES = {
   LOCK_VERSION_UNSUPPORTED: { title: "Unsupported lockfile version", doc: "The lock's lockfileVersion is not one this runtime understands; the message names both. Build with the cave version you deploy, or upgrade the runtime." },
   LOCK_NOT_FOUND: { title: "Lock not found", doc: "No lock file at the given path (default cave.lock under the root). Run cave build, or pass root/lock to createRuntime()." },
   OPTIONS_INVALID: { title: "Invalid runtime options", doc: "createRuntime(), startRun() or call() received an unknown option key or a value of the wrong kind. The message names the option; fix its spelling or value." },
-  SANDBOX_UNAVAILABLE: { title: "Sandbox unavailable", doc: "The tool is locked with sandbox: \"required\" and the runtime has no sandbox dispatcher (dispatchers.required). It is never run in-process instead. Pass a sandbox dispatcher, or declare sandbox: \"none\" for a trusted tool and rebuild." },
+  SANDBOX_UNAVAILABLE: { title: "Sandbox unavailable", doc: "A sandboxed tool cannot run here, and it is never run in-process instead: the runtime has no sandbox dispatcher, this Node has no permission model, the isolation setting is \"os\" and the sandbox's OS layer (bubblewrap) cannot start on this machine (createRuntime() and cave verify say so, naming what to install or the setting that blocks it, such as a container's seccomp profile), or a path the child needs holds a character Node's permission flags interpret. Fix what the message names, or set isolation \"auto\" to run with the Node layers only." },
   /** The child-process sandbox's outcomes (codes/sandbox.ts). */
   ...SANDBOX_CODES,
   /** Executing result plans and the reserved tools cave_page / cave_recover (codes/results.ts). */

@@ -47,7 +47,7 @@ export function hostScript(entry = "test/sandbox/support/host-script.ts"): Promi
 }
 
 /** Starts the host script (by default support/host-script.ts) with a JSON job; its stdout carries one JSON line per event. */
-export async function startHost(job: unknown, env: NodeJS.ProcessEnv = {}, entry?: string): Promise<{ child: ChildProcess; lines: string[]; exited: Promise<{ code: number | null; signal: string | null }> }> {
+export async function startHost(job: unknown, env: NodeJS.ProcessEnv = {}, entry?: string): Promise<{ child: ChildProcess; lines: string[]; stderr: () => string; exited: Promise<{ code: number | null; signal: string | null }> }> {
   const child = spawn(process.execPath, [await hostScript(entry), JSON.stringify(job)], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, ...env } });
   const lines: string[] = [];
   let buffered = "";
@@ -63,5 +63,5 @@ export async function startHost(job: unknown, env: NodeJS.ProcessEnv = {}, entry
   void exited.then(({ code }) => {
     if (code !== 0 && code !== null && stderr !== "") process.stderr.write(`host script stderr:\n${stderr}\n`);
   });
-  return { child, lines, exited };
+  return { child, lines, stderr: () => stderr, exited };
 }
