@@ -9,7 +9,7 @@ import { RuntimeError } from "./errors.js";
 import { Loader } from "./loader.js";
 import { readLock } from "./lock/read-lock.js";
 import { openJournal } from "./journal/open.js";
-import { configuredJournal } from "./journal/setting.js";
+import { configuredJournal, shownSetting } from "./journal/setting.js";
 import { RunJournal } from "./journal/run-journal.js";
 import type { Journal } from "./journal/types.js";
 import { resolveCallOptions, resolveOptions, resolveRunOptions, type CallOptions, type ResolvedRunOptions, type RunOptions, type RuntimeOptions } from "./options.js";
@@ -56,8 +56,12 @@ export interface Runtime {
   verifyAll(): Promise<void>;
   /** The journal runs are recorded in, or undefined (createRuntime's journal option). */
   readonly journal: Journal | undefined;
-  /** Stops the sandbox processes this runtime started (a call in flight reports TOOL_CRASHED; later calls start new ones) and closes the journal it opened. */
-  close(): void;
+  /**
+   * Stops the sandbox processes this runtime started (a call in flight reports TOOL_CRASHED; later
+   * calls start new ones) and closes the journal it opened; resolves once the journal is closed (a
+   * PostgreSQL journal has then released its runs' leases, so another host may take them at once).
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -72,7 +76,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const lock = await readLock(lockPath, shownPath(root, lockPath));
 
   // The runtime closes only the sandbox it made; dispatchers passed in belong to the caller.
-  const { journal, ownJournal } = journalOf(resolved.journal, root);
+  const { journal, ownJournal } = await journalOf(resolved.journal, root);
   const ownSandbox = resolved.dispatchers.required === undefined ? createSandboxDispatcher({ limits: resolved.limits, isolation: resolved.isolation }) : undefined;
   const required = resolved.dispatchers.required ?? ownSandbox!;
   // Under isolation "os" the sandbox probes the OS layer now (once per process), so that a host without it refuses
@@ -112,9 +116,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     toolDeclarations: <F extends DeclarationFormat>(format: F) => toolDeclarations(lock, format),
     verifyAll: () => verifyAll(root, lock),
     journal,
-    close: () => {
+    close: async () => {
       ownSandbox?.close();
-      if (ownJournal) void journal!.close();
+      if (ownJournal) await journal!.close();
     },
   });
   return runtime;
@@ -152,16 +156,16 @@ async function finishRun(engine: Engine, run: RunState): Promise<void> {
 }
 
 /** The journal the option (else CAVE_JOURNAL, else cave.config.json) names; `ownJournal` when this runtime opened it and closes it. */
-function journalOf(option: string | Journal | null | undefined, root: string): { journal: Journal | undefined; ownJournal: boolean } {
+async function journalOf(option: string | Journal | null | undefined, root: string): Promise<{ journal: Journal | undefined; ownJournal: boolean }> {
   const configured = option === undefined ? configuredJournal(root, process.env) : undefined;
   const setting = option === undefined ? configured?.setting : option;
   if (setting === undefined || setting === null) return { journal: undefined, ownJournal: false };
   if (typeof setting !== "string") return { journal: setting, ownJournal: false };
   try {
-    return { journal: openJournal(setting, root), ownJournal: true };
+    return { journal: await openJournal(setting, root), ownJournal: true };
   } catch (thrown) {
     const from = configured === undefined ? "" : ` (from ${configured.from})`;
-    throw new RuntimeError("JOURNAL_FAILED", `the journal ${JSON.stringify(setting)}${from} could not be opened: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    throw new RuntimeError("JOURNAL_FAILED", `the journal ${shownSetting(setting)}${from} could not be opened: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   }
 }
 

@@ -23,7 +23,7 @@ export type { CallOutcome, Receipt, CallError } from "../src/contract/outcome.js
 /** The child-process sandbox that runs `sandbox: "required"` tools (the default dispatcher for them), and the layers it has here. */
 export { createSandboxDispatcher, sandboxLayers, SANDBOX_DEFAULTS, type SandboxDispatcher, type SandboxOptions, type SandboxLayers, type PoolStats, ISOLATION_ENV, type Isolation, type IsolationSetting } from "./sandbox/index.js";
 /** Durable runs: the Journal interface, the SQLite (default) and file backends, and how a setting opens one. */
-export { FileJournal, SqliteJournal, JournalError, openJournal, journalPath, configuredJournal, JOURNAL_ENV, DEFAULT_SQLITE_PATH, type Journal, type Intent, type Completion, type CallKey, type RecordedCall, type RecordedRun, type RunSummary, type ExpireOptions, type LockChange } from "./journal/index.js";
+export { FileJournal, SqliteJournal, PostgresJournal, parsePostgresSetting, DEFAULT_POSTGRES_URL_ENV, type PostgresSetting, JournalError, openJournal, journalPath, configuredJournal, JOURNAL_ENV, DEFAULT_SQLITE_PATH, type Journal, type Intent, type Completion, type CallKey, type RecordedCall, type RecordedRun, type RunSummary, type ExpireOptions, type LockChange } from "./journal/index.js";
 /** Result plans: where exact results are stored for cave_page / cave_recover (default: files under <root>/.cave-state/recovery), and the reserved tools. */
 export { createFileRecoveryStore, createMemoryRecoveryStore, RESERVED_TOOLS, reservedToolsFor, type RecoveryStore, type ReservedTool } from "./results/index.js";
 export { useRecoveryStore, defaultRecoveryDir } from "./results/attach.js";

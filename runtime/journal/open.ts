@@ -1,6 +1,9 @@
 import { isAbsolute, resolve } from "node:path";
 import { FileJournal } from "./file-journal.js";
 import { JournalError } from "./journal-error.js";
+import { PostgresJournal } from "./postgres-journal.js";
+import { parsePostgresSetting } from "./postgres-setting.js";
+import { shownSetting } from "./setting.js";
 import { SqliteJournal } from "./sqlite-journal.js";
 import type { Journal } from "./types.js";
 
@@ -10,10 +13,12 @@ export const DEFAULT_SQLITE_PATH = ".cave-state/journal.db";
 /**
  * Opens the journal a URL-like setting names, relative paths against `root`:
  * - `sqlite` or `sqlite:<path>` (default path .cave-state/journal.db): the embedded default, needs better-sqlite3 12;
- * - `file:<path>`: JSON lines, no dependency, one process at a time.
- * Other schemes (postgres:, ...) are refused with the list of those this runtime has.
+ * - `file:<path>`: JSON lines, no dependency, one process at a time;
+ * - `postgres[:ENV_VAR][?schema=NAME&lease=SECONDS]`: PostgreSQL for many hosts, needs pg 8; the
+ *   connection string is read from ENV_VAR (default CAVE_POSTGRES_URL) in `env`, never from the setting.
+ * Other schemes are refused with the list of those this runtime has.
  */
-export function openJournal(setting: string, root: string): Journal {
+export async function openJournal(setting: string, root: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Journal> {
   const scheme = schemeOf(setting);
   const resolved = journalPath(setting, root);
   switch (scheme) {
@@ -22,14 +27,16 @@ export function openJournal(setting: string, root: string): Journal {
     case "file":
       if (resolved === null) throw new JournalError("SETTING", 'a file journal needs a path: "file:.cave-state/journal.jsonl"');
       return FileJournal.open(resolved);
+    case "postgres":
+      return PostgresJournal.open(parsePostgresSetting(setting, env));
     default:
-      throw new JournalError("SETTING", `journal setting ${JSON.stringify(setting.slice(0, 100))} names no backend this runtime has; use "sqlite:<path>" (the default, needs better-sqlite3 12) or "file:<path>"`);
+      throw new JournalError("SETTING", `journal setting ${shownSetting(setting)} names no backend this runtime has; use "sqlite:<path>" (the default, needs better-sqlite3 12), "file:<path>" or "postgres:<ENV_VAR holding the connection string>" (needs pg 8)`);
   }
 }
 
 function schemeOf(setting: string): string {
-  const colon = setting.indexOf(":");
-  return colon === -1 ? setting : setting.slice(0, colon);
+  const end = setting.search(/[:?]/);
+  return end === -1 ? setting : setting.slice(0, end);
 }
 
 /** The file a sqlite: or file: setting names (absolute), ":memory:", or null when it names none. */

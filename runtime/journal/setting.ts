@@ -15,3 +15,12 @@ export function configuredJournal(root: string, env: Readonly<Record<string, str
   if (typeof configured?.value === "string" && configured.value !== "") return { setting: configured.value, from: configured.from };
   return undefined;
 }
+
+/**
+ * A journal setting as messages show it: a password in a URL-like part is masked. Settings name the
+ * environment variable holding a connection string, but a user may paste the string itself, and the
+ * message refusing it must not repeat the password into logs.
+ */
+export function shownSetting(setting: string): string {
+  return JSON.stringify(setting.slice(0, 200).replace(/(\/\/[^/:@\s]*:)[^@/\s]*@/g, "$1***@"));
+}

@@ -3,8 +3,9 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { RecoveryStore } from "../results/store.js";
+import { toRecordedCall, type CallRow } from "./call-row.js";
 import { JournalError, journalError, reasonOf } from "./journal-error.js";
-import type { Completion, ExpireOptions, Intent, Journal, RecordedCall, RecordedRun, RunSummary } from "./types.js";
+import type { Completion, ExpireOptions, Intent, Journal, RecordedRun, RunSummary } from "./types.js";
 
 /** The schema this code writes; a database with another version is refused, never migrated silently. */
 const SCHEMA_VERSION = "1";
@@ -41,12 +42,6 @@ interface Statement {
 }
 type DatabaseConstructor = new (path: string, options?: { readonly?: boolean; fileMustExist?: boolean; timeout?: number }) => Database;
 
-interface CallRow {
-  run_id: string; key: string; parent_key: string | null; tool: string; args_sha256: string; occurrence: number;
-  call_id: string; parent_id: string | null; lock_integrity: string | null; effect: Intent["effect"]; idempotency_key: string | null;
-  intent_at: number; outcome: string | null; result_sha256: string | null; plan: string | null; dispatched: number | null;
-  run_elapsed_ms: number | null; completed_at: number | null;
-}
 
 /** Loads better-sqlite3 from the application's node_modules, or says how to install it. */
 function loadDriver(): DatabaseConstructor {
@@ -248,16 +243,4 @@ export class SqliteJournal implements Journal {
     this.closed = true;
     this.db.close();
   }
-}
-
-function toRecordedCall(row: CallRow): RecordedCall {
-  const intent: Intent = {
-    runId: row.run_id, key: row.key, parentKey: row.parent_key, tool: row.tool, argsSha256: row.args_sha256, occurrence: row.occurrence,
-    callId: row.call_id, parentId: row.parent_id, lockIntegrity: row.lock_integrity, effect: row.effect, idempotencyKey: row.idempotency_key, at: row.intent_at,
-  };
-  const completion = row.outcome === null ? null : {
-    runId: row.run_id, key: row.key, outcome: row.outcome, resultSha256: row.result_sha256, plan: row.plan,
-    dispatched: row.dispatched === 1, runElapsedMs: row.run_elapsed_ms ?? 0, at: row.completed_at ?? row.intent_at,
-  };
-  return { intent, completion };
 }

@@ -73,7 +73,7 @@ describe("cave runs", () => {
     expect(existsSync(join(empty, ".cave-state"))).toBe(false);
     // A file journal another live process holds (this one): CAVE9221 naming the holder.
     const { setting } = freshJournal("file");
-    const held = openJournal(setting, root);
+    const held = await openJournal(setting, root);
     await held.openRun("x", 1);
     const locked = await cave(["runs", "list", "--root", root, "--journal", setting], root);
     await held.close();

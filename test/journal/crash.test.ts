@@ -3,14 +3,13 @@
 // runtime in this process resumes the run with startRun({ id }) and makes the same calls. On both
 // backends: nothing recorded is lost, no write is silently re-run, each replayed outcome equals the
 // one the host returned byte for byte, and the repeat guard and the budget hold across the crash.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, type CallOutcome, type Runtime } from "../../runtime/index.js";
 import { startHost } from "../sandbox/support/host-process.js";
 import { removeCopies } from "../support/projects.js";
-import { BACKENDS, builtDurableProject, effects, freshJournal, type Backend } from "./support/journals.js";
+import { BACKENDS, builtDurableProject, dropFreshSchemas, effects, freshJournal, recordedCalls, type Backend } from "./support/journals.js";
 
 const HOST = "test/journal/support/durable-host.ts";
 type Step = { name: string; args: unknown } | { wait: true };
@@ -20,48 +19,26 @@ beforeAll(async () => {
   root = await builtDurableProject();
 });
 const runtimes: Runtime[] = [];
-afterAll(() => {
-  for (const runtime of runtimes) runtime.close();
+afterAll(async () => {
+  for (const runtime of runtimes) await runtime.close();
   removeCopies();
+  await dropFreshSchemas();
 });
 
-async function waitFor(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
+async function waitFor(condition: () => boolean | Promise<boolean>, what: () => Promise<string>, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${await what()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
-/** The calls the journal holds, read the way another process would (the host may still be running). */
-function recorded(backend: Backend, path: string): Array<{ tool: string; complete: boolean }> {
-  if (!existsSync(path)) return [];
-  if (backend === "sqlite") {
-    const Database = createRequire(import.meta.url)("better-sqlite3") as new (p: string, o: { readonly: boolean }) => { prepare(s: string): { all(): unknown[] }; close(): void };
-    const db = new Database(path, { readonly: true });
-    try {
-      return (db.prepare("SELECT tool, outcome IS NOT NULL AS complete FROM calls ORDER BY seq").all() as Array<{ tool: string; complete: number }>).map((r) => ({ tool: r.tool, complete: r.complete === 1 }));
-    } catch {
-      return [];
-    } finally {
-      db.close();
-    }
-  }
-  const calls = new Map<string, { tool: string; complete: boolean }>();
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (!line.endsWith("}")) continue;
-    const entry = JSON.parse(line) as { t: string; key: string; tool?: string };
-    if (entry.t === "intent") calls.set(entry.key, { tool: entry.tool!, complete: false });
-    if (entry.t === "completion") calls.get(entry.key)!.complete = true;
-  }
-  return [...calls.values()];
-}
-
 /** Runs `steps` in a host process, waits for `killWhen`, kills it with SIGKILL; returns the outcomes it printed (JSON text, by step). */
-async function crashHost(backend: Backend, setting: string, path: string, runId: string, steps: Step[], killWhen: (lines: string[]) => boolean, maxCalls?: number): Promise<Map<number, string>> {
-  const host = await startHost({ root, journal: setting, runId, steps, ...(maxCalls === undefined ? {} : { maxCalls }) }, {}, HOST);
+type Journal = ReturnType<typeof freshJournal>;
+async function crashHost(backend: Backend, journal: Journal, runId: string, steps: Step[], killWhen: (lines: string[]) => boolean | Promise<boolean>, maxCalls?: number): Promise<Map<number, string>> {
+  const host = await startHost({ root, journal: journal.setting, runId, steps, ...(maxCalls === undefined ? {} : { maxCalls }) }, journal.env, HOST);
   try {
-    await waitFor(() => killWhen(host.lines) || host.lines.some((l) => l.includes('"done"')), `the crash point (recorded: ${JSON.stringify(recorded(backend, path))})`);
+    await waitFor(async () => (await killWhen(host.lines)) || host.lines.some((l) => l.includes('"done"')), async () => `the crash point (recorded: ${JSON.stringify(await recordedCalls(backend, journal.path))})`);
     expect(host.lines.some((l) => l.includes('"done"')), "the host must be killed before it finishes").toBe(false);
   } finally {
     host.child.kill("SIGKILL");
@@ -82,7 +59,7 @@ async function resume(setting: string, runId: string, steps: Step[], maxCalls?: 
   const run = runtime.startRun({ id: runId, ...(maxCalls === undefined ? {} : { budget: { maxCalls } }) });
   const outcomes: CallOutcome[] = [];
   for (const step of steps) if (!("wait" in step)) outcomes.push(await run.call(step.name, step.args));
-  runtime.close();
+  await runtime.close();
   return outcomes;
 }
 
@@ -91,11 +68,12 @@ const waiting = (lines: string[]) => lines.some((l) => l.startsWith('{"waiting"'
 
 describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
   it("killed before an intent: the completed call replays byte for byte, the next one runs once", async () => {
-    const { setting, path, dir } = freshJournal(backend);
+    const journal = freshJournal(backend);
+    const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
     const steps: Step[] = [{ name: "append_line", args: { line: "one", file } }, { wait: true }, { name: "append_line", args: { line: "two", file } }];
-    const printed = await crashHost(backend, setting, path, "before-intent", steps, waiting);
-    expect(recorded(backend, path)).toEqual([{ tool: "append_line", complete: true }]);
+    const printed = await crashHost(backend, journal, "before-intent", steps, waiting);
+    expect(await recordedCalls(backend, path)).toEqual([{ tool: "append_line", complete: true }]);
     const [one, two] = await resume(setting, "before-intent", steps);
     expect(JSON.stringify(one)).toBe(printed.get(0));
     expect(code(two!)).toBe("ok");
@@ -103,13 +81,14 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
   });
 
   it("killed between intent and completion: a write is answered EFFECT_UNKNOWN and not run again; the read before it replays", async () => {
-    const { setting, path, dir } = freshJournal(backend);
+    const journal = freshJournal(backend);
+    const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
     const gate = join(dir, "gate");
     writeFileSync(gate, "");
     const steps: Step[] = [{ name: "lookup", args: { key: "a", file } }, { name: "append_line", args: { line: "charge card", file, gate } }];
-    const printed = await crashHost(backend, setting, path, "mid-write", steps, () => effects(file).includes("charge card"));
-    expect(recorded(backend, path)).toEqual([{ tool: "lookup", complete: true }, { tool: "append_line", complete: false }]);
+    const printed = await crashHost(backend, journal, "mid-write", steps, () => effects(file).includes("charge card"));
+    expect(await recordedCalls(backend, path)).toEqual([{ tool: "lookup", complete: true }, { tool: "append_line", complete: false }]);
     rmSync(gate);
     const [lookup, write] = await resume(setting, "mid-write", steps);
     expect(JSON.stringify(lookup)).toBe(printed.get(0));
@@ -123,13 +102,14 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
   });
 
   it("killed between intent and completion: a read is run again, an idempotent tool again with the same idempotency key", async () => {
-    const { setting, path, dir } = freshJournal(backend);
+    const journal = freshJournal(backend);
+    const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
     const seats = join(dir, "seats.txt");
     const gate = join(dir, "gate");
     writeFileSync(gate, "");
     const steps: Step[] = [{ name: "reserve", args: { seat: "7C", file: seats, gate } }];
-    await crashHost(backend, setting, path, "mid-idempotent", steps, () => effects(seats).length === 2);
+    await crashHost(backend, journal, "mid-idempotent", steps, () => effects(seats).length === 2);
     const [key] = /[0-9a-f]{32}/.exec(effects(seats)[0]!)!;
     rmSync(gate);
     const [reserved] = await resume(setting, "mid-idempotent", steps);
@@ -139,7 +119,7 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
 
     writeFileSync(gate, "");
     const readSteps: Step[] = [{ name: "lookup", args: { key: "slow", file, gate } }];
-    await crashHost(backend, setting, path, "mid-read", readSteps, () => effects(file).length === 1);
+    await crashHost(backend, journal, "mid-read", readSteps, () => effects(file).length === 1);
     rmSync(gate);
     const [read] = await resume(setting, "mid-read", readSteps);
     expect(code(read!)).toBe("ok");
@@ -147,10 +127,11 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
   });
 
   it("killed after a completion: the outcome the host returned replays byte for byte, the effect happened once", async () => {
-    const { setting, path, dir } = freshJournal(backend);
+    const journal = freshJournal(backend);
+    const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
     const steps: Step[] = [{ name: "append_line", args: { line: "sent email", file } }, { name: "gather", args: { keys: ["p", "q"], file } }, { wait: true }];
-    const printed = await crashHost(backend, setting, path, "after-completion", steps, waiting);
+    const printed = await crashHost(backend, journal, "after-completion", steps, waiting);
     const [sent, gathered] = await resume(setting, "after-completion", steps);
     expect(JSON.stringify(sent)).toBe(printed.get(0));
     expect(JSON.stringify(gathered)).toBe(printed.get(1));
@@ -158,13 +139,14 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
   });
 
   it("killed during a sandboxed call: the write in the sandbox is answered EFFECT_UNKNOWN, the call before it replays", async () => {
-    const { setting, path, dir } = freshJournal(backend);
+    const journal = freshJournal(backend);
+    const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
     const steps: Step[] = [{ name: "append_line", args: { line: "first", file } }, { name: "slow_sandboxed", args: { id: "s1", ms: 60_000 } }];
     let seenAt = 0;
-    const printed = await crashHost(backend, setting, path, "sandboxed", steps, (lines) => {
+    const printed = await crashHost(backend, journal, "sandboxed", steps, async (lines) => {
       // The intent is committed before the sandbox child is asked; give the child time to start and run.
-      if (seenAt === 0 && recorded(backend, path).some((c) => c.tool === "slow_sandboxed")) seenAt = Date.now();
+      if (seenAt === 0 && (await recordedCalls(backend, path)).some((c) => c.tool === "slow_sandboxed")) seenAt = Date.now();
       return seenAt !== 0 && Date.now() - seenAt > 1_500 && lines.some((l) => l.includes('"calling":1'));
     });
     const [first, slow] = await resume(setting, "sandboxed", steps);
@@ -174,10 +156,11 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
   });
 
   it("keeps the repeat guard and the budget across the crash", async () => {
-    const { setting, path, dir } = freshJournal(backend);
+    const journal = freshJournal(backend);
+    const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
     const steps: Step[] = [{ name: "lookup", args: { key: "k", file } }, { name: "lookup", args: { key: "k", file } }, { wait: true }];
-    const printed = await crashHost(backend, setting, path, "guarded", steps, waiting, 3);
+    const printed = await crashHost(backend, journal, "guarded", steps, waiting, 3);
     expect(JSON.parse(printed.get(1)!)).toMatchObject({ ok: false, error: { code: "REPEAT_STOPPED" } });
     const after: Step[] = [...steps, { name: "lookup", args: { key: "k", file } }, { name: "tick", args: { i: 1 } }];
     const [a, b, c, d] = await resume(setting, "guarded", after, 3);

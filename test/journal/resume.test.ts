@@ -6,13 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../compiler/build.js";
 import { createRuntime, openJournal, RuntimeError, type CallOutcome, type Runtime } from "../../runtime/index.js";
 import { removeCopies } from "../support/projects.js";
-import { BACKENDS, builtDurableProject, effects, everythingWritten, freshJournal } from "./support/journals.js";
+import { BACKENDS, builtDurableProject, dropFreshSchemas, effects, everythingWritten, freshJournal } from "./support/journals.js";
 
 let root: string;
 beforeAll(async () => {
   root = await builtDurableProject();
 });
-afterAll(() => removeCopies());
+afterAll(async () => {
+  removeCopies();
+  await dropFreshSchemas();
+});
 
 const open: Runtime[] = [];
 async function runtimeOn(setting: string, extra: Record<string, unknown> = {}): Promise<Runtime> {
@@ -22,11 +25,11 @@ async function runtimeOn(setting: string, extra: Record<string, unknown> = {}): 
 }
 /** A host restart: the runtime (and the journal it opened) closes, a new one opens the same journal. */
 async function restart(before: Runtime, setting: string, extra: Record<string, unknown> = {}): Promise<Runtime> {
-  before.close();
+  await before.close();
   return runtimeOn(setting, extra);
 }
-afterAll(() => {
-  for (const runtime of open) runtime.close();
+afterAll(async () => {
+  for (const runtime of open) await runtime.close();
 });
 
 const code = (outcome: CallOutcome) => (outcome.ok ? "ok" : outcome.error.code);
@@ -145,13 +148,14 @@ describe.each(BACKENDS)("durable runs on the %s journal", (backend) => {
   });
 
   it("never lets the invalid raw value of a failed output reach the backend", async () => {
-    const { setting, dir } = freshJournal(backend);
+    const fresh = freshJournal(backend);
+    const { setting } = fresh;
     const sentinel = "SENTINEL-durable-5f2a91";
     const first = await runtimeOn(setting);
     const outcome = await first.startRun({ id: "invalid" }).call("bad_output", { sentinel: sentinel.split("").reverse().join("") });
     expect(code(outcome)).toBe("OUTPUT_INVALID");
-    first.close();
-    const written = everythingWritten(dir);
+    await first.close();
+    const written = await everythingWritten(backend, fresh);
     expect(written).toContain("OUTPUT_INVALID");
     expect(written).not.toContain(sentinel.split("").reverse().join(""));
   });
@@ -163,9 +167,9 @@ describe.each(BACKENDS)("durable runs on the %s journal", (backend) => {
     await done.call("big_list", { n: 3000 });
     await done.finish();
     await first.startRun({ id: "open" }).call("tick", { i: 1 });
-    first.close();
+    await first.close();
 
-    const journal = openJournal(setting, root);
+    const journal = await openJournal(setting, root);
     try {
       const listed = await journal.listRuns();
       expect(listed.map((r) => [r.runId, r.finishedAt !== null, r.calls])).toEqual([["done", true, 1], ["open", false, 1]]);
@@ -189,7 +193,7 @@ describe.each(BACKENDS)("durable runs on the %s journal", (backend) => {
     const first = await createRuntime({ root: project, mode: "host", journal: setting });
     const original = await first.startRun({ id: "locked" }).call("lookup", { key: "a", file });
     const oldLock = first.lockIntegrity;
-    first.close();
+    await first.close();
     // A changed tool, rebuilt: another lock.
     const source = join(project, "tools", "durable.ts");
     writeFileSync(source, readFileSync(source, "utf8").replace('description: "Tick."', 'description: "Tick once."'));
@@ -222,7 +226,7 @@ describe("journal settings", () => {
     try {
       const fromEnv = await createRuntime({ root, mode: "host" });
       expect(fromEnv.journal?.backend).toBe("sqlite");
-      fromEnv.close();
+      await fromEnv.close();
       expect(existsSync(path)).toBe(true);
       const off = await createRuntime({ root, mode: "host", journal: null });
       expect(off.journal).toBeUndefined();
@@ -232,7 +236,7 @@ describe("journal settings", () => {
   });
 
   it("refuses an unknown backend, a malformed run id and an unknown lockChange, saying what to use", async () => {
-    await expect(createRuntime({ root, mode: "host", journal: "postgres://localhost/db" })).rejects.toMatchObject({ code: "JOURNAL_FAILED", message: expect.stringContaining('"sqlite:<path>"') });
+    await expect(createRuntime({ root, mode: "host", journal: "mysql://localhost/db" })).rejects.toMatchObject({ code: "JOURNAL_FAILED", message: expect.stringContaining('"sqlite:<path>"') });
     const runtime = await runtimeOn(freshJournal("file").setting);
     expect(() => runtime.startRun({ id: "" })).toThrow(RuntimeError);
     expect(() => runtime.startRun({ id: "x", lockChange: "ignore" as "replay" })).toThrow(/lockChange must be "refuse" or "replay"/);
@@ -241,6 +245,6 @@ describe("journal settings", () => {
 
 /** Closes the runtime and opens its journal directly (to read what it recorded). */
 async function openJournalAfter(runtime: Runtime, setting: string) {
-  runtime.close();
+  await runtime.close();
   return openJournal(setting, root);
 }

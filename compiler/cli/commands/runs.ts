@@ -62,7 +62,7 @@ export async function runsCommand(args: readonly string[], io: CliIO): Promise<n
   }
   let journal: Journal;
   try {
-    journal = openJournal(setting, root);
+    journal = await openJournal(setting, root, io.env);
   } catch (thrown) {
     return fail("CAVE9221", thrown instanceof Error ? thrown.message : String(thrown));
   }
