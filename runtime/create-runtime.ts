@@ -182,6 +182,9 @@ function callIn(engine: Engine, run: RunState, name: string, args: unknown, opti
   } catch (thrown) {
     return Promise.reject(thrown);
   }
+  if (resolved.replayOnly === true && engine.journal === undefined) {
+    return Promise.reject(new RuntimeError("OPTIONS_INVALID", "call option replayOnly answers from the run's journal, and this runtime has none: pass createRuntime({ journal })"));
+  }
   return runCall(engine, run, null, name, args, resolved);
 }
 

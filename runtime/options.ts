@@ -103,6 +103,12 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** The caller's own id for this call (a framework's tool call id), recorded in the receipt as `correlationId`. */
   readonly correlationId?: string;
+  /**
+   * For a workflow engine that replays this call from its own record (cave/dbos): the call is answered
+   * from the run's journal only, so the run's call keys, budget and repeat guard stay as they were. A
+   * call the journal holds no completion for is not run: it answers JOURNAL_FAILED. Needs a journal.
+   */
+  readonly replayOnly?: boolean;
 }
 
 export const DEFAULTS = {
@@ -190,8 +196,9 @@ function isJournal(value: unknown): value is Journal {
 /** Checks call() options; the common case (none) costs nothing. */
 export function resolveCallOptions(options: unknown): CallOptions {
   if (options === undefined) return NO_CALL_OPTIONS;
-  const o = optionRecord(options, "call() options", ["speculative", "signal", "correlationId"]);
+  const o = optionRecord(options, "call() options", ["speculative", "signal", "correlationId", "replayOnly"]);
   if (o.speculative !== undefined && typeof o.speculative !== "boolean") invalidOption("call option speculative must be a boolean");
+  if (o.replayOnly !== undefined && typeof o.replayOnly !== "boolean") invalidOption("call option replayOnly must be a boolean");
   if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) invalidOption(`call option signal must be an AbortSignal (got ${describeOption(o.signal)})`);
   if (o.correlationId !== undefined && !(typeof o.correlationId === "string" && o.correlationId.length > 0 && o.correlationId.length <= MAX_CORRELATION_ID)) {
     invalidOption(`call option correlationId must be a string of 1 to ${MAX_CORRELATION_ID} characters (got ${describeOption(o.correlationId)})`);

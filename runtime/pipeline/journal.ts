@@ -34,6 +34,10 @@ export async function journalMatch(state: CallState, journal: RunJournal): Promi
   const key = journal.keyFor(parentKey, state.name, argsSha256);
   const recorded = journal.find(key.key);
   if (recorded?.completion) return replay(recorded.completion);
+  if (state.options.replayOnly === true) {
+    // The caller replays this call from its own record; the journal should hold it complete too.
+    return { code: "JOURNAL_FAILED", message: `the caller replays this call of ${JSON.stringify(state.name)} from its own record (replayOnly), and run ${journal.runId}'s journal holds no completion for it, so nothing was run: the journal is not the one the run was recorded in, or the run was expired while its workflow was still going. Point the runtime at the journal the run was recorded in` };
+  }
 
   const intent: Intent = {
     ...key,
