@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, openJournal, type CallOutcome, type Intent, type Journal, type Runtime } from "../../runtime/index.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../runtime/journal/postgres-migrations.js";
+import { cave } from "../cli/helpers.js";
 import { adminPool, TEST_PG_ENV, testPgUrl } from "../support/postgres.js";
 import { removeCopies } from "../support/projects.js";
 import { builtDurableProject, dropFreshSchemas, effects, freshJournal } from "./support/journals.js";
@@ -213,5 +214,68 @@ describe("stored results across hosts", () => {
     const page = await other.startRun({ id: "pages" }).call("cave_page", { cursor });
     expect(page.ok, JSON.stringify(page).slice(0, 300)).toBe(true);
     expect((page as { content: string }).content).toContain("item number");
+  });
+});
+
+describe("cave runs on the postgres journal", () => {
+  it("lists and shows what hosts recorded, and expire keeps a run a live host holds", async () => {
+    const { setting, dir } = freshJournal("postgres");
+    const file = join(dir, "effects.txt");
+    const env = { [TEST_PG_ENV]: testPgUrl() };
+    const done = await runtimeOn(setting);
+    const finished = done.startRun({ id: "finished" });
+    await finished.call("lookup", { key: "a", file });
+    await finished.finish();
+    const live = await runtimeOn(setting);
+    await live.startRun({ id: "driven" }).call("tick", { i: 1 });
+
+    const listed = await cave(["runs", "list", "--root", root, "--journal", setting, "--json"], root, env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as { runs: Array<{ runId: string; calls: number; finishedAt: number | null }> }).runs.map((r) => [r.runId, r.calls, r.finishedAt !== null])).toEqual([
+      ["finished", 1, true],
+      ["driven", 1, false],
+    ]);
+    const shown = await cave(["runs", "show", "finished", "--root", root, "--journal", setting], root, env);
+    expect(shown.stdout).toContain("lookup [read]  ok  lock sha256-");
+    expect(shown.stdout + shown.stderr).not.toContain(new URL(testPgUrl()).password);
+
+    // "driven" is unfinished and a live host holds its lease: expire leaves it, even with --include-unfinished.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const expired = await cave(["runs", "expire", "--older-than", "1ms", "--include-unfinished", "--root", root, "--journal", setting, "--json"], root, env);
+    expect(expired.code, expired.stderr).toBe(0);
+    expect(JSON.parse(expired.stdout)).toEqual({ ok: true, expired: ["finished"] });
+    await live.close();
+    const after = await cave(["runs", "expire", "--older-than", "1ms", "--include-unfinished", "--root", root, "--journal", setting, "--json"], root, env);
+    expect(JSON.parse(after.stdout)).toEqual({ ok: true, expired: ["driven"] });
+  });
+});
+
+describe("a database that refuses a write", () => {
+  it("gives JOURNAL_FAILED before dispatch, runs nothing, and leaves the run's row and calls as they were (fence and write are one statement)", async () => {
+    const { setting, dir } = freshJournal("postgres");
+    const schema = schemaOf(setting);
+    const file = join(dir, "effects.txt");
+    const runtime = await runtimeOn(setting);
+    const run = runtime.startRun({ id: "refusing" });
+    expect(code(await run.call("append_line", { line: "one", file }))).toBe("ok");
+    const pool = adminPool();
+    const state = async () => ({
+      run: (await pool.query(`SELECT next_seq, lease_epoch, updated_at FROM "${schema}".runs`)).rows,
+      calls: (await pool.query(`SELECT key, seq, outcome FROM "${schema}".calls ORDER BY seq`)).rows,
+    });
+    const before = await state();
+    // The server refuses every new call row, as a full disk or a revoked grant would.
+    await pool.query(`CREATE FUNCTION "${schema}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$`);
+    await pool.query(`CREATE TRIGGER refuse BEFORE INSERT ON "${schema}".calls FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse()`);
+    const refused = await run.call("append_line", { line: "two", file });
+    expect(code(refused)).toBe("JOURNAL_FAILED");
+    expect(message(refused)).toContain("53100");
+    expect(message(refused)).toContain("No space left on device");
+    expect(effects(file)).toEqual(["one"]);
+    expect(await state()).toEqual(before);
+
+    await pool.query(`DROP TRIGGER refuse ON "${schema}".calls`);
+    expect(code(await run.call("append_line", { line: "two", file }))).toBe("ok");
+    expect(effects(file)).toEqual(["one", "two"]);
   });
 });
