@@ -1,4 +1,5 @@
 import type { IsolationSetting } from "../runtime/sandbox/isolation.js";
+import type { LockedSandbox } from "../src/contract/lock.js";
 import type { Effect } from "../src/contract/effects.js";
 import type { RequestedResult } from "../src/contract/lock.js";
 import type { Diagnostic } from "./diagnostics.js";
@@ -43,7 +44,7 @@ export interface ToolFacts {
   readonly effect: Effect;
   readonly timeoutMs: number;
   readonly allowRepeat: boolean;
-  readonly sandbox: { readonly mode: "required" | "none"; readonly network: false; readonly env: readonly string[] };
+  readonly sandbox: LockedSandbox;
   /** Names of nested tools, sorted. */
   readonly nestedTools: readonly string[];
   readonly result: RequestedResult;

@@ -77,7 +77,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   // The runtime closes only the sandbox it made; dispatchers passed in belong to the caller.
   const { journal, ownJournal } = await journalOf(resolved.journal, root);
-  const ownSandbox = resolved.dispatchers.required === undefined ? createSandboxDispatcher({ limits: resolved.limits, isolation: resolved.isolation }) : undefined;
+  const ownSandbox = resolved.dispatchers.required === undefined ? createSandboxDispatcher({ limits: resolved.limits, isolation: resolved.isolation, secrets: resolved.secrets, egress: resolved.egress }) : undefined;
   const required = resolved.dispatchers.required ?? ownSandbox!;
   // Under isolation "os" the sandbox probes the OS layer now (once per process), so that a host without it refuses
   // here rather than at a first call; "auto" probes at its first call, keeping start-up free of a process spawn.

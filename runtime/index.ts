@@ -19,7 +19,8 @@ export { TRANSIENT_ERROR_CODES, isTransient } from "./retry.js";
 /** The closed set of runtime outcome codes, with title and doc each. */
 export { RUNTIME_CODES, type RuntimeCode } from "../src/contract/codes/runtime.js";
 /** Call outcomes and receipts. */
-export type { CallOutcome, Receipt, CallError } from "../src/contract/outcome.js";
+export type { CallOutcome, Receipt, CallError, EgressRecord } from "../src/contract/outcome.js";
+export type { EgressOptions, SecretProvider } from "./sandbox/egress/options.js";
 /** The child-process sandbox that runs `sandbox: "required"` tools (the default dispatcher for them), and the layers it has here. */
 export { createSandboxDispatcher, sandboxLayers, SANDBOX_DEFAULTS, type SandboxDispatcher, type SandboxOptions, type SandboxLayers, type PoolStats, ISOLATION_ENV, type Isolation, type IsolationSetting } from "./sandbox/index.js";
 /** Durable runs: the Journal interface, the SQLite (default) and file backends, and how a setting opens one. */

@@ -5,6 +5,7 @@ import type { ReceiptSink } from "./receipts.js";
 import { resolve as resolvePath } from "node:path";
 import { configuredValue } from "./project-config.js";
 import { isolationSetting, type IsolationSetting } from "./sandbox/isolation.js";
+import { resolveEgressOptions, secretProvider, type EgressOptions, type SecretProvider } from "./sandbox/egress/options.js";
 
 /** Limits a run works within. */
 export interface BudgetOptions {
@@ -65,6 +66,14 @@ export interface RuntimeOptions {
    * passed in dispatchers.required has its own.
    */
   readonly isolation?: IsolationSetting;
+  /**
+   * Where the values of sandboxProfile.secrets come from (default: the host's environment): a record, or a function
+   * (name) => value a deploy backs with a vault, asked before each call of a tool that declares the secret. For the
+   * runtime's own sandbox dispatcher; one passed in dispatchers.required has its own.
+   */
+  readonly secrets?: SecretProvider;
+  /** The egress broker's options (`resolve` for tests and local development, `ca`): see docs/sandbox.md. For the runtime's own sandbox dispatcher. */
+  readonly egress?: EgressOptions;
 }
 
 export interface RunOptions {
@@ -130,11 +139,13 @@ export interface ResolvedOptions {
   readonly journal: string | Journal | null | undefined;
   readonly dispatchers: { readonly required: Dispatcher | undefined; readonly none: Dispatcher | undefined };
   readonly isolation: IsolationSetting;
+  readonly secrets: SecretProvider | undefined;
+  readonly egress: EgressOptions | undefined;
 }
 
 /** Checks createRuntime() options (unknown keys refused, every value checked) and fills in the defaults. */
 export function resolveOptions(options: unknown): ResolvedOptions {
-  const o = optionRecord(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "journal", "dispatchers", "isolation"]);
+  const o = optionRecord(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "journal", "dispatchers", "isolation", "secrets", "egress"]);
   if (o.root !== undefined && (typeof o.root !== "string" || o.root === "")) invalidOption("root must be a non-empty path string");
   if (o.lock !== undefined && (typeof o.lock !== "string" || o.lock === "")) invalidOption("lock must be a non-empty path string, relative to root (e.g. \"cave.lock\")");
   if (o.mode !== "host" && o.mode !== "fixture") invalidOption(`mode must be "host" or "fixture" (got ${describeOption(o.mode)}); it has no default, say which`);
@@ -164,6 +175,9 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     dispatchers: { required: dispatchers.required as Dispatcher | undefined, none: dispatchers.none as Dispatcher | undefined },
     // The project's configuration is read only when neither the option nor CAVE_ISOLATION decides.
     isolation: isolationSetting(o.isolation, process.env, () => configuredValue(resolvePath((o.root as string | undefined) ?? process.cwd()), "isolation")),
+    secrets: secretProvider(o.secrets),
+    // Checked now (a wrong key fails createRuntime), passed as given to the sandbox dispatcher, which resolves it.
+    egress: (resolveEgressOptions(o.egress), o.egress as EgressOptions | undefined),
   };
 }
 

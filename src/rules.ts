@@ -1,5 +1,6 @@
 import { EFFECTS, isEffect, type Effect } from "./contract/effects.js";
 import { deniedEnvReason } from "./contract/env-policy.js";
+import { checkEgress } from "./egress-rules.js";
 import { ARTIFACT_BRAND, TOOL_BRAND } from "./contract/brands.js";
 import { ENV_NAME_PATTERN, MAX_TIMEOUT_MS, RESERVED_PREFIX, SEMANTICS_HASH_PATTERN, TOOL_NAME_PATTERN } from "./contract/names.js";
 import type { Violation } from "./errors.js";
@@ -18,7 +19,7 @@ export const TOOL_OPTION_KEYS = [
 ] as const;
 export const ARTIFACT_OPTION_KEYS = ["strategy", "maxInlineTokens", "recovery"] as const;
 export const AGENT_OPTION_KEYS = ["name", "description", "tools"] as const;
-export const SANDBOX_PROFILE_KEYS = ["network", "env"] as const;
+export const SANDBOX_PROFILE_KEYS = ["network", "env", "egress", "secrets"] as const;
 export const RESULT_POLICIES = ["auto", "inline", "page", "compress", "exact_ccr"] as const;
 export const ARTIFACT_STRATEGIES = ["page", "compress", "exact_ccr"] as const;
 export const ARTIFACT_RECOVERIES = ["exact_ccr", "none"] as const;
@@ -134,9 +135,15 @@ function checkSandbox(options: Record<string, unknown>): Violation[] {
     return out;
   }
   out.push(...checkUnknownKeys(sandboxProfile, SANDBOX_PROFILE_KEYS, "sandboxProfile."));
+  out.push(...checkEgress(sandboxProfile, options.effect, sandbox, known));
   const { network, env } = sandboxProfile;
   if (network === true) {
-    out.push({ code: "CAVE1008", field: "sandboxProfile.network", message: "sandboxProfile.network: true requests unbounded egress, and scoped egress does not exist yet, so it fails closed", hint: "Remove network: true. A tool that must reach the network cannot run in the sandbox today." });
+    out.push({
+      code: "CAVE1008",
+      field: "sandboxProfile.network",
+      message: "sandboxProfile.network: true requests unbounded egress, which the sandbox never grants, so it fails closed",
+      hint: 'Remove network: true and list the hosts the tool reaches in sandboxProfile.egress (e.g. ["api.github.com"]); credentials go in sandboxProfile.secrets.',
+    });
   } else if (network !== undefined && network !== false && known(network)) {
     out.push({ code: "CAVE1018", field: "sandboxProfile.network", message: `sandboxProfile.network is ${describe(network)}, not a boolean`, hint: "Leave it out; network access is off." });
   }
@@ -155,7 +162,14 @@ function checkSandbox(options: Record<string, unknown>): Violation[] {
         if (seen.has(name)) out.push({ code: "CAVE1018", field, message: `environment name "${name}" is listed twice`, hint: "List each name once." });
         seen.add(name);
         const reason = deniedEnvReason(name);
-        if (reason) out.push({ code: "CAVE1009", field, message: `environment name "${name}" looks like a ${reason} name and is denied`, hint: "Tools never receive such variables, even when listed; pass what the tool needs as an argument or a scoped credential." });
+        if (reason) {
+          out.push({
+            code: "CAVE1009",
+            field,
+            message: `environment name "${name}" looks like ${/^[aeiou]/i.test(reason) ? "an" : "a"} ${reason} name and is denied`,
+            hint: `Tools never receive such variables, even when listed. Pass what the tool needs as an argument; for a credential an API needs, declare it in sandboxProfile.secrets (e.g. { ${name}: { hosts: ["api.example.com"] } }): the egress broker adds it to requests to those hosts and the tool never sees it.`,
+          });
+        }
       });
     }
   }

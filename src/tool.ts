@@ -3,6 +3,7 @@ import { DEFAULT_TIMEOUT_MS } from "./contract/names.js";
 import { CaveError } from "./errors.js";
 import { checkToolOptions, definitionFacts, isPlainObject } from "./rules.js";
 import type { AnyToolDefinition, ToolDefinition, ToolOptions, ToolSchema } from "./types.js";
+import { withSecretDefaults, type SecretScope } from "./contract/egress.js";
 
 /** Defines a tool: checks every authoring rule now and returns a frozen definition with defaults filled in. */
 export function tool<I extends ToolSchema | undefined = undefined, O extends ToolSchema | undefined = undefined>(options: ToolOptions<I, O>): ToolDefinition<I, O> {
@@ -28,7 +29,12 @@ export function tool<I extends ToolSchema | undefined = undefined, O extends Too
     result: options.result ?? "auto",
     allowRepeat: options.allowRepeat ?? false,
     sandbox: options.sandbox ?? "required",
-    sandboxProfile: Object.freeze({ network: false as const, env: Object.freeze([...(options.sandboxProfile?.env ?? [])]) }),
+    sandboxProfile: Object.freeze({
+      network: false as const,
+      env: Object.freeze([...(options.sandboxProfile?.env ?? [])]),
+      egress: Object.freeze([...(options.sandboxProfile?.egress ?? [])]),
+      secrets: deepFreeze(withSecretDefaults(options.sandboxProfile?.secrets ?? {})),
+    }),
     nestedTools: Object.freeze([...(options.nestedTools ?? [])]) as readonly AnyToolDefinition[],
     execute: options.execute,
   };
@@ -38,4 +44,10 @@ export function tool<I extends ToolSchema | undefined = undefined, O extends Too
 /** True for a value made by tool() (in this or any bundled copy of the SDK). */
 export function isTool(value: unknown): value is AnyToolDefinition {
   return definitionFacts(value) !== undefined;
+}
+
+
+function deepFreeze(secrets: Record<string, SecretScope>): Readonly<Record<string, SecretScope>> {
+  for (const scope of Object.values(secrets)) Object.freeze(Object.freeze(scope).hosts);
+  return Object.freeze(secrets);
 }

@@ -4,6 +4,7 @@ import type { Effect } from "./contract/effects.js";
 import type { ArtifactOptions, ResultPolicyName } from "./contract/lock.js";
 import type { ARTIFACT_BRAND, AGENT_BRAND, TOOL_BRAND } from "./contract/brands.js";
 import type { CallOutcome } from "./contract/outcome.js";
+import type { SecretScope } from "./contract/egress.js";
 
 export type { Effect } from "./contract/effects.js";
 export type { ArtifactOptions, ResultPolicyName } from "./contract/lock.js";
@@ -25,10 +26,27 @@ export interface ArtifactPolicy extends ArtifactOptions {
 export type ResultPolicy = ResultPolicyName | ArtifactPolicy;
 
 export interface SandboxProfile {
-  /** Must be false or absent: network access fails closed. */
+  /** Must be false or absent: unbounded network access fails closed (list hosts in `egress` instead). */
   readonly network?: false;
   /** Environment names the tool may receive (denied names are refused). */
   readonly env?: readonly string[];
+  /**
+   * Hosts the tool may reach through the host's egress broker: "api.github.com", "hooks.example.com:8443",
+   * "*.example.com" (one label). Tools whose effect is not "read" only; needs the sandbox's OS layer.
+   */
+  readonly egress?: readonly string[];
+  /** Credentials the broker adds to requests to their hosts; the tool never sees the values. */
+  readonly secrets?: Readonly<Record<string, SecretOptions>>;
+}
+
+/** One credential: sent as `header: format` (with {} replaced by the value) on requests to `hosts` only. */
+export interface SecretOptions {
+  /** Hosts that receive it (each also allowed by egress). */
+  readonly hosts: readonly string[];
+  /** Default "authorization". */
+  readonly header?: string;
+  /** Default "Bearer {}". */
+  readonly format?: string;
 }
 
 /** What a running tool gets besides its input. */
@@ -87,7 +105,7 @@ export interface ToolDefinition<I extends ToolSchema | undefined = ToolSchema | 
   readonly result: ResultPolicy;
   readonly allowRepeat: boolean;
   readonly sandbox: "required" | "none";
-  readonly sandboxProfile: { readonly network: false; readonly env: readonly string[] };
+  readonly sandboxProfile: { readonly network: false; readonly env: readonly string[]; readonly egress: readonly string[]; readonly secrets: Readonly<Record<string, SecretScope>> };
   readonly nestedTools: readonly AnyToolDefinition[];
   readonly execute: (input: InputOf<I>, context: ToolContext) => OutputOf<O> | Promise<OutputOf<O>>;
 }

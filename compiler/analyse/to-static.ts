@@ -1,3 +1,5 @@
+import { lockedScope, withSecretDefaults } from "../../src/contract/egress.js";
+import type { SandboxProfile } from "../../src/types.js";
 import { ARTIFACT_DEFAULTS } from "../../src/artifact.js";
 import type { Effect } from "../../src/contract/effects.js";
 import type { ArtifactOptions, RequestedResult, ResultPolicyName } from "../../src/contract/lock.js";
@@ -34,7 +36,7 @@ function requestedResult(result: unknown, registry: Registry): RequestedResult {
 export function toStaticTool(definition: Definition, home: Home, registry: Registry): StaticTool {
   const v = definition.values;
   const { file, line, column } = locate(definition.module, definition.call);
-  const profile = v.sandboxProfile as { env?: readonly string[] } | undefined;
+  const profile = v.sandboxProfile as SandboxProfile | undefined;
   return {
     name: v.name as string,
     module: home.module.file,
@@ -46,7 +48,7 @@ export function toStaticTool(definition: Definition, home: Home, registry: Regis
     effect: v.effect as Effect,
     timeoutMs: (v.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS,
     allowRepeat: (v.allowRepeat as boolean | undefined) ?? false,
-    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []) },
+    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []), ...lockedScope(profile?.egress ?? [], withSecretDefaults(profile?.secrets ?? {})) },
     nestedTools: toolNames(v.nestedTools, registry),
     result: requestedResult(v.result, registry),
     declaresInput: v.input !== undefined,

@@ -194,6 +194,8 @@ function readTool(value: Record<PropertyKey, unknown>): RawTool {
     sandbox: value.sandbox,
     network: profile.network ?? false,
     env: toJson(profile.env ?? [], "sandboxProfile.env", new Set()),
+    egress: toJson(profile.egress ?? [], "sandboxProfile.egress", new Set()),
+    secrets: toJson(profile.secrets ?? {}, "sandboxProfile.secrets", new Set()),
     nestedTools: names(value.nestedTools, "nestedTools"),
     result: toJson(readResult(value.result), "result", new Set()),
     input: readSchema(value.input, value.inputJSONSchema, "input"),

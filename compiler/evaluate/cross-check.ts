@@ -19,6 +19,8 @@ function toolFields(tool: StaticTool | EvaluatedTool, declared: { input: boolean
     sandbox: tool.sandbox.mode,
     "sandboxProfile.env": tool.sandbox.env,
     "sandboxProfile.network": tool.sandbox.network,
+    "sandboxProfile.egress": tool.sandbox.egress ?? [],
+    "sandboxProfile.secrets": tool.sandbox.secrets ?? {},
     nestedTools: tool.nestedTools,
     result: tool.result,
     schemaSemanticsSHA256: tool.schemaSemanticsSHA256,

@@ -1,3 +1,4 @@
+import { lockedScope, type SecretScope } from "../../src/contract/egress.js";
 import { isEffect } from "../../src/contract/effects.js";
 import type { RequestedResult } from "../../src/contract/lock.js";
 import { ARTIFACT_RECOVERIES, ARTIFACT_STRATEGIES, RESULT_POLICIES, SANDBOX_MODES } from "../../src/rules.js";
@@ -66,7 +67,7 @@ export function decodeTool(module: string, exportName: string, raw: RawTool): Ev
     effect,
     timeoutMs: raw.timeout as number,
     allowRepeat: raw.allowRepeat,
-    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env") },
+    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...lockedScope(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)) },
     nestedTools: sortedNames(raw.nestedTools, "nestedTools"),
     result: result(raw.result),
     input: schema(raw.input, "input"),
@@ -103,4 +104,15 @@ function isExportReport(value: unknown): value is ExportReport {
   if (value.kind === "agent") return isPlainObject(value.agent);
   const nullableString = (x: unknown) => x === null || typeof x === "string";
   return value.kind === "unreadable" && (value.what === "tool" || value.what === "agent") && typeof value.message === "string" && nullableString(value.code) && nullableString(value.hint);
+}
+
+/** The evaluated secrets: tool() filled in header and format, so each is { hosts, header, format } of strings. */
+function secrets(raw: unknown): Record<string, SecretScope> {
+  if (!isPlainObject(raw)) throw new Undecodable("sandboxProfile.secrets is not an object");
+  const out: Record<string, SecretScope> = {};
+  for (const [name, scope] of Object.entries(raw)) {
+    if (!isPlainObject(scope)) throw new Undecodable(`sandboxProfile.secrets.${name} is not an object`);
+    out[name] = { hosts: sortedNames(scope.hosts, `sandboxProfile.secrets.${name}.hosts`), header: string(scope.header, `sandboxProfile.secrets.${name}.header`), format: string(scope.format, `sandboxProfile.secrets.${name}.format`) };
+  }
+  return out;
 }

@@ -59,6 +59,8 @@ export interface RawTool {
   readonly sandbox: unknown;
   readonly network: unknown;
   readonly env: unknown;
+  readonly egress: unknown;
+  readonly secrets: unknown;
   readonly nestedTools: unknown;
   readonly result: unknown;
   readonly input: RawSchema | null;

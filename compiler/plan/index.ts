@@ -1,3 +1,4 @@
+import { lockedScope } from "../../src/contract/egress.js";
 import { isRetryable, isSpeculable } from "../../src/contract/effects.js";
 import { LOCKFILE_VERSION, type CaveLock, type LockedAgent, type LockedTool } from "../../src/contract/lock.js";
 import { hashJson } from "../../src/contract/hash.js";
@@ -22,7 +23,7 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
       retryable: isRetryable(tool.effect),
       timeoutMs: tool.timeoutMs,
       allowRepeat: tool.allowRepeat,
-      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort() },
+      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...lockedScope(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}) },
       nestedTools: [...tool.nestedTools].sort(),
       source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files, ...(source.assets !== undefined && source.assets.length > 0 ? { assets: source.assets } : {}) },
       input: lockSchema(tool.input, tool.schemaSemanticsSHA256, validated.validators),

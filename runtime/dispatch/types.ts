@@ -1,6 +1,6 @@
 import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
 import type { LockedTool } from "../../src/contract/lock.js";
-import type { CallOutcome } from "../../src/contract/outcome.js";
+import type { CallOutcome, EgressRecord } from "../../src/contract/outcome.js";
 
 /** What a running tool gets besides its input (the same shape as the SDK's ToolContext). */
 export interface ToolContext {
@@ -31,6 +31,8 @@ export interface DispatchRequest {
   /** The validated input (after a Standard Schema's transforms). */
   readonly input: unknown;
   readonly context: ToolContext;
+  /** Tools with scoped egress: where the sandbox records each request its broker serves for this call (the receipt's `egress`). */
+  readonly egressLog?: EgressRecord[] | undefined;
   /** Imports the tool's staged bundle after checking its bytes against the lock (once per bundle). */
   loadModule(): Promise<Readonly<Record<string, unknown>>>;
   /** Checks the tool's files against the lock and puts them in the runtime's private copy (once each), for a sandboxed child. */

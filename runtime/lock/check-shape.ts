@@ -1,4 +1,5 @@
 import { EFFECTS, isRetryable, isSpeculable, type Effect } from "../../src/contract/effects.js";
+import { scopeProblems } from "./check-scope.js";
 import { ENV_NAME_PATTERN, MAX_TIMEOUT_MS, SEMANTICS_HASH_PATTERN, TOOL_NAME_PATTERN } from "../../src/contract/names.js";
 import { planShapeProblems } from "../results/check-plan.js";
 
@@ -120,6 +121,8 @@ const SDK_MODULE_KEYS = keyList("path", "sha256");
 const AGENT_KEYS = keyList("module", "export", "description", "tools");
 const TOOL_KEYS = keyList("module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result");
 const SANDBOX_KEYS = keyList("mode", "network", "env");
+/** Present only when declared (scoped egress); a lock without them keeps its bytes. */
+const SANDBOX_OPTIONAL = ["egress", "secrets"];
 const SOURCE_KEYS = keyList("bundle", "sha256", "files");
 const ASSET_KEYS = keyList("path", "sha256");
 const SIDE_KEYS = keyList("jsonSchema", "sha256", "validation");
@@ -145,8 +148,9 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
   }
   if (!(Number.isSafeInteger(t.timeoutMs) && (t.timeoutMs as number) >= 1 && (t.timeoutMs as number) <= MAX_TIMEOUT_MS)) c.problem(at, "timeoutMs", `an integer from 1 to ${MAX_TIMEOUT_MS}`);
   c.boolean(t.allowRepeat, at, "allowRepeat");
-  if (c.keysAt(t.sandbox, at, "sandbox", SANDBOX_KEYS)) {
+  if (c.keysAt(t.sandbox, at, "sandbox", SANDBOX_KEYS, SANDBOX_OPTIONAL)) {
     const s = t.sandbox as Record<string, unknown>;
+    for (const [key, expected] of scopeProblems(s)) c.problem(`${at}.sandbox`, key, expected);
     if (s.mode !== "required" && s.mode !== "none") c.problem(`${at}.sandbox`, "mode", `"required" or "none"`);
     if (s.network !== false) c.problem(`${at}.sandbox`, "network", "false");
     if (!distinctEnvNames(s.env)) c.problem(`${at}.sandbox`, "env", "an array of distinct environment names");

@@ -13,7 +13,8 @@ import type { CallState } from "./state.js";
 export function dispatchRequest(state: CallState, input: unknown): DispatchRequest {
   const { engine, name } = state;
   const tool = state.tool!;
-  return { name, tool, root: engine.root, runId: state.run.id, input, context: state.context!, loadModule: () => engine.loader.bundle(name, tool), stageFiles: () => engine.loader.stageFiles(name, tool) };
+  if (tool.sandbox.egress !== undefined) state.egress ??= [];
+  return { name, tool, root: engine.root, runId: state.run.id, input, context: state.context!, egressLog: state.egress, loadModule: () => engine.loader.bundle(name, tool), stageFiles: () => engine.loader.stageFiles(name, tool) };
 }
 
 /** A dispatcher must report failures as data; one that throws or rejects is treated as a tool failure. */

@@ -23,6 +23,8 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
     durationMs: Math.round((performance.now() - state.startedAt) * 1000) / 1000,
     // Only a call that reached its dispatcher ran tool code under anything.
     isolation: state.dispatched ? (state.dispatcher?.isolation?.() ?? null) : null,
+    // What the broker served by now (a deadline kills the child, and so cuts its requests, before this runs).
+    ...(state.egress === undefined ? {} : { egress: Object.freeze([...state.egress]) }),
   });
   const outcome: CallOutcome = end.ok === true ? { ok: true, content: end.content, receipt: record } : { ok: false, error: { code: end.code, message: end.message }, receipt: record };
   if (state.journaled !== undefined) return journaled(state, outcome);

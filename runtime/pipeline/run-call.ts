@@ -32,7 +32,7 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
     name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
     tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, runBreakerTrial: undefined, repeatKey: undefined, repeat: undefined,
-    dispatched: false, effectUnknown: false, settled: false, cut: undefined, abort: undefined, context: undefined, journaled: undefined,
+    dispatched: false, effectUnknown: false, settled: false, cut: undefined, abort: undefined, context: undefined, journaled: undefined, egress: undefined,
   };
   if (run.journal !== undefined) return journaledCall(state, run.journal);
   let end: Success | Failure;

@@ -1,3 +1,4 @@
+import type { EgressRecord } from "../../src/contract/outcome.js";
 import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
 import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
 import type { Breakers } from "../breaker-state.js";
@@ -72,6 +73,8 @@ export interface CallState {
   context: ToolContext | undefined;
   /** Set by the journal match stage in a journaled run. */
   journaled: JournaledCall | undefined;
+  /** Tools with scoped egress: each request the sandbox's broker served for this call (every attempt), for the receipt. */
+  egress: EgressRecord[] | undefined;
 }
 
 /** How a call ended when it succeeded: what enters context, and the hash of its canonical JSON. */

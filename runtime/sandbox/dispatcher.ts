@@ -13,6 +13,10 @@ import { resolveSandboxOptions, type SandboxOptions } from "./options.js";
 import { ChildPool, type PoolKey, type PoolStats } from "./pool.js";
 import type { Answer, ChildSpec, SandboxChild, Started } from "./sandbox-child.js";
 import { RssWatchdog } from "./watchdog.js";
+import { EgressChannel } from "./egress/channel.js";
+import { secretValues } from "./egress/secrets.js";
+import { upstreamAgents, type UpstreamAgents } from "./egress/upstream.js";
+import { declaredPowers, powersRefusal } from "./powers.js";
 
 /** The child-process sandbox: a Dispatcher, plus what an operator or a test needs to see and stop it. */
 export interface SandboxDispatcher extends Dispatcher {
@@ -65,6 +69,9 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     );
     return resolving;
   };
+  // The broker's upstream connections, shared by every child of this dispatcher (policy is checked per request first).
+  let agents: UpstreamAgents | undefined;
+  const upstream = () => (agents ??= upstreamAgents());
   const toolKeys = new WeakMap<LockedTool, { readonly root: string; readonly key: string }>();
   /** How to start another child for a tool key (for its spare), as its last start-up resolved it. */
   const starters = new Map<string, () => ChildSpec>();
@@ -85,12 +92,14 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       return leased;
     }
     if (tool.sandbox.network !== false) {
-      return failure("NETWORK_REFUSED", `tool ${JSON.stringify(name)} asks for network access (sandboxProfile.network: true), which is unbounded egress and fails closed because scoped egress does not exist yet; it was not run. Remove network: true`);
+      return failure("NETWORK_REFUSED", `tool ${JSON.stringify(name)} asks for network access (sandboxProfile.network: true), which is unbounded egress and always fails closed; it was not run. Remove network: true and list the hosts it reaches in sandboxProfile.egress`);
     }
     const flag = permissionFlag();
     if (flag === null) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} needs Node's permission model, which Node ${process.version} does not have; it was not run (it never falls back to in-process). Run on Node 20 or later`);
     const found = await isolation();
     if (found instanceof RuntimeError) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: ${found.message}`);
+    const powers = declaredPowers(tool);
+    if (powers.length > 0 && found.isolation !== "os") return failure("SANDBOX_UNAVAILABLE", powersRefusal(name, powers, found.reason));
     if (await isSymlink(join(request.root, tool.source.bundle))) {
       return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
     }
@@ -130,13 +139,14 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const { tool, root } = request;
     let known = toolKeys.get(tool);
     if (known === undefined || known.root !== root) {
-      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env]) };
+      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env, tool.sandbox.egress ?? null, tool.sandbox.secrets ?? null]) };
       toolKeys.set(tool, known);
     }
     return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
   }
 
   function spec(name: string, tool: LockedTool, root: string, files: StagedFiles, flag: string, layer: OsLayer | null): ChildSpec {
+    const scope = tool.sandbox.egress === undefined ? null : { egress: tool.sandbox.egress, secrets: tool.sandbox.secrets ?? {} };
     return {
       name,
       bundle: files.bundle,
@@ -154,6 +164,8 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       maxFrameBytes,
       permissionFlag: flag,
       osLayer: layer,
+      // A socket of its own per child: the broker knows the tool's scope by the socket a request arrives on.
+      egress: scope === null ? null : new EgressChannel(scope, resolved.egress, upstream()),
     };
   }
 
@@ -165,7 +177,16 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     if (inputText === undefined || Buffer.byteLength(inputText) > maxFrameBytes - FRAME_SLACK) {
       return failure("INPUT_INVALID", `the input for tool ${JSON.stringify(name)} could not be sent to its sandbox process as JSON within ${resolved.maxInputBytes} bytes; it was not run`);
     }
+    // The secrets' values are read for each call, before the tool starts (a vault may rotate them); they go to the
+    // broker only, never into the child.
+    let secrets: ReadonlyMap<string, string> = new Map();
+    if (tool.sandbox.secrets !== undefined) {
+      const found = await secretValues(tool.sandbox.secrets, resolved.secrets);
+      if (!found.ok) return failure("SECRET_MISSING", `tool ${JSON.stringify(name)} needs the secret ${found.name} (sandboxProfile.secrets), but ${found.why}; it was not run. Set ${found.name} in the host's environment or give it to createRuntime({ secrets })`);
+      secrets = found.values;
+    }
     let leased: Leased | undefined;
+    let egress: EgressChannel | undefined;
     // At the deadline (or when the parent call ends) a working child's process group is killed at
     // once and the pending request settles with that death, so the result is never held up by a
     // stuck child. A child still loading is left to finish: it becomes a spare (pool.release).
@@ -179,9 +200,12 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       });
       if (!("child" in found)) return found;
       if (signal.aborted) return deathFailure(name, tool, { by: "deadline" }, limits);
+      egress = found.child.spec.egress ?? undefined;
+      egress?.arm(secrets, request.egressLog ?? []);
       const answer = await found.child.run(context.callId, context.idempotencyKey, inputText, (nestedName, args) => context.call(nestedName, args));
       return toDispatchResult(name, tool, answer);
     } finally {
+      egress?.disarm();
       signal.removeEventListener("abort", onAbort);
       if (leased !== undefined) pool.release(leased.key, leased.child, leased.start);
     }
@@ -261,7 +285,11 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       if (found instanceof RuntimeError) throw found;
     },
     isolation: () => resolvedIsolation?.isolation ?? null,
-    close: () => pool.close(),
+    close: () => {
+      pool.close();
+      agents?.http.destroy();
+      agents?.https.destroy();
+    },
   });
 }
 

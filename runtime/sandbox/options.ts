@@ -2,6 +2,7 @@ import { isAbsolute } from "node:path";
 import { describeOption, integerOption, invalidOption, optionRecord } from "../option-checks.js";
 import { DEFAULTS } from "../options.js";
 import { isolationSetting, type IsolationSetting } from "./isolation.js";
+import { resolveEgressOptions, secretProvider, type EgressOptions, type ResolvedEgressOptions, type SecretProvider } from "./egress/options.js";
 
 /** What createSandboxDispatcher() accepts; every key is optional. */
 export interface SandboxOptions {
@@ -31,6 +32,10 @@ export interface SandboxOptions {
   readonly isolation?: IsolationSetting;
   /** Absolute path of bubblewrap's `bwrap` where it is not at a usual path (default: CAVE_BWRAP, else /usr/bin/bwrap and the like). */
   readonly bwrap?: string;
+  /** Scoped egress: test and development host mappings (`resolve`) and extra certificate authorities (`ca`) for the broker. */
+  readonly egress?: EgressOptions;
+  /** Where the values of sandboxProfile.secrets come from (default: the host's environment): a record, or a function a deploy backs with a vault. */
+  readonly secrets?: SecretProvider;
   /** The runtime's byte caps (the runtime passes its own): outputs are checked against them inside the child. */
   readonly limits?: { readonly maxInputBytes?: number; readonly maxOutputBytes?: number };
 }
@@ -47,11 +52,13 @@ export interface ResolvedSandboxOptions {
   readonly startTimeoutMs: number;
   readonly isolation: IsolationSetting;
   readonly bwrap: string | undefined;
+  readonly egress: ResolvedEgressOptions;
+  readonly secrets: SecretProvider | undefined;
   readonly maxInputBytes: number;
   readonly maxOutputBytes: number;
 }
 
-const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "maxChildren", "maxQueued", "idleTimeoutMs", "spare", "startTimeoutMs", "isolation", "bwrap", "limits"];
+const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "maxChildren", "maxQueued", "idleTimeoutMs", "spare", "startTimeoutMs", "isolation", "bwrap", "egress", "secrets", "limits"];
 
 export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 10_000, maxIdle: 8, maxChildren: 16, maxQueued: 64, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000 } as const;
 
@@ -73,6 +80,8 @@ export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions 
     startTimeoutMs: integerOption(o.startTimeoutMs, "startTimeoutMs", SANDBOX_DEFAULTS.startTimeoutMs, 1),
     isolation: isolationSetting(o.isolation),
     bwrap: o.bwrap as string | undefined,
+    egress: resolveEgressOptions(o.egress),
+    secrets: secretProvider(o.secrets),
     maxInputBytes: integerOption(limits.maxInputBytes, "limits.maxInputBytes", DEFAULTS.limits.maxInputBytes, 1),
     maxOutputBytes: integerOption(limits.maxOutputBytes, "limits.maxOutputBytes", DEFAULTS.limits.maxOutputBytes, 1),
   };

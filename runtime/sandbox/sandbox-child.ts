@@ -10,6 +10,7 @@ import type { ChildFailCode } from "./protocol.js";
 import { osLayerCommand, sandboxedExit, type OsLayer } from "./os-layer.js";
 import { forgetChild, rememberChild } from "./reaper.js";
 import { sandboxedPid } from "./sandboxed-pid.js";
+import { CHILD_SOCKET_PATH, type EgressChannel } from "./egress/channel.js";
 
 /** Everything one child is started with. */
 export interface ChildSpec {
@@ -35,6 +36,8 @@ export interface ChildSpec {
   readonly permissionFlag: string;
   /** The OS layer the child starts under (bubblewrap), or null for the Node layers only. */
   readonly osLayer: OsLayer | null;
+  /** The child's own egress broker socket (tools with scoped egress; always under the OS layer), closed when the child dies. */
+  readonly egress: EgressChannel | null;
 }
 
 /** Why a child is gone. The first cause decided wins; the host's own kills are decided before the signal. */
@@ -130,7 +133,13 @@ export class SandboxChild {
     const command =
       spec.osLayer === null
         ? [process.execPath, ...nodeArgs]
-        : osLayerCommand(spec.osLayer, { mounts: [{ path: dir }, ...spec.readable.map((path) => ({ path }))], command: [process.execPath, ...nodeArgs], infoFd: INFO_FD, chdir: spec.cwd });
+        : osLayerCommand(spec.osLayer, {
+            // The broker socket is seen at one fixed path inside, whatever the host's temporary folder is.
+            mounts: [{ path: dir }, ...spec.readable.map((path) => ({ path })), ...(spec.egress === null ? [] : [{ path: spec.egress.hostPath, target: CHILD_SOCKET_PATH }])],
+            command: [process.execPath, ...nodeArgs],
+            infoFd: INFO_FD,
+            chdir: spec.cwd,
+          });
     let child: ChildProcess;
     try {
       // detached: a new session and process group, so the whole group is killed at once and the
@@ -193,6 +202,7 @@ export class SandboxChild {
         maxOutputBytes: spec.maxOutputBytes,
         maxFrameBytes: spec.maxFrameBytes,
         maxInboundFrameBytes: this.inboundCap,
+        egress: spec.egress === null ? null : CHILD_SOCKET_PATH,
       }),
     );
   }
@@ -375,6 +385,8 @@ export class SandboxChild {
       }
     }
     this.channel?.destroy();
+    // Its egress ends with it: requests in flight are cut and logged for the call's receipt now.
+    this.spec.egress?.close();
     this.resolveStarted({ ok: false, death });
     const pending = this.pending;
     this.pending = undefined;

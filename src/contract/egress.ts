@@ -104,3 +104,36 @@ export function secretHeaderValue(format: string, value: string): string | undef
   if (value === "" || !/^[\x20-\x7e\t]+$/.test(value)) return undefined;
   return format.replace("{}", () => value);
 }
+
+/** Secrets as written (header and format optional) with the defaults filled in, as tool() and the analyser both read them. */
+export function withSecretDefaults(secrets: Readonly<Record<string, { readonly hosts: readonly string[]; readonly header?: string; readonly format?: string }>>): Record<string, SecretScope> {
+  const out: Record<string, SecretScope> = {};
+  for (const [name, s] of Object.entries(secrets)) out[name] = { hosts: [...s.hosts], header: s.header ?? SECRET_DEFAULTS.header, format: s.format ?? SECRET_DEFAULTS.format };
+  return out;
+}
+
+/**
+ * The scope fields of a locked sandbox: `egress` sorted and `secrets` by sorted name with sorted hosts, each present
+ * only when declared, so that a lock without scoped egress keeps exactly the bytes it had before the fields existed.
+ */
+export function lockedScope(egress: readonly string[], secrets: Readonly<Record<string, SecretScope>>): { egress?: string[]; secrets?: Record<string, SecretScope> } {
+  const out: { egress?: string[]; secrets?: Record<string, SecretScope> } = {};
+  if (egress.length > 0) out.egress = [...egress].sort();
+  const names = Object.keys(secrets).sort();
+  if (names.length > 0) {
+    const sorted: Record<string, SecretScope> = {};
+    for (const name of names) {
+      const s = secrets[name]!;
+      sorted[name] = { format: s.format, header: s.header, hosts: [...s.hosts].sort() };
+    }
+    out.secrets = sorted;
+  }
+  return out;
+}
+
+/** Whether a secret's host is one the tool may reach: listed in egress as written, or (a plain host) covered by an entry at its port (443 when none). */
+export function secretHostAllowed(egress: readonly string[], host: string): boolean {
+  if (egress.includes(host)) return true;
+  const rule = parseEgressEntry(host);
+  return typeof rule !== "string" && !rule.wildcard && coveringEntry(egress, rule.host, rule.port ?? 443) !== undefined;
+}

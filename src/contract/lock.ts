@@ -1,3 +1,4 @@
+import type { SecretScope } from "./egress.js";
 import type { Effect } from "./effects.js";
 
 /**
@@ -65,6 +66,10 @@ export interface LockedSandbox {
   readonly network: false;
   /** Environment names the tool may receive, sorted. */
   readonly env: readonly string[];
+  /** Hosts the tool may reach through the egress broker, sorted; absent when none. */
+  readonly egress?: readonly string[];
+  /** Credentials the broker injects, by name (never a value); absent when none. */
+  readonly secrets?: Readonly<Record<string, SecretScope>>;
 }
 
 export interface LockedSource {

@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { Socket } from "node:net";
 import { pathToFileURL } from "node:url";
 import { classifyThrown, installDenyLayer } from "./deny.mjs";
+import { prepareEgress } from "./egress.mjs";
 import { encodeFrame, FrameReader } from "./frames.mjs";
 import { serialise, serialiseNative } from "./plain-data.mjs";
 
@@ -27,7 +28,7 @@ const EXIT_FAULT = 70;
 const EXIT_CHANNEL = 71;
 
 /**
- * @typedef {{ t: "init", env: string[], bundle: string, shownBundle: string, sha256: string, exportName: string, name: string, opaqueInput: boolean, nativeOutput: boolean, maxOutputBytes: number, maxFrameBytes: number, maxInboundFrameBytes: number }} Init
+ * @typedef {{ t: "init", env: string[], bundle: string, shownBundle: string, sha256: string, exportName: string, name: string, opaqueInput: boolean, nativeOutput: boolean, maxOutputBytes: number, maxFrameBytes: number, maxInboundFrameBytes: number, egress: string | null }} Init
  * @typedef {{ id: string, open: boolean, nextSub: number, subs: Map<number, { resolve: (outcome: unknown) => void, reject: (error: Error) => void }> }} Call
  */
 
@@ -87,7 +88,26 @@ function failText(id, code, message, extra = {}) {
 
 /** @param {string} id @param {unknown} thrown */
 function thrownText(id, thrown) {
-  return failText(id, classifyThrown(thrown), thrownMessage(thrown), { chain: errorChain(thrown) });
+  const code = classifyThrown(thrown);
+  let message = thrownMessage(thrown);
+  // A client library wraps the sandbox's refusal ("fetch failed"): the refusal names the host or route, so it is said too.
+  const denial = code === "TOOL_ERROR" ? undefined : deniedCause(thrown);
+  if (denial !== undefined && denial !== thrown) {
+    const said = thrownMessage(denial);
+    if (!message.includes(said.replace(/^ERR_SANDBOX_DENIED: /, ""))) message = `${message} (${said})`;
+  }
+  return failText(id, code, message, { chain: errorChain(thrown) });
+}
+
+/** The sandbox's own refusal in a thrown error's cause chain. @param {unknown} thrown */
+function deniedCause(thrown) {
+  try {
+    let error = /** @type {any} */ (thrown);
+    for (let depth = 0; typeof error === "object" && error !== null && depth < 4; depth++, error = error.cause) if (error.code === "ERR_SANDBOX_DENIED") return error;
+  } catch {
+    // A getter that throws.
+  }
+  return undefined;
 }
 
 channel.on("data", (/** @type {Buffer} */ chunk) => {
@@ -173,7 +193,10 @@ async function start(frame) {
     return sendAndExit(quote({ t: "load-failed", code: "LOCK_MISMATCH", message: `${what} does not match the lock (the lock says ${frame.sha256}, the file hashes to ${actual}); rebuild with cave build and deploy the lock with its build folder` }), 0);
   }
 
-  installDenyLayer({ selfPid: process.pid, pipe: /** @type {any} */ (channel)._handle });
+  // Scoped egress: the routes to the broker socket are prepared before the deny layer and installed after it.
+  const installEgress = frame.egress === null ? undefined : await prepareEgress(frame.egress);
+  installDenyLayer({ selfPid: process.pid, pipe: /** @type {any} */ (channel)._handle, egressSocket: frame.egress ?? undefined });
+  installEgress?.();
 
   let namespace;
   try {

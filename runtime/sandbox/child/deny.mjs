@@ -113,10 +113,11 @@ const NATIVE_DENIED = {
 /**
  * Installs the layer. `selfPid` is the one process a tool may still signal: itself (it may exit
  * anyway); the host, its group (0 or a negative pid) and every other process are refused. `pipe` is the
- * caller's own open channel handle (see nativePrototypes).
- * @param {{ selfPid: number, pipe: any }} options
+ * caller's own open channel handle (see nativePrototypes). `egressSocket`: the path of the tool's egress broker
+ * socket, the only address a Unix socket may connect to (child/egress.mjs), when the tool has scoped egress.
+ * @param {{ selfPid: number, pipe: any, egressSocket?: string }} options
  */
-export function installDenyLayer({ selfPid, pipe }) {
+export function installDenyLayer({ selfPid, pipe, egressSocket }) {
   /** @type {Record<string, any>} */
   const m = {};
   for (const name of ["net", "http", "https", "tls", "dgram", "dns", "dns/promises", "http2", "child_process", "worker_threads", "inspector", "v8", "wasi", "cluster", "module", "trace_events"]) {
@@ -141,8 +142,16 @@ export function installDenyLayer({ selfPid, pipe }) {
 
   // Network, at the bottom: the native handles every route ends in.
   const native = nativePrototypes(m, pipe);
+  const pipeConnect = native.Pipe.connect;
   for (const [name, keys] of Object.entries(NATIVE_DENIED)) {
     for (const key of keys) if (typeof native[name][key] === "function") replace(native[name], key, denyFunction(`native ${name}.${key}`, true));
+  }
+  if (egressSocket !== undefined) {
+    // The one connection a tool with scoped egress may open: to its own broker socket, where the host decides.
+    replace(native.Pipe, "connect", /** @this {any} @param {unknown} req @param {unknown} address @param {unknown[]} rest */ function connect(req, address, ...rest) {
+      if (address !== egressSocket) throw denial("native Pipe.connect", true);
+      return pipeConnect.call(this, req, address, ...rest);
+    });
   }
   for (const key of Object.getOwnPropertyNames(native.ChannelWrap)) {
     if (/^(query|getHostByAddr)/.test(key)) replace(native.ChannelWrap, key, denyFunction(`native ChannelWrap.${key}`, true));

@@ -66,13 +66,13 @@ export class EgressChannel {
     this.server.unref();
   }
 
-  /** A call begins: requests are served with these secret values (name -> value) until disarm(). */
-  arm(secrets: ReadonlyMap<string, string>): void {
+  /** A call begins: requests are served with these secret values (name -> value) until disarm(); each one ends up in `log` (the call's receipt). */
+  arm(secrets: ReadonlyMap<string, string>, log: EgressRecord[] = []): void {
     this.secrets = secrets;
-    this.records = [];
+    this.records = log;
   }
 
-  /** The call ended: requests still in flight are cut; returns what the call's receipt records. */
+  /** The call ended: requests still in flight are cut (and logged); returns the call's log. */
   disarm(): EgressRecord[] {
     this.secrets = undefined;
     for (const flight of [...this.inFlight]) {

@@ -14,8 +14,9 @@ export interface Seen {
 
 /**
  * A real HTTP or HTTPS server on 127.0.0.1 (ephemeral port) standing in for a remote API:
- * /echo answers with what it saw as JSON, /redirect?to=URL answers 302 to URL, /stream?mb=N streams N MiB,
- * anything else answers 200 "hello from NAME".
+ * /echo... answers with what it saw as JSON (an authorization header only as "[present]": a tool reading the answer
+ * must not learn a credential from it; `seen` has the real value), /redirect?to=URL answers 302 to URL,
+ * /stream?mb=N streams N MiB, anything else answers 200 "hello from NAME".
  */
 export interface Upstream {
   readonly name: string;
@@ -34,9 +35,10 @@ export async function startUpstream(name: string, tls?: { key: string; cert: str
       const entry = { method: req.method ?? "", url: req.url ?? "", headers: { ...req.headers }, bodyBytes };
       seen.push(entry);
       const url = new URL(req.url ?? "/", "http://upstream");
-      if (url.pathname === "/echo") {
+      if (url.pathname.startsWith("/echo")) {
         res.setHeader("content-type", "application/json");
-        res.end(JSON.stringify({ from: name, ...entry }));
+        const headers = { ...entry.headers, ...(entry.headers.authorization === undefined ? {} : { authorization: "[present]" }) };
+        res.end(JSON.stringify({ from: name, ...entry, headers }));
       } else if (url.pathname === "/redirect") {
         res.writeHead(302, { location: url.searchParams.get("to") ?? "/" });
         res.end();
