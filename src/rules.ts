@@ -167,7 +167,9 @@ function checkSandbox(options: Record<string, unknown>): Violation[] {
             code: "CAVE1009",
             field,
             message: `environment name "${name}" looks like ${/^[aeiou]/i.test(reason) ? "an" : "a"} ${reason} name and is denied`,
-            hint: `Tools never receive such variables, even when listed. Pass what the tool needs as an argument; for a credential an API needs, declare it in sandboxProfile.secrets (e.g. { ${name}: { hosts: ["api.example.com"] } }): the egress broker adds it to requests to those hosts and the tool never sees it.`,
+            hint: /secret|credential/.test(reason)
+              ? `Tools never receive such variables, even when listed. For a credential an API needs, declare it in sandboxProfile.secrets (e.g. { ${name}: { hosts: ["api.example.com"] } }): the egress broker adds it to requests to those hosts and the tool never sees it; anything else, pass as an argument.`
+              : "Tools never receive such variables, even when listed; pass what the tool needs as an argument.",
           });
         }
       });

@@ -1,4 +1,5 @@
 import { dictionary } from "../../src/contract/dictionary.js";
+import { scopeChanges } from "./scope-changes.js";
 import type { CaveLock, LockedAgent, LockedTool } from "../../src/contract/lock.js";
 import { EFFECT_MEANING, describeTimeout, listWords, quote } from "./describe.js";
 import { sameJson, toolChanges } from "./tool-changes.js";
@@ -41,6 +42,7 @@ export function diffLocks(base: DiffInput, head: DiffInput, warnings: LockDiff["
     if (Object.hasOwn(b.tools, name) || renamedTo.has(name)) continue;
     const tool = h.tools[name]!;
     changes.push({ ...change("tool-added", "risky", name, describeNewTool(tool), null, tool), details: [tool.description] });
+    changes.push(...scopeChanges(name, null, tool.sandbox));
   }
   changes.push(...agentChanges(b.agents, h.agents, renames, h.tools));
   if (base.lock && head.lock) changes.push(...lockChanges(base.lock, head.lock));
@@ -158,7 +160,8 @@ function lockChanges(before: CaveLock, after: CaveLock): LockChange[] {
 const SUBJECT_ORDER = { lock: 0, agent: 1, tool: 2 } as const;
 const KIND_ORDER: readonly ChangeKind[] = [
   "lock", "agent-added", "agent-removed", "agent-tool-added", "agent-tool-removed", "agent-moved", "agent-description",
-  "tool-added", "tool-removed", "tool-renamed", "effect", "sandbox-mode", "sandbox-env-added", "sandbox-env-removed", "nested-tool-added", "nested-tool-removed", "allow-repeat",
+  "tool-added", "tool-removed", "tool-renamed", "effect", "sandbox-mode", "sandbox-env-added", "sandbox-env-removed",
+  "egress-host-added", "secret-added", "secret-host-added", "secret-changed", "egress-host-removed", "secret-removed", "secret-host-removed", "nested-tool-added", "nested-tool-removed", "allow-repeat",
   "input-schema", "input-validation", "output-schema", "output-validation", "opaque-semantics", "timeout", "result-policy", "result-plan", "description", "tool-moved", "implementation", "unclassified",
 ];
 

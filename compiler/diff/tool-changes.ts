@@ -1,4 +1,5 @@
 import { canonicalJson } from "../../src/contract/hash.js";
+import { scopeChanges } from "./scope-changes.js";
 import type { LockedTool, ResultPlan } from "../../src/contract/lock.js";
 import { EFFECT_MEANING, boundLabel, describeRequested, describeTimeout, effectConsequences, isEscalation, listWords, lockedPlan, packageOf, planLabel, quote, requestedLabel, transformLabel } from "./describe.js";
 import { schemaSideChanges } from "./schema-changes.js";
@@ -77,8 +78,9 @@ function sandboxChanges(name: string, before: LockedTool, after: LockedTool): Lo
   if (removed.length > 0 && a.mode !== "none") {
     out.push({ kind: "sandbox-env-removed", impact: "info", subject, path: null, message: `no longer receives environment variable${removed.length === 1 ? "" : "s"} ${listWords(removed)}`, details: [], before: b.env, after: a.env });
   }
-  const { mode: _bm, env: _be, ...restB } = b;
-  const { mode: _am, env: _ae, ...restA } = a;
+  out.push(...scopeChanges(name, b, a));
+  const { mode: _bm, env: _be, egress: _bg, secrets: _bs, ...restB } = b;
+  const { mode: _am, env: _ae, egress: _ag, secrets: _as, ...restA } = a;
   if (!sameJson(restB, restA)) out.push({ kind: "unclassified", impact: "unclassified", subject, path: null, message: "sandbox profile changed: changed (unclassified), review it in the lock", details: [], before: b, after: a });
   return out;
 }

@@ -36,6 +36,7 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
  * is the reason it is not one, worded to follow "egress entry X ...".
  */
 export function parseEgressEntry(entry: string): EgressRule | string {
+  if (/[/?#@\s\[\]]/.test(entry)) return "is not a host name: write the host and an optional port only (\"api.github.com\", \"hooks.example.com:8443\"), no scheme, path or user";
   let rest = entry;
   let port: number | null = null;
   const colon = rest.lastIndexOf(":");

@@ -22,12 +22,12 @@ describe("tool(): sandbox mode", () => {
 
 describe("tool(): sandboxProfile", () => {
   test("defaults to no network and no environment", () => {
-    expect(tool(validToolOptions() as never).sandboxProfile).toEqual({ network: false, env: [] });
+    expect(tool(validToolOptions() as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {} });
   });
 
   test("network: false and an empty profile are accepted", () => {
-    expect(tool(validToolOptions({ sandboxProfile: { network: false } }) as never).sandboxProfile).toEqual({ network: false, env: [] });
-    expect(tool(validToolOptions({ sandboxProfile: {} }) as never).sandboxProfile).toEqual({ network: false, env: [] });
+    expect(tool(validToolOptions({ sandboxProfile: { network: false } }) as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {} });
+    expect(tool(validToolOptions({ sandboxProfile: {} }) as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {} });
   });
 
   test("network: true fails closed with CAVE1008", () => {
@@ -35,8 +35,8 @@ describe("tool(): sandboxProfile", () => {
       code: "CAVE1008",
       subject,
       field: "sandboxProfile.network",
-      mentions: /scoped egress does not exist yet, so it fails closed/,
-      hint: /Remove network: true/,
+      mentions: /requests unbounded egress, which the sandbox never grants, so it fails closed/,
+      hint: /Remove network: true and list the hosts the tool reaches in sandboxProfile\.egress/,
     });
   });
 
@@ -51,7 +51,7 @@ describe("tool(): sandboxProfile", () => {
   test.each([
     ["envs", /Did you mean "env"\?/],
     ["netwrk", /Did you mean "network"\?/],
-    ["filesystem", /^Known options: network, env\.$/],
+    ["filesystem", /^Known options: network, env, egress, secrets\.$/],
   ])("an unknown profile key %s is CAVE1007", (key, hint) => {
     expectRule(withField({ sandboxProfile: { [key]: true } }), { code: "CAVE1007", subject, field: `sandboxProfile.${key}`, mentions: `unknown option "sandboxProfile.${key}"`, hint });
   });
@@ -94,7 +94,7 @@ describe("tool(): denied environment names (CAVE1009), by family", () => {
     ["AWS_ACCESS_KEY_ID", "cloud or service credential"],
     ["AWS_PROFILE", "cloud or service credential"],
     ["AZURE_CLIENT_ID", "cloud or service credential"],
-    ["SLACK_WEBHOOK_URL", "cloud or service credential"],
+    ["SLACK_WEBHOOK_URL", "ambient secret"],
     // signing
     ["CODESIGN_IDENTITY", "signing"],
     ["GPG_TTY", "signing"],
@@ -126,6 +126,26 @@ describe("tool(): denied environment names (CAVE1009), by family", () => {
     ["REDIS_URL", "database"],
     ["DB_HOST", "database"],
     ["SENTRY_DSN", "cloud or service credential"],
+    // read at start-up by Node, OpenSSL or the C library
+    ["NODE_EXTRA_CA_CERTS", "signing"],
+    ["NODE_USE_ENV_PROXY", "proxy (where network clients send their requests)"],
+    ["NODE_COMPILE_CACHE", "start-up setting (read by Node, OpenSSL or the C library)"],
+    ["NODE_DEBUG", "start-up setting (read by Node, OpenSSL or the C library)"],
+    ["OPENSSL_CONF", "start-up setting (read by Node, OpenSSL or the C library)"],
+    ["OPENSSL_MODULES", "start-up setting (read by Node, OpenSSL or the C library)"],
+    ["GCONV_PATH", "start-up setting (read by Node, OpenSSL or the C library)"],
+    ["GLIBC_TUNABLES", "start-up setting (read by Node, OpenSSL or the C library)"],
+    ["KRB5CCNAME", "start-up setting (read by Node, OpenSSL or the C library)"],
+    ["KRB5_CONFIG", "start-up setting (read by Node, OpenSSL or the C library)"],
+    ["HOSTALIASES", "start-up setting (read by Node, OpenSSL or the C library)"],
+    ["NETRC", "ambient secret"],
+    ["SSLKEYLOGFILE", "ambient secret"],
+    ["DISCORD_WEBHOOK", "ambient secret"],
+    ["ALERTS_WEBHOOK_URL", "ambient secret"],
+    ["SMTP_PASS", "ambient secret"],
+    ["MYPASS", "ambient secret"],
+    ["HTTPS_PROXY", "proxy (where network clients send their requests)"],
+    ["no_proxy", "proxy (where network clients send their requests)"],
   ];
 
   test.each(families)("%s is denied as a %s name", (name, family) => {
@@ -133,8 +153,8 @@ describe("tool(): denied environment names (CAVE1009), by family", () => {
       code: "CAVE1009",
       subject,
       field: "sandboxProfile.env[1]",
-      mentions: `environment name "${name}" looks like a ${family} name and is denied`,
-      hint: /never receive such variables, even when listed/,
+      mentions: `environment name "${name}" looks like ${/^[aeiou]/.test(family) ? "an" : "a"} ${family} name and is denied`,
+      hint: /secret|credential/.test(family) ? /never receive such variables, even when listed.*sandboxProfile\.secrets/ : /never receive such variables, even when listed; pass what the tool needs as an argument/,
     });
   });
 
