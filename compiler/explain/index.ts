@@ -1,4 +1,5 @@
 import type { CaveLock, LockedSchema, LockedTool } from "../../src/contract/lock.js";
+import { describeEntry } from "../diff/scope-changes.js";
 import { EFFECT_MEANING, boundLabel, describeRequested, describeTimeout, effectConsequences, listWords, lockedPlan, planLabel, quote, sourceGroups, transformLabel } from "../diff/describe.js";
 
 /**
@@ -23,6 +24,7 @@ export function explainTool(lock: CaveLock, name: string): string {
       ? "  repeats: allowed (allowRepeat: true); the same call with the same arguments may run again in one run."
       : "  repeats: stopped; a second identical call (same arguments, in any key order) in one run gets REPEAT_STOPPED.",
     `  sandbox: ${describeSandbox(tool)}`,
+    ...describeEgress(tool),
     tool.nestedTools.length === 0 ? "  nested tools: none; context.call refuses every tool." : `  nested tools: may call ${listWords(tool.nestedTools.map(quote))} through context.call, each through the same checks as a top-level call.`,
     `  used by: ${[...agents.map((a) => `agent ${quote(a)}`), ...composites.map((t) => `tool ${quote(t)} (nested)`)].join(", ") || "no agent or composite tool in this lock"}.`,
   );
@@ -53,7 +55,23 @@ export function explainTool(lock: CaveLock, name: string): string {
 function describeSandbox(tool: LockedTool): string {
   const env = tool.sandbox.env.length === 0 ? "no environment variables" : `only the environment variable${tool.sandbox.env.length === 1 ? "" : "s"} ${listWords(tool.sandbox.env)}`;
   if (tool.sandbox.mode === "none") return `none: it runs in the host process, with the host's environment, files and network (the sandbox profile does not apply).`;
-  return `required: it runs in a restricted child process with ${env}; network access is off.`;
+  const network = tool.sandbox.egress === undefined ? "network access is off" : "its only network is the host's egress broker (below)";
+  return `required: it runs in a restricted child process with ${env}; ${network}.`;
+}
+
+/** Scoped egress in plain words: each host it may reach, each credential and where it goes (never a value). */
+function describeEgress(tool: LockedTool): string[] {
+  const egress = tool.sandbox.egress;
+  if (egress === undefined || tool.sandbox.mode === "none") return [];
+  const lines = [
+    "  egress: through the host's egress broker only (HTTP/1.1 from fetch, undici's global dispatcher or the http/https modules; needs the sandbox's OS layer), to:",
+    ...egress.map((entry) => `    ${describeEntry(entry)}`),
+    "    Every other host, a name resolving to a private or loopback address unless listed by that exact name, and HTTP/2, WebSocket or raw TCP are refused (NETWORK_REFUSED). Each request is recorded in the call's receipt (host, port, method, status, bytes, duration).",
+  ];
+  for (const [name, secret] of Object.entries(tool.sandbox.secrets ?? {})) {
+    lines.push(`  secret ${name}: the broker sends it as header ${secret.header}: ${JSON.stringify(secret.format)} on requests to ${listWords(secret.hosts)} only; the tool's code never sees the value (it comes from the host's environment or the runtime's secrets provider).`);
+  }
+  return lines;
 }
 
 function describeSide(side: LockedSchema | null, which: "input" | "output"): string {

@@ -25,7 +25,10 @@ export function childFailure(name: string, tool: LockedTool, fail: Fail, limits:
     case "SANDBOX_DENIED":
       return failure("SANDBOX_DENIED", `tool ${q} was stopped by the sandbox: ${fail.message}. A sandboxed tool reads only its own bundle, writes no file, starts no process and signals no other process; pass it what it needs as arguments`);
     case "NETWORK_REFUSED":
-      return failure("NETWORK_REFUSED", `tool ${q} tried to reach the network, which sandboxed tools cannot (scoped egress does not exist yet): ${fail.message}`);
+      return failure(
+        "NETWORK_REFUSED",
+        `tool ${q} tried to reach the network where its sandbox does not let it: ${fail.message}. A sandboxed tool reaches only the hosts in its sandboxProfile.egress, through fetch, undici's global dispatcher or the http/https modules; add the host there and rebuild`,
+      );
     case "OUTPUT_TOO_LARGE":
     case "OUTPUT_TOO_DEEP":
     case "OUTPUT_NOT_SERIALISABLE":

@@ -81,6 +81,12 @@ export const DIFF_CASES: readonly DiffCase[] = [
   { name: "result-policy", about: "a result policy changed from page to inline", shows: ["result-policy:info:search_docs", "result-plan:info:search_docs"], edits: [{ file: "tools/search.ts", from: 'result: "page",', to: 'result: "inline",' }] },
   { name: "sandbox-env", about: "a new environment name in a sandbox profile", shows: ["sandbox-env-added:risky:send_email"], edits: [{ file: "tools/notify.ts", from: 'env: ["SMTP_HOST"]', to: 'env: ["SMTP_HOST", "SMTP_USER"]' }] },
   {
+    name: "egress",
+    about: "scoped egress: two hosts (one a wildcard) and a credential sent to one of them, each a new power",
+    shows: ["egress-host-added:risky:send_email", "secret-added:risky:send_email", "secret-host-added:risky:send_email"],
+    edits: [{ file: "tools/notify.ts", from: 'env: ["SMTP_HOST"]', to: 'env: ["SMTP_HOST"], egress: ["api.mail.example.com", "*.hooks.example.com:8443"], secrets: { MAIL_API_KEY: { hosts: ["api.mail.example.com"], header: "x-api-key", format: "{}" } }' }],
+  },
+  {
     name: "sandbox-off",
     about: "a tool leaves the sandbox",
     shows: ["sandbox-mode:risky:send_email"],
@@ -141,7 +147,9 @@ export async function lockOf(root: string, what: string): Promise<string> {
 /** Rebuilds every case's base.lock and head.lock with the real compiler. */
 export async function writeCaseLocks(): Promise<void> {
   const baseLock = await lockOf(editedProject([]), "the base project");
-  for (const c of DIFF_CASES) {
+  // CAVE_GOLDEN_CASE=<name> regenerates that case only (each case is a build of its own).
+  const only = process.env.CAVE_GOLDEN_CASE;
+  for (const c of DIFF_CASES.filter((c) => only === undefined || only === "" || c.name === only)) {
     const dir = join(DIFF_FIXTURES, c.name);
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "base.lock"), baseLock);

@@ -61,4 +61,15 @@ describe("cave explain", () => {
     expect((await cave(["explain"], root)).code).toBe(1);
     expect((await cave(["explain", "a", "b"], root)).code).toBe(1);
   });
+
+  it("says a tool's scoped egress in plain words: each host (a wildcard as what it stands for), each secret and where it goes, never a value", async () => {
+    const dir = copyProject("fixtures/diff/egress");
+    const run = await cave(["explain", "send_email", "--lock", "head.lock"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain("its only network is the host's egress broker (below)");
+    expect(run.stdout).toContain("  egress: through the host's egress broker only");
+    expect(run.stdout).toContain("    api.mail.example.com (ports 443 and 80)");
+    expect(run.stdout).toContain("    *.hooks.example.com:8443 (a wildcard: any single-label name under hooks.example.com, port 8443)");
+    expect(run.stdout).toContain('  secret MAIL_API_KEY: the broker sends it as header x-api-key: "{}" on requests to api.mail.example.com only; the tool\'s code never sees the value');
+  });
 });

@@ -133,7 +133,7 @@ describe("row 17: escape hatches", () => {
 describe("row 20: network: true", () => {
   it("fails closed when the tool is defined (CAVE1008), with the documented reason", () => {
     expect(() => tool({ name: "wants_net", description: "Needs egress.", effect: "external", sandboxProfile: { network: true as never }, execute: () => null })).toThrow(
-      expect.objectContaining({ code: "CAVE1008", message: expect.stringContaining("scoped egress does not exist yet") }),
+      expect.objectContaining({ code: "CAVE1008", message: expect.stringMatching(/requests unbounded egress, which the sandbox never grants, so it fails closed.*sandboxProfile\.egress/) }),
     );
   });
 
