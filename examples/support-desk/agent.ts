@@ -5,6 +5,7 @@ import { cancelOrder, getOrder, listCustomerOrders } from "./tools/orders.js";
 import { checkRefundStatus, getRefundPolicy, issueRefund, listOrderRefunds, prepareRefundCase, refundAndNotifyCustomer } from "./tools/refunds.js";
 import { updateShippingAddress } from "./tools/shipping.js";
 import { addTicketNote, closeTicket, createTicket, getTicketTranscript } from "./tools/tickets.js";
+import { escalateToVendor } from "./tools/vendor-tickets.js";
 
 export const supportDesk = agent({
   name: "support_desk",
@@ -29,5 +30,6 @@ export const supportDesk = agent({
     addTicketNote,
     closeTicket,
     getTicketTranscript,
+    escalateToVendor,
   ],
 });

@@ -16,13 +16,14 @@ import * as refunds from "../../examples/support-desk/tools/refunds.js";
 import * as shared from "../../examples/support-desk/tools/shared-schemas.js";
 import * as shipping from "../../examples/support-desk/tools/shipping.js";
 import * as tickets from "../../examples/support-desk/tools/tickets.js";
+import * as vendorTickets from "../../examples/support-desk/tools/vendor-tickets.js";
 import { outbox } from "../../examples/support-desk/data/outbox.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: true, strict: true }));
 const compiled = new WeakMap<object, ValidateFunction>();
 
-const modules = { customers, knowledgeBase, orders, refunds, shared, shipping, tickets };
+const modules = { customers, knowledgeBase, orders, refunds, shared, shipping, tickets, vendorTickets };
 const exported: AnyToolDefinition[] = Object.values(modules).flatMap((module) => Object.values(module).filter(isTool));
 const byName = new Map(exported.map((definition) => [definition.name, definition]));
 const named = (name: string): AnyToolDefinition => {
@@ -145,6 +146,11 @@ describe("examples/support-desk: the definitions", () => {
     for (const name of profiled[0]!.sandboxProfile.env) expect(deniedEnvReason(name), name).toBeUndefined();
   });
 
+  test("has one tool with scoped egress and an injected credential, which is not read-only", () => {
+    const scoped = exported.filter((definition) => definition.sandboxProfile.egress.length > 0);
+    expect(scoped.map((definition) => [definition.name, definition.effect, definition.sandboxProfile.egress, Object.keys(definition.sandboxProfile.secrets)])).toEqual([["escalate_to_vendor", "external", ["support.vendor.example"], ["VENDOR_DESK_TOKEN"]]]);
+  });
+
   test("uses formats email, date-time and uri", () => {
     const formats = new Set<string>();
     for (const definition of exported) for (const side of ["input", "output"] as const) collectFormats(jsonSchemaOf(definition, side), formats);
@@ -157,7 +163,7 @@ describe("examples/support-desk: the definitions", () => {
       return properties !== undefined && JSON.stringify(properties.orderId) === JSON.stringify(jsonOf(shared.OrderId));
     });
     const modulesUsingOrderId = new Set(orderIdUsers.map((definition) => Object.entries(modules).find(([, module]) => Object.values(module).includes(definition))![0]));
-    expect([...modulesUsingOrderId].sort()).toEqual(["orders", "refunds", "tickets"]);
+    expect([...modulesUsingOrderId].sort()).toEqual(["orders", "refunds", "tickets", "vendorTickets"]);
     expect(orders.getOrder.input.properties.orderId).toBe(shared.OrderId);
     expect(refunds.issueRefund.input.properties.orderId).toBe(shared.OrderId);
     expect(customers.getCustomer.output).toBe(shared.CustomerProfile);
