@@ -1,5 +1,10 @@
 import { _, str, type Ajv, type KeywordCxt } from "ajv";
 import { useFunc } from "ajv/dist/compile/util.js";
+import { RegExpValidator } from "@eslint-community/regexpp";
+import { createRequire } from "node:module";
+import { LINEAR_DATE_TIME_SOURCE } from "./linear-date-time.js";
+import { LINEAR_REGEX_SOURCE } from "./linear-regex.js";
+import { LINEAR_URI_SOURCE } from "./linear-uri.js";
 import { LINEAR_URL_SOURCE } from "./linear-url.js";
 
 /**
@@ -32,6 +37,11 @@ export const DUPLICATE_ITEMS_SOURCE = `(function duplicateItems(items) {
 // Constants of ours, not user data: evaluating them is how the in-process validator gets the very same functions.
 const duplicateItems = Object.assign(new Function(`return ${DUPLICATE_ITEMS_SOURCE};`)() as (items: unknown[]) => [number, number] | null, { code: DUPLICATE_ITEMS_SOURCE });
 export const linearUrl = new Function(`return ${LINEAR_URL_SOURCE};`)() as (value: string) => boolean;
+export const linearUris = new Function(`return ${LINEAR_URI_SOURCE};`)() as Readonly<Record<"uri" | "uri-reference", (value: string) => boolean>>;
+export const linearDateTimes = (new Function(`return ${LINEAR_DATE_TIME_SOURCE};`)() as (formats: unknown) => Readonly<Record<"date-time" | "iso-date-time", (value: string) => boolean>>)(
+  (createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: unknown }).fullFormats,
+);
+export const linearRegex = (new Function(`return ${LINEAR_REGEX_SOURCE};`)() as (validator: typeof RegExpValidator) => (value: string) => boolean)(RegExpValidator);
 
 /** Replaces Ajv's uniqueItems with the linear one; errors keep Ajv's message and params ({i, j}). */
 export function useLinearUniqueItems(ajv: Ajv): void {
