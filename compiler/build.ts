@@ -28,6 +28,11 @@ export interface BuildOptions {
   readonly evaluateTimeoutMs?: number;
   /** Reuse a previous identical build (default true; see docs/decisions.md, "The build cache"). */
   readonly cache?: boolean;
+  /**
+   * Called with the new lock before a writing build writes anything (the CLI computes its review diff here): if it
+   * throws, the build stops with nothing written, so no summary can fail after the lock has changed.
+   */
+  readonly review?: (lock: CaveLock) => void;
 }
 
 export interface BuildResult {
@@ -47,7 +52,7 @@ export interface BuildResult {
   readonly cached: boolean;
 }
 
-const BUILD_OPTION_KEYS = ["root", "write", "config", "evaluateTimeoutMs", "cache"];
+const BUILD_OPTION_KEYS = ["root", "write", "config", "evaluateTimeoutMs", "cache", "review"];
 
 /** `cave build`: discover → analyse → stage → evaluate → validators → plan → emit. Nothing is written when there are errors. */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
@@ -66,14 +71,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const hit = useCache ? lookup(root, key, config.outDir) : undefined;
   if (hit) {
     const all = sortDiagnostics([...diagnostics, ...hit.diagnostics]);
-    return { ok: true, diagnostics: all, config, lock: parseJsonDictionaries(hit.lockText) as CaveLock, lockText: hit.lockText, files: hit.files, written: false, cached: true };
+    const lock = parseJsonDictionaries(hit.lockText) as CaveLock;
+    options.review?.(lock);
+    return { ok: true, diagnostics: all, config, lock, lockText: hit.lockText, files: hit.files, written: false, cached: true };
   }
 
   // A miss: each pass still reuses what it computed before from unchanged content (cache/passes.ts). Whatever the
   // outcome, a writing build keeps what its passes computed, so fixing one module does not redo the others.
   const caches = openPassCaches(root, { identity, write, enabled: useCache });
   try {
-    return await runPasses(root, config, diagnostics, caches, { key, write, useCache, files: discovered.files, evaluateTimeoutMs: options.evaluateTimeoutMs });
+    return await runPasses(root, config, diagnostics, caches, { key, write, useCache, files: discovered.files, evaluateTimeoutMs: options.evaluateTimeoutMs, review: options.review });
   } finally {
     caches.save();
   }
@@ -85,6 +92,7 @@ interface PassSettings {
   readonly useCache: boolean;
   readonly files: readonly string[];
   readonly evaluateTimeoutMs: number | undefined;
+  readonly review: ((lock: CaveLock) => void) | undefined;
 }
 
 async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnostic[], caches: PassCaches, settings: PassSettings): Promise<BuildResult> {
@@ -136,6 +144,7 @@ async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnost
     // folder by that (a hard link, after checking their bytes), and the cache records it.
     const hashes = buildFolderHashes(files, staged, validated);
 
+    settings.review?.(lock);
     if (emitting) diagnostics.push(...(await emitting.finish({ lockText, files, hashes })));
     const ok = !hasErrors(diagnostics);
     if (write && ok && useCache) {
@@ -161,6 +170,7 @@ function checkBuildOptions(options: BuildOptions): Diagnostic[] {
   if (options.root !== undefined && typeof options.root !== "string") out.push(error("CAVE2007", "build option root must be a path string", "Pass the project folder."));
   if (options.write !== undefined && typeof options.write !== "boolean") out.push(error("CAVE2007", "build option write must be a boolean", "Pass true or false."));
   if (options.cache !== undefined && typeof options.cache !== "boolean") out.push(error("CAVE2007", "build option cache must be a boolean", "Pass true or false."));
+  if (options.review !== undefined && typeof options.review !== "function") out.push(error("CAVE2007", "build option review must be a function", "Pass (lock) => { ... }, called before anything is written."));
   if (options.evaluateTimeoutMs !== undefined && !(Number.isSafeInteger(options.evaluateTimeoutMs) && options.evaluateTimeoutMs > 0)) {
     out.push(error("CAVE2007", "build option evaluateTimeoutMs must be a positive integer", "Pass milliseconds, e.g. 10000."));
   }

@@ -93,3 +93,39 @@ describe("names that are Object.prototype properties", () => {
     expect(existsSync(join(root, "cave.lock"))).toBe(false);
   }, 120_000);
 });
+
+describe("a build that fails after planning", () => {
+  it("writes nothing: the review (the CLI's diff) runs before the lock and the build folder are written", async () => {
+    const { build } = await import("../../compiler/build.js");
+    const root = writeProject({ "tools.ts": TOOLS, "package.json": JSON.stringify({ name: "proto", type: "module" }) });
+    let reviewed: unknown = null;
+    await expect(
+      build({
+        root,
+        cache: false,
+        review(lock) {
+          reviewed = lock;
+          throw new Error("the review failed");
+        },
+      }),
+    ).rejects.toThrow("the review failed");
+    expect(reviewed).toMatchObject({ lockfileVersion: 1 });
+    expect(existsSync(join(root, "cave.lock"))).toBe(false);
+    expect(existsSync(join(root, ".cave", "bundles"))).toBe(false);
+
+    // The same build without the failing review writes the lock, and a rebuild (a cache hit) is reviewed too.
+    const written = await build({ root });
+    expect(written.ok).toBe(true);
+    expect(existsSync(join(root, "cave.lock"))).toBe(true);
+    const before = readFileSync(join(root, "cave.lock"), "utf8");
+    await expect(build({ root, review: () => { throw new Error("again"); } })).rejects.toThrow("again");
+    expect(readFileSync(join(root, "cave.lock"), "utf8")).toBe(before);
+  });
+
+  it("refuses a review that is not a function (CAVE2007)", async () => {
+    const { build } = await import("../../compiler/build.js");
+    const result = await build({ root: writeProject({ "tools.ts": TOOLS }), review: "yes" as never });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics[0]).toMatchObject({ code: "CAVE2007", message: "build option review must be a function" });
+  });
+});

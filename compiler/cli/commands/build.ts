@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { build, type BuildResult } from "../../build.js";
 import { emit } from "../../emit/index.js";
+import type { CaveLock } from "../../../src/contract/lock.js";
 import type { Diagnostic } from "../../diagnostics.js";
 import { checkDeployment, type DeploymentProblem } from "../../../runtime/deploy-check.js";
 import { diffLocks, diffToJson, renderDiffText, stableJson, type LockDiff } from "../../diff/index.js";
@@ -60,10 +61,14 @@ export async function buildCommand(args: readonly string[], io: CliIO): Promise<
     // Read before building, so the summary can say what this build changed in the lock.
     const { lockPath } = projectLockPath(root);
     const before = lockPath === null ? null : await readLockFile(root, join(root, lockPath));
-    const result = await build({ root });
-    if (!result.ok) return out.failed(result.diagnostics);
     const comparable = before !== null && (before.lock !== null || before.absent);
-    const diff = comparable ? diffLocks({ lock: before.lock, label: `previous ${result.config!.lock}` }, { lock: result.lock, label: result.config!.lock }) : null;
+    // The summary's diff is computed before the build writes anything: a summary that fails leaves the lock as it was.
+    let diff: LockDiff | null = null;
+    const review = (lock: CaveLock) => {
+      if (comparable && before !== null && lockPath !== null) diff = diffLocks({ lock: before.lock, label: `previous ${lockPath}` }, { lock, label: lockPath });
+    };
+    const result = await build({ root, review });
+    if (!result.ok) return out.failed(result.diagnostics);
     return out.done("written", result, diff, []);
   }
 
