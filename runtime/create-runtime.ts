@@ -79,11 +79,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { journal, ownJournal } = await journalOf(resolved.journal, root);
   const ownSandbox = resolved.dispatchers.required === undefined ? createSandboxDispatcher({ limits: resolved.limits, isolation: resolved.isolation, secrets: resolved.secrets, egress: resolved.egress }) : undefined;
   const required = resolved.dispatchers.required ?? ownSandbox!;
-  // Under isolation "os" the sandbox probes the OS layer now (once per process), so that a host without it refuses
-  // here rather than at a first call; "auto" probes at its first call, keeping start-up free of a process spawn.
+  // Under isolation "os", or with a tool whose powers only the OS layer enforces, the sandbox probes the OS layer now
+  // (once per process), so that a host without it refuses here rather than at a first call; otherwise "auto" probes at
+  // its first call, keeping start-up free of a process spawn.
   if (required.prepare !== undefined) {
     try {
-      await required.prepare();
+      // The tools it will run, so that one it cannot run as locked here is refused now (os-only.ts, scopes.ts).
+      await required.prepare(Object.fromEntries(Object.entries(lock.tools).filter(([, tool]) => tool.sandbox.mode === "required")), root);
     } catch (thrown) {
       ownSandbox?.close();
       if (ownJournal) void journal!.close();

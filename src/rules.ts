@@ -1,6 +1,7 @@
 import { EFFECTS, isEffect, type Effect } from "./contract/effects.js";
 import { deniedEnvReason } from "./contract/env-policy.js";
 import { checkEgress } from "./egress-rules.js";
+import { parseScope, writeScopeProblem } from "./contract/fs-scopes.js";
 import { ARTIFACT_BRAND, TOOL_BRAND } from "./contract/brands.js";
 import { ENV_NAME_PATTERN, MAX_TIMEOUT_MS, RESERVED_PREFIX, SEMANTICS_HASH_PATTERN, TOOL_NAME_PATTERN } from "./contract/names.js";
 import type { Violation } from "./errors.js";
@@ -19,7 +20,8 @@ export const TOOL_OPTION_KEYS = [
 ] as const;
 export const ARTIFACT_OPTION_KEYS = ["strategy", "maxInlineTokens", "recovery"] as const;
 export const AGENT_OPTION_KEYS = ["name", "description", "tools"] as const;
-export const SANDBOX_PROFILE_KEYS = ["network", "env", "egress", "secrets"] as const;
+export const SANDBOX_PROFILE_KEYS = ["network", "env", "egress", "secrets", "fs"] as const;
+export const FS_SCOPE_KEYS = ["read", "write"] as const;
 export const RESULT_POLICIES = ["auto", "inline", "page", "compress", "exact_ccr"] as const;
 export const ARTIFACT_STRATEGIES = ["page", "compress", "exact_ccr"] as const;
 export const ARTIFACT_RECOVERIES = ["exact_ccr", "none"] as const;
@@ -136,6 +138,7 @@ function checkSandbox(options: Record<string, unknown>): Violation[] {
   }
   out.push(...checkUnknownKeys(sandboxProfile, SANDBOX_PROFILE_KEYS, "sandboxProfile."));
   out.push(...checkEgress(sandboxProfile, options.effect, sandbox, known));
+  out.push(...checkFs(sandboxProfile.fs, options.effect, sandbox));
   const { network, env } = sandboxProfile;
   if (network === true) {
     out.push({
@@ -174,6 +177,51 @@ function checkSandbox(options: Record<string, unknown>): Violation[] {
         }
       });
     }
+  }
+  return out;
+}
+
+/** sandboxProfile.fs: what the tool may read and write (src/contract/fs-scopes.ts). */
+function checkFs(fs: unknown, effect: unknown, sandbox: unknown): Violation[] {
+  if (fs === undefined || !known(fs)) return [];
+  const hint = 'Write it as { read: ["docs"], write: ["data/orders"] }: paths relative to the project root, or under a named runtime setting such as "$DATA_DIR/orders".';
+  if (!isPlainObject(fs)) return [{ code: "CAVE1160", field: "sandboxProfile.fs", message: `sandboxProfile.fs is ${describe(fs)}, not an object`, hint }];
+  const out = checkUnknownKeys(fs, FS_SCOPE_KEYS, "sandboxProfile.fs.");
+  let scopes = 0;
+  for (const key of FS_SCOPE_KEYS) {
+    const list = fs[key];
+    if (list === undefined || !known(list)) continue;
+    if (!Array.isArray(list)) {
+      out.push({ code: "CAVE1160", field: `sandboxProfile.fs.${key}`, message: `sandboxProfile.fs.${key} is ${describe(list)}, not an array of paths`, hint });
+      continue;
+    }
+    const seen = new Set<string>();
+    list.forEach((written, i) => {
+      const field = `sandboxProfile.fs.${key}[${i}]`;
+      if (!known(written)) return;
+      scopes += 1;
+      const parsed = parseScope(written);
+      if (!parsed.ok) {
+        out.push({ code: "CAVE1160", field, message: `fs scope ${describe(written)} ${parsed.problem}`, hint });
+        return;
+      }
+      const { scope } = parsed;
+      if (seen.has(scope.text)) out.push({ code: "CAVE1160", field, message: `fs scope ${JSON.stringify(scope.text)} is listed twice in ${key}`, hint: "List each scope once." });
+      seen.add(scope.text);
+      if (scope.base.kind === "setting") {
+        const reason = deniedEnvReason(scope.base.name);
+        // The tool finds a named setting's directory in its environment under that name, so the env policy applies.
+        if (reason) out.push({ code: "CAVE1160", field, message: `fs scope ${JSON.stringify(scope.text)} names the runtime setting ${scope.base.name}, which looks like ${/^[aeiou]/.test(reason) ? "an" : "a"} ${reason} name`, hint: "Name the setting for the directory it holds, such as ORDERS_DIR." });
+      }
+      const problem = key === "write" ? writeScopeProblem(scope) : null;
+      if (problem !== null) out.push({ code: "CAVE1161", field, message: `write scope ${JSON.stringify(scope.text)} ${problem}`, hint: "Name the directory the tool writes in (it is created at deploy and mounted read-write); list files it only reads under read." });
+    });
+    if (key === "write" && list.length > 0 && effect === "read") {
+      out.push({ code: "CAVE1162", field: "sandboxProfile.fs.write", message: "a read tool declares write scopes, but read means no durable side effect", hint: "Declare the effect the tool has (write, idempotent or external), or drop the write scopes." });
+    }
+  }
+  if (scopes > 0 && sandbox === "none") {
+    out.push({ code: "CAVE1163", field: "sandboxProfile.fs", message: 'filesystem scopes have no effect with sandbox: "none": an in-process tool can touch every file the host can', hint: 'Drop sandbox: "none" so the scopes are enforced, or drop the scopes.' });
   }
   return out;
 }

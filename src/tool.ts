@@ -1,4 +1,5 @@
 import { TOOL_BRAND } from "./contract/brands.js";
+import { lockedFs } from "./contract/fs-scopes.js";
 import { DEFAULT_TIMEOUT_MS } from "./contract/names.js";
 import { CaveError } from "./errors.js";
 import { checkToolOptions, definitionFacts, isPlainObject } from "./rules.js";
@@ -34,11 +35,18 @@ export function tool<I extends ToolSchema | undefined = undefined, O extends Too
       env: Object.freeze([...(options.sandboxProfile?.env ?? [])]),
       egress: Object.freeze([...(options.sandboxProfile?.egress ?? [])]),
       secrets: deepFreeze(withSecretDefaults(options.sandboxProfile?.secrets ?? {})),
+      fs: frozenFs(options.sandboxProfile?.fs),
     }),
     nestedTools: Object.freeze([...(options.nestedTools ?? [])]) as readonly AnyToolDefinition[],
     execute: options.execute,
   };
   return Object.freeze(definition);
+}
+
+/** The scopes as the lock records them (normalised, sorted, unique), so a definition reads the same as its locked entry. */
+function frozenFs(fs: unknown): { readonly read: readonly string[]; readonly write: readonly string[] } {
+  const locked = lockedFs(fs);
+  return Object.freeze({ read: Object.freeze([...(locked?.read ?? [])]), write: Object.freeze([...(locked?.write ?? [])]) });
 }
 
 /** True for a value made by tool() (in this or any bundled copy of the SDK). */

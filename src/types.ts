@@ -37,6 +37,13 @@ export interface SandboxProfile {
   readonly egress?: readonly string[];
   /** Credentials the broker adds to requests to their hosts; the tool never sees the values. */
   readonly secrets?: Readonly<Record<string, SecretOptions>>;
+  /**
+   * What the tool may read and write (docs/sandbox.md, "Filesystem scopes"): paths relative to the project root
+   * (`"data/orders"`) or under a named runtime setting (`"$ORDERS_DIR"`, `"$ORDERS_DIR/archive"`). `read`: directories,
+   * files or globs, mounted read-only; `write`: directories only, created at deploy and mounted read-write (not for
+   * read tools). Enforced by the OS layer and Node's permission model; refused where the OS layer is unavailable.
+   */
+  readonly fs?: { readonly read?: readonly string[]; readonly write?: readonly string[] };
 }
 
 /** One credential: sent as `header: format` (with {} replaced by the value) on requests to `hosts` only. */
@@ -105,7 +112,7 @@ export interface ToolDefinition<I extends ToolSchema | undefined = ToolSchema | 
   readonly result: ResultPolicy;
   readonly allowRepeat: boolean;
   readonly sandbox: "required" | "none";
-  readonly sandboxProfile: { readonly network: false; readonly env: readonly string[]; readonly egress: readonly string[]; readonly secrets: Readonly<Record<string, SecretScope>> };
+  readonly sandboxProfile: { readonly network: false; readonly env: readonly string[]; readonly egress: readonly string[]; readonly secrets: Readonly<Record<string, SecretScope>>; readonly fs: { readonly read: readonly string[]; readonly write: readonly string[] } };
   readonly nestedTools: readonly AnyToolDefinition[];
   readonly execute: (input: InputOf<I>, context: ToolContext) => OutputOf<O> | Promise<OutputOf<O>>;
 }

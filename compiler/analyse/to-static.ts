@@ -1,6 +1,7 @@
 import { lockedScope, withSecretDefaults } from "../../src/contract/egress.js";
 import type { SandboxProfile } from "../../src/types.js";
 import { ARTIFACT_DEFAULTS } from "../../src/artifact.js";
+import { lockedFs } from "../../src/contract/fs-scopes.js";
 import type { Effect } from "../../src/contract/effects.js";
 import type { ArtifactOptions, RequestedResult, ResultPolicyName } from "../../src/contract/lock.js";
 import { DEFAULT_TIMEOUT_MS } from "../../src/contract/names.js";
@@ -37,6 +38,7 @@ export function toStaticTool(definition: Definition, home: Home, registry: Regis
   const v = definition.values;
   const { file, line, column } = locate(definition.module, definition.call);
   const profile = v.sandboxProfile as SandboxProfile | undefined;
+  const fs = lockedFs((profile as { fs?: unknown } | undefined)?.fs);
   return {
     name: v.name as string,
     module: home.module.file,
@@ -48,7 +50,7 @@ export function toStaticTool(definition: Definition, home: Home, registry: Regis
     effect: v.effect as Effect,
     timeoutMs: (v.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS,
     allowRepeat: (v.allowRepeat as boolean | undefined) ?? false,
-    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []), ...lockedScope(profile?.egress ?? [], withSecretDefaults(profile?.secrets ?? {})) },
+    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []), ...lockedScope(profile?.egress ?? [], withSecretDefaults(profile?.secrets ?? {})), ...(fs === null ? {} : { fs }) },
     nestedTools: toolNames(v.nestedTools, registry),
     result: requestedResult(v.result, registry),
     declaresInput: v.input !== undefined,

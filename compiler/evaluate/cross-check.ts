@@ -21,6 +21,7 @@ function toolFields(tool: StaticTool | EvaluatedTool, declared: { input: boolean
     "sandboxProfile.network": tool.sandbox.network,
     "sandboxProfile.egress": tool.sandbox.egress ?? [],
     "sandboxProfile.secrets": tool.sandbox.secrets ?? {},
+    "sandboxProfile.fs": tool.sandbox.fs ?? null,
     nestedTools: tool.nestedTools,
     result: tool.result,
     schemaSemanticsSHA256: tool.schemaSemanticsSHA256,

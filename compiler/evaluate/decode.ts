@@ -1,6 +1,8 @@
 import { lockedScope, type SecretScope } from "../../src/contract/egress.js";
 import { isEffect } from "../../src/contract/effects.js";
 import type { RequestedResult } from "../../src/contract/lock.js";
+import { canonicalJson } from "../../src/contract/hash.js";
+import { lockedFs, type LockedFs } from "../../src/contract/fs-scopes.js";
 import { ARTIFACT_RECOVERIES, ARTIFACT_STRATEGIES, RESULT_POLICIES, SANDBOX_MODES } from "../../src/rules.js";
 import type { EvaluatedAgent, EvaluatedSchema, EvaluatedTool } from "../types.js";
 import type { ChildMessage, ExportReport, RawAgent, RawSchema, RawTool } from "./protocol.js";
@@ -23,6 +25,16 @@ function string(value: unknown, field: string): string {
 function sortedNames(value: unknown, field: string): string[] {
   if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) throw new Undecodable(`${field} is not a list of names`);
   return [...(value as string[])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The fs scopes a definition reports, as tool() normalised them; none when it declares none. */
+function fsScopes(value: unknown): { fs?: LockedFs } {
+  if (value === null || value === undefined) return {};
+  if (!isPlainObject(value)) throw new Undecodable("sandboxProfile.fs is not an object");
+  const lists = { read: sortedNames(value.read ?? [], "sandboxProfile.fs.read"), write: sortedNames(value.write ?? [], "sandboxProfile.fs.write") };
+  const locked = lockedFs(lists);
+  if (canonicalJson(locked ?? { read: [], write: [] }) !== canonicalJson(lists)) throw new Undecodable("sandboxProfile.fs holds scopes tool() did not normalise");
+  return locked === null ? {} : { fs: locked };
 }
 
 function result(value: unknown): RequestedResult {
@@ -67,7 +79,7 @@ export function decodeTool(module: string, exportName: string, raw: RawTool): Ev
     effect,
     timeoutMs: raw.timeout as number,
     allowRepeat: raw.allowRepeat,
-    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...lockedScope(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)) },
+    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...lockedScope(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)), ...fsScopes(raw.fs) },
     nestedTools: sortedNames(raw.nestedTools, "nestedTools"),
     result: result(raw.result),
     input: schema(raw.input, "input"),

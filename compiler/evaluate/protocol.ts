@@ -61,6 +61,8 @@ export interface RawTool {
   readonly env: unknown;
   readonly egress: unknown;
   readonly secrets: unknown;
+  /** sandboxProfile.fs as tool() normalised it ({ read, write } of scope texts), or null. */
+  readonly fs: unknown;
   readonly nestedTools: unknown;
   readonly result: unknown;
   readonly input: RawSchema | null;

@@ -23,7 +23,7 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
       retryable: isRetryable(tool.effect),
       timeoutMs: tool.timeoutMs,
       allowRepeat: tool.allowRepeat,
-      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...lockedScope(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}) },
+      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...lockedScope(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}), ...(tool.sandbox.fs === undefined ? {} : { fs: tool.sandbox.fs }) },
       nestedTools: [...tool.nestedTools].sort(),
       source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files, ...(source.assets !== undefined && source.assets.length > 0 ? { assets: source.assets } : {}) },
       input: lockSchema(tool.input, tool.schemaSemanticsSHA256, validated.validators),

@@ -90,8 +90,11 @@ export interface Dispatcher {
   dispatch(request: DispatchRequest): Promise<DispatchResult>;
   /** Runs the tool's Standard Schema (`~standard.validate`, async allowed) for one side. */
   validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult>;
-  /** Optional: made ready before the runtime is (createRuntime awaits it); rejects when the dispatcher cannot run here. */
-  prepare?(): Promise<void>;
+  /**
+   * Optional: made ready before the runtime is (createRuntime awaits it) for the locked tools it will run, which
+   * live under `root`; rejects (a RuntimeError) when the dispatcher cannot run here, or cannot run one of them as locked.
+   */
+  prepare?(tools: Readonly<Record<string, LockedTool>>, root: string): Promise<void>;
   /** Optional: what tool code runs under, for receipts: "os" (OS layer and Node layers), "node" (Node layers only), "none" (in the host process); null when not known. */
   isolation?(): "os" | "node" | "none" | null;
 }

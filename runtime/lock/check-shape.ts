@@ -2,6 +2,8 @@ import { EFFECTS, isRetryable, isSpeculable, type Effect } from "../../src/contr
 import { scopeProblems } from "./check-scope.js";
 import { ENV_NAME_PATTERN, MAX_TIMEOUT_MS, SEMANTICS_HASH_PATTERN, TOOL_NAME_PATTERN } from "../../src/contract/names.js";
 import { planShapeProblems } from "../results/check-plan.js";
+import { canonicalJson } from "../../src/contract/hash.js";
+import { parseScope, sortedScopes, writeScopeProblem } from "../../src/contract/fs-scopes.js";
 
 /**
  * The structural check of a v1 lock, the runtime's copy of docs/cave.lock.schema.json written as
@@ -122,7 +124,8 @@ const AGENT_KEYS = keyList("module", "export", "description", "tools");
 const TOOL_KEYS = keyList("module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result");
 const SANDBOX_KEYS = keyList("mode", "network", "env");
 /** Present only when declared (scoped egress); a lock without them keeps its bytes. */
-const SANDBOX_OPTIONAL = ["egress", "secrets"];
+const SANDBOX_OPTIONAL = ["egress", "secrets", "fs"];
+const FS_KEYS = keyList("read", "write");
 const SOURCE_KEYS = keyList("bundle", "sha256", "files");
 const ASSET_KEYS = keyList("path", "sha256");
 const SIDE_KEYS = keyList("jsonSchema", "sha256", "validation");
@@ -154,6 +157,7 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
     if (s.mode !== "required" && s.mode !== "none") c.problem(`${at}.sandbox`, "mode", `"required" or "none"`);
     if (s.network !== false) c.problem(`${at}.sandbox`, "network", "false");
     if (!distinctEnvNames(s.env)) c.problem(`${at}.sandbox`, "env", "an array of distinct environment names");
+    if (s.fs !== undefined) checkFs(c, `${at}.sandbox`, s.fs, s.mode);
   }
   c.sortedNames(t.nestedTools, at, "nestedTools");
   if (c.keysAt(t.source, at, "source", SOURCE_KEYS, ["assets"])) {
@@ -226,6 +230,23 @@ function checkSide(c: Checker, side: unknown, tool: string, key: "input" | "outp
       if (typeof v.semanticsSHA256 !== "string" || !SEMANTICS_HASH_PATTERN.test(v.semanticsSHA256)) c.problem(`${tool}.${key}.validation`, "semanticsSHA256", "64 lowercase hex characters");
     }
   } else c.problem(`${tool}.${key}.validation`, "kind", `"precompiled" or "opaque"`);
+}
+
+/** sandbox.fs (optional in v1): sorted, normalised scopes, at least one; write scopes directories; never for sandbox none. */
+function checkFs(c: Checker, at: string, fs: unknown, mode: unknown): void {
+  if (!c.keysAt(fs, at, "fs", FS_KEYS)) return;
+  const lists = fs as Record<string, unknown>;
+  const expected = "a sorted array of distinct, normalised filesystem scopes (relative to the project, or under $SETTING)";
+  for (const key of FS_KEYS.order) {
+    const list = lists[key];
+    const ok = Array.isArray(list) && list.every((item) => {
+      const parsed = parseScope(item);
+      return parsed.ok && parsed.scope.text === item && (key === "read" || writeScopeProblem(parsed.scope) === null);
+    });
+    if (!ok || canonicalJson(sortedScopes(list as string[])) !== canonicalJson(list)) c.problem(`${at}.fs`, key, key === "write" ? `${expected}, each a directory` : expected);
+  }
+  if (Array.isArray(lists.read) && Array.isArray(lists.write) && lists.read.length === 0 && lists.write.length === 0) c.problem(at, "fs", "absent when the tool has no scope");
+  if (mode === "none") c.problem(at, "fs", 'absent with sandbox "none" (scopes are enforced by the sandbox)');
 }
 
 function distinctEnvNames(env: unknown): boolean {

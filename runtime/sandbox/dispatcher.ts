@@ -7,6 +7,8 @@ import { childEntry } from "./child-entry.js";
 import { sandboxEnv } from "./env.js";
 import { childFailure, dataFailure, deathFailure, failure, type Limits } from "./failures.js";
 import { resolveIsolation, type Isolation, type ResolvedIsolation } from "./isolation.js";
+import { osLayerRequired, osOnlyPowers } from "./os-only.js";
+import { grantScopes } from "./scopes.js";
 import { permissionFlag, sandboxLayers, unsafePermissionPath, type SandboxLayers } from "./layers.js";
 import type { OsLayer } from "./os-layer.js";
 import { resolveSandboxOptions, type SandboxOptions } from "./options.js";
@@ -16,7 +18,6 @@ import { RssWatchdog } from "./watchdog.js";
 import { EgressChannel } from "./egress/channel.js";
 import { secretValues } from "./egress/secrets.js";
 import { upstreamAgents, type UpstreamAgents } from "./egress/upstream.js";
-import { declaredPowers, powersRefusal } from "./powers.js";
 
 /** The child-process sandbox: a Dispatcher, plus what an operator or a test needs to see and stop it. */
 export interface SandboxDispatcher extends Dispatcher {
@@ -26,10 +27,12 @@ export interface SandboxDispatcher extends Dispatcher {
   /** The host pids of the node processes of the children alive now (under the OS layer: inside bwrap, once known). */
   pids(): number[];
   /**
-   * Under isolation "os", probes the OS layer (once per process) and rejects with SANDBOX_UNAVAILABLE when it cannot
-   * start here; createRuntime calls it, so that is said at start, not at a first call. Other settings resolve at once.
+   * Under isolation "os", or when one of `tools` has powers only the OS layer enforces (os-only.ts), probes the OS layer
+   * (once per process) and rejects with SANDBOX_UNAVAILABLE when "os" cannot start here, OS_LAYER_REQUIRED when such
+   * a tool would run without it, FS_SCOPE_UNAVAILABLE when a scope cannot be granted (write scopes are created here);
+   * createRuntime calls it, so that is said at start, not at a first call. Otherwise it resolves at once.
    */
-  prepare(): Promise<void>;
+  prepare(tools?: Readonly<Record<string, LockedTool>>, root?: string): Promise<void>;
   /** What children run under: "os" or "node"; null before prepare() (or a first call) has worked it out. */
   isolation(): Isolation | null;
   /** Kills every child now (a call in flight reports TOOL_CRASHED); later calls start new children. */
@@ -98,8 +101,8 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     if (flag === null) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} needs Node's permission model, which Node ${process.version} does not have; it was not run (it never falls back to in-process). Run on Node 20 or later`);
     const found = await isolation();
     if (found instanceof RuntimeError) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: ${found.message}`);
-    const powers = declaredPowers(tool);
-    if (powers.length > 0 && found.isolation !== "os") return failure("SANDBOX_UNAVAILABLE", powersRefusal(name, powers, found.reason));
+    const powers = osOnlyPowers(tool.sandbox);
+    if (powers.length > 0 && found.isolation !== "os") return failure("OS_LAYER_REQUIRED", osLayerRequired(name, powers, found.reason));
     if (await isSymlink(join(request.root, tool.source.bundle))) {
       return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
     }
@@ -139,7 +142,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const { tool, root } = request;
     let known = toolKeys.get(tool);
     if (known === undefined || known.root !== root) {
-      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env, tool.sandbox.egress ?? null, tool.sandbox.secrets ?? null]) };
+      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env, tool.sandbox.egress ?? null, tool.sandbox.secrets ?? null, tool.sandbox.fs ?? null]) };
       toolKeys.set(tool, known);
     }
     return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
@@ -147,7 +150,13 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
 
   function spec(name: string, tool: LockedTool, root: string, files: StagedFiles, flag: string, layer: OsLayer | null): ChildSpec {
     const scope = tool.sandbox.egress === undefined ? null : { egress: tool.sandbox.egress, secrets: tool.sandbox.secrets ?? {} };
+    // Scopes are checked again for every child, spares included: one replaced by a symbolic link since is refused.
+    const grant = tool.sandbox.fs === undefined ? null : grantScopes(tool.sandbox.fs, root, process.env, "create");
+    const refused = grant !== null && "problem" in grant ? `tool ${JSON.stringify(name)} was not run: its ${grant.problem}` : undefined;
+    const scopes = grant !== null && !("problem" in grant) ? grant : null;
     return {
+      refused,
+      scopes,
       name,
       bundle: files.bundle,
       readable: files.readable,
@@ -156,7 +165,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       exportName: tool.export,
       opaqueInput: tool.input?.validation.kind === "opaque",
       nativeOutput: tool.output === null,
-      env: sandboxEnv(tool.sandbox.env),
+      env: { ...sandboxEnv(tool.sandbox.env), ...scopes?.env },
       cwd: root,
       heapMb: resolved.heapMb,
       startTimeoutMs: resolved.startTimeoutMs,
@@ -279,10 +288,20 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     layers: () => sandboxLayers(resolved.isolation, resolved.bwrap),
     stats: () => pool.stats(),
     pids: () => pool.pids(),
-    prepare: async () => {
-      if (resolved.isolation !== "os") return;
+    prepare: async (tools: Readonly<Record<string, LockedTool>> = {}, root = process.cwd()) => {
+      const needing = Object.keys(tools)
+        .sort()
+        .map((name) => ({ name, tool: tools[name]!, powers: osOnlyPowers(tools[name]!.sandbox) }))
+        .filter(({ powers }) => powers.length > 0);
+      if (resolved.isolation !== "os" && needing.length === 0) return;
       const found = await isolation();
       if (found instanceof RuntimeError) throw found;
+      if (found.isolation !== "os" && needing.length > 0) throw new RuntimeError("OS_LAYER_REQUIRED", needing.map(({ name, powers }) => osLayerRequired(name, powers, found.reason)).join("; "));
+      // Write scopes are created now, at deploy, and every scope is checked before the runtime is ready.
+      for (const { name, tool } of needing) {
+        const grant = tool.sandbox.fs === undefined ? null : grantScopes(tool.sandbox.fs, root, process.env, "create");
+        if (grant !== null && "problem" in grant) throw new RuntimeError("FS_SCOPE_UNAVAILABLE", `tool ${JSON.stringify(name)}: its ${grant.problem}`);
+      }
     },
     isolation: () => resolvedIsolation?.isolation ?? null,
     close: () => {

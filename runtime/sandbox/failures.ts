@@ -69,6 +69,8 @@ export function deathFailure(name: string, tool: LockedTool, death: Death, limit
       return failure("TIMEOUT", `tool ${q}'s sandbox process did not finish loading the tool's module within ${death.ms} ms (its top-level code runs at start-up); it was killed. Make the module's top-level code finish sooner, or raise startTimeoutMs`);
     case "spawn":
       return failure("SANDBOX_UNAVAILABLE", `tool ${q} could not be started in a sandbox process (${death.message}); it was not run`);
+    case "refused":
+      return failure("FS_SCOPE_UNAVAILABLE", death.message);
   }
 }
 

@@ -11,6 +11,7 @@ import { osLayerCommand, sandboxedExit, type OsLayer } from "./os-layer.js";
 import { forgetChild, rememberChild } from "./reaper.js";
 import { sandboxedPid } from "./sandboxed-pid.js";
 import { CHILD_SOCKET_PATH, type EgressChannel } from "./egress/channel.js";
+import type { ScopeGrant } from "./scopes.js";
 
 /** Everything one child is started with. */
 export interface ChildSpec {
@@ -38,7 +39,14 @@ export interface ChildSpec {
   readonly osLayer: OsLayer | null;
   /** The child's own egress broker socket (tools with scoped egress; always under the OS layer), closed when the child dies. */
   readonly egress: EgressChannel | null;
+  /** The tool's filesystem scopes as granted for this child (mounts, permission flags), or null when it has none. */
+  readonly scopes: ScopeGrant | null;
+  /** Why this child must not start (a scope that cannot be granted now): it dies at once, and nothing is spawned. */
+  readonly refused: string | undefined;
 }
+
+/** A child that must not be started (ChildSpec.refused). */
+class RefusedStart extends Error {}
 
 /** Why a child is gone. The first cause decided wins; the host's own kills are decided before the signal. */
 export type Death =
@@ -47,6 +55,7 @@ export type Death =
   | { readonly by: "protocol"; readonly why: string }
   | { readonly by: "exit"; readonly code: number | null; readonly signal: string | null; readonly heapExhausted: boolean }
   | { readonly by: "spawn"; readonly message: string }
+  | { readonly by: "refused"; readonly message: string }
   | { readonly by: "start-timeout"; readonly ms: number }
   /** Stopped by the pool (recycled, idle, closed) while nothing was pending. */
   | { readonly by: "retired" };
@@ -120,10 +129,13 @@ export class SandboxChild {
     this.exchange = new Exchange(spec.maxFrameBytes);
     this.inboundCap = inboundFrameBytes(spec.maxFrameBytes);
     const { dir, bootstrap } = childEntry();
+    const scopes = spec.scopes;
     const nodeArgs = [
       spec.permissionFlag,
       `--allow-fs-read=${dir}/`,
       ...spec.readable.map((path) => `--allow-fs-read=${path}`),
+      ...(scopes?.read ?? []).map((path) => `--allow-fs-read=${path}`),
+      ...(scopes?.write ?? []).map((path) => `--allow-fs-write=${path}`),
       "--no-addons",
       `--max-old-space-size=${spec.heapMb}`,
       "--no-warnings",
@@ -135,13 +147,14 @@ export class SandboxChild {
         ? [process.execPath, ...nodeArgs]
         : osLayerCommand(spec.osLayer, {
             // The broker socket is seen at one fixed path inside, whatever the host's temporary folder is.
-            mounts: [{ path: dir }, ...spec.readable.map((path) => ({ path })), ...(spec.egress === null ? [] : [{ path: spec.egress.hostPath, target: CHILD_SOCKET_PATH }])],
+            mounts: [{ path: dir }, ...spec.readable.map((path) => ({ path })), ...(spec.egress === null ? [] : [{ path: spec.egress.hostPath, target: CHILD_SOCKET_PATH }]), ...(scopes?.mounts ?? [])],
             command: [process.execPath, ...nodeArgs],
             infoFd: INFO_FD,
             chdir: spec.cwd,
           });
     let child: ChildProcess;
     try {
+      if (spec.refused !== undefined) throw new RefusedStart(spec.refused);
       // detached: a new session and process group, so the whole group is killed at once and the
       // child cannot signal its parent's group. fd 4 carries bwrap's info (the sandbox's pid), if any.
       const stdio: Array<"ignore" | "pipe"> = ["ignore", "ignore", "pipe", "pipe"];
@@ -151,7 +164,7 @@ export class SandboxChild {
       this.process = undefined as never;
       this.pid = undefined;
       this.channel = undefined;
-      this.die({ by: "spawn", message: thrown instanceof Error ? thrown.message : String(thrown) });
+      this.die(thrown instanceof RefusedStart ? { by: "refused", message: thrown.message } : { by: "spawn", message: thrown instanceof Error ? thrown.message : String(thrown) });
       return;
     }
     this.process = child;

@@ -1,4 +1,5 @@
 import type { SecretScope } from "./egress.js";
+import type { LockedFs } from "./fs-scopes.js";
 import type { Effect } from "./effects.js";
 
 /**
@@ -70,6 +71,11 @@ export interface LockedSandbox {
   readonly egress?: readonly string[];
   /** Credentials the broker injects, by name (never a value); absent when none. */
   readonly secrets?: Readonly<Record<string, SecretScope>>;
+  /**
+   * Optional in lock v1, present only when the tool declares a scope: what it may read and write (scope texts as
+   * src/contract/fs-scopes.ts normalises them, sorted). Only the OS layer can enforce them (runtime/sandbox/os-only.ts).
+   */
+  readonly fs?: LockedFs;
 }
 
 export interface LockedSource {

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallOutcome } from "../../runtime/index.js";
-import { sandboxLayers } from "../../runtime/sandbox/index.js";
+import { createRuntime, type CallOutcome } from "../../runtime/index.js";
+import { createSandboxDispatcher, sandboxLayers } from "../../runtime/sandbox/index.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, sandboxed } from "./support/runtime.js";
@@ -211,13 +211,16 @@ describeOs("scoped egress through the broker (under the OS layer)", () => {
 });
 
 describe("scoped egress needs the OS layer", () => {
-  it('is refused with isolation "node" (SANDBOX_UNAVAILABLE naming the power), before any child starts', async () => {
-    const { runtime, sandbox } = await sandboxed(root, { sandbox: { ...options().sandbox, isolation: "node" } });
-    const outcome = await runtime.call("egress_call", { client: "fetch", url: "http://api.example.test/echo" });
-    expect(outcome.ok).toBe(false);
-    if (outcome.ok) return;
-    expect(outcome.error.code).toBe("SANDBOX_UNAVAILABLE");
-    expect(outcome.error.message).toContain("declares sandboxProfile.egress and sandboxProfile.secrets, which need the sandbox's OS layer");
+  it('is refused with isolation "node" (OS_LAYER_REQUIRED naming the powers) at createRuntime, before any child starts', async () => {
+    const sandbox = createSandboxDispatcher({ ...options().sandbox, isolation: "node" });
+    try {
+      await expect(createRuntime({ root, mode: "host", dispatchers: { required: sandbox } })).rejects.toMatchObject({
+        code: "OS_LAYER_REQUIRED",
+        message: expect.stringMatching(/tool "egress_call" is locked with powers only the sandbox's OS layer can enforce \(egress to [^)]*the secret [A-Z_]+/),
+      });
+    } finally {
+      sandbox.close();
+    }
     expect(sandbox.stats().spawned).toBe(0);
   });
 });

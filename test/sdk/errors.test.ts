@@ -35,6 +35,10 @@ const TRIGGERS: Record<keyof typeof SDK_CODES, () => unknown> = {
   CAVE1023: () => agent({ name: "desk", tools: [] }),
   CAVE1024: () => tool(null as never),
   CAVE1025: () => schema.string({ minLenght: 1 } as never),
+  CAVE1160: define({ sandboxProfile: { fs: { read: ["/etc/app"] } } }),
+  CAVE1161: define({ effect: "write", sandboxProfile: { fs: { write: ["data/*.db"] } } }),
+  CAVE1162: define({ effect: "read", sandboxProfile: { fs: { write: ["data/orders"] } } }),
+  CAVE1163: define({ effect: "write", sandbox: "none", sandboxProfile: { fs: { write: ["data/orders"] } } }),
   CAVE1260: define({ effect: "external", sandboxProfile: { egress: ["https://api.github.com"] } }),
   CAVE1261: define({ effect: "read", sandboxProfile: { egress: ["api.github.com"] } }),
   CAVE1262: define({ effect: "external", sandboxProfile: { egress: ["api.github.com"], secrets: { GITHUB_TOKEN: { hosts: ["api.github.com"], format: "Bearer" } } } }),
@@ -49,11 +53,12 @@ describe("errors are data", () => {
     expect(error.violations.map((v) => v.code)).toEqual([code]);
   });
 
-  test("the authoring codes are CAVE1001.. in order, with no gaps before the ranges of later work (CAVE1260..), each with a title and a doc", () => {
+  test("the authoring codes are CAVE1001.. in order with no gaps, then each session's range (COORD: x160-x179 and the like), each with a title and a doc", () => {
     const codes = Object.keys(SDK_CODES);
-    const base = codes.filter((code) => Number(code.slice(4)) < 1100);
-    expect(base).toEqual(base.map((_, i) => `CAVE${1001 + i}`));
+    const first = codes.filter((code) => Number(code.slice(4)) < 1100);
+    expect(first).toEqual(first.map((_, i) => `CAVE${1001 + i}`));
     expect(codes).toEqual([...codes].sort());
+    for (const code of codes) expect(code).toMatch(/^CAVE1\d{3}$/);
     for (const code of codes) {
       const entry = SDK_CODES[code as keyof typeof SDK_CODES];
       expect(entry.title.length, code).toBeGreaterThan(5);

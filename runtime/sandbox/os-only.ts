@@ -1,0 +1,25 @@
+import type { LockedSandbox } from "../../src/contract/lock.js";
+
+/**
+ * The one rule behind "without the OS layer, less is allowed" (docs/sandbox.md): the powers a tool's locked sandbox
+ * profile grants that only the OS layer can hold to their locked bounds, in plain words, one line per power; [] when
+ * the Node layers can enforce the whole profile. Every such power is listed here and nowhere else: filesystem scopes
+ * (Node's permission model follows symbolic links out of a granted folder; the OS layer's mounts do not), scoped
+ * egress and secrets (the broker's socket is confined by the mount and network namespaces), and native addons. A tool with any is refused wherever its child would
+ * run without the OS layer: at createRuntime() and in cave verify where that is known, else at the call.
+ */
+export function osOnlyPowers(sandbox: LockedSandbox): string[] {
+  const powers: string[] = [];
+  for (const scope of sandbox.fs?.write ?? []) powers.push(`write access to ${scope}`);
+  for (const scope of sandbox.fs?.read ?? []) powers.push(`read access to ${scope}`);
+  // Egress goes through a broker socket bound into the child: without a mount and network namespace that socket is a
+  // path any process of the host's user may reach, and nothing stops the child's other routes but the deny layer.
+  for (const host of sandbox.egress ?? []) powers.push(`egress to ${host}`);
+  for (const name of Object.keys(sandbox.secrets ?? {}).sort()) powers.push(`the secret ${name}`);
+  return powers;
+}
+
+/** OS_LAYER_REQUIRED's message: the tool, its powers, why the OS layer is not in use, and what to do. */
+export function osLayerRequired(name: string, powers: readonly string[], why: string): string {
+  return `tool ${JSON.stringify(name)} is locked with powers only the sandbox's OS layer can enforce (${powers.join(", ")}), and the OS layer is not in use here (${why}); it is not run. Install bubblewrap and let it create namespaces, and use isolation "auto" or "os"; or remove those powers from its sandboxProfile and rebuild`;
+}
