@@ -1,3 +1,4 @@
+import { describeScope } from "../../src/contract/fs-scopes.js";
 import { canonicalJson } from "../../src/contract/hash.js";
 import { scopeChanges } from "./scope-changes.js";
 import type { LockedTool, ResultPlan } from "../../src/contract/lock.js";
@@ -79,9 +80,29 @@ function sandboxChanges(name: string, before: LockedTool, after: LockedTool): Lo
     out.push({ kind: "sandbox-env-removed", impact: "info", subject, path: null, message: `no longer receives environment variable${removed.length === 1 ? "" : "s"} ${listWords(removed)}`, details: [], before: b.env, after: a.env });
   }
   out.push(...scopeChanges(name, b, a));
-  const { mode: _bm, env: _be, egress: _bg, secrets: _bs, ...restB } = b;
-  const { mode: _am, env: _ae, egress: _ag, secrets: _as, ...restA } = a;
+  out.push(...fsChanges(subject, b, a));
+  const { mode: _bm, env: _be, egress: _bg, secrets: _bs, fs: _bf, ...restB } = b;
+  const { mode: _am, env: _ae, egress: _ag, secrets: _as, fs: _af, ...restA } = a;
   if (!sameJson(restB, restA)) out.push({ kind: "unclassified", impact: "unclassified", subject, path: null, message: "sandbox profile changed: changed (unclassified), review it in the lock", details: [], before: b, after: a });
+  return out;
+}
+
+/**
+ * Filesystem scopes, one change per scope: each added scope is a new power (risky), each removed one a reduction.
+ * A scope that moves from read to write is both: write added, read removed.
+ */
+function fsChanges(subject: { type: "tool"; name: string }, b: LockedTool["sandbox"], a: LockedTool["sandbox"]): LockChange[] {
+  const out: LockChange[] = [];
+  for (const kind of ["write", "read"] as const) {
+    const was = b.fs?.[kind] ?? [];
+    const now = a.fs?.[kind] ?? [];
+    for (const scope of now.filter((s) => !was.includes(s))) {
+      out.push({ kind: "sandbox-fs-added", impact: "risky", subject, path: scope, message: `may now ${kind === "write" ? "write (and read)" : "read"} ${describeScope(scope)}`, details: [], before: b.fs ?? null, after: a.fs ?? null });
+    }
+    for (const scope of was.filter((s) => !now.includes(s))) {
+      out.push({ kind: "sandbox-fs-removed", impact: "info", subject, path: scope, message: `no longer ${kind === "write" ? "writes" : "reads"} ${describeScope(scope)}`, details: [], before: b.fs ?? null, after: a.fs ?? null });
+    }
+  }
   return out;
 }
 

@@ -36,6 +36,8 @@ export type ChangeKind =
   | "secret-changed"
   | "secret-host-added"
   | "secret-host-removed"
+  | "sandbox-fs-added"
+  | "sandbox-fs-removed"
   | "nested-tool-added"
   | "nested-tool-removed"
   | "input-schema"

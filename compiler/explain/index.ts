@@ -1,3 +1,4 @@
+import { describeFs } from "../../src/contract/fs-scopes.js";
 import type { CaveLock, LockedSchema, LockedTool } from "../../src/contract/lock.js";
 import { describeEntry } from "../diff/scope-changes.js";
 import { EFFECT_MEANING, boundLabel, describeRequested, describeTimeout, effectConsequences, listWords, lockedPlan, planLabel, quote, sourceGroups, transformLabel } from "../diff/describe.js";
@@ -56,7 +57,8 @@ function describeSandbox(tool: LockedTool): string {
   const env = tool.sandbox.env.length === 0 ? "no environment variables" : `only the environment variable${tool.sandbox.env.length === 1 ? "" : "s"} ${listWords(tool.sandbox.env)}`;
   if (tool.sandbox.mode === "none") return `none: it runs in the host process, with the host's environment, files and network (the sandbox profile does not apply).`;
   const network = tool.sandbox.egress === undefined ? "network access is off" : "its only network is the host's egress broker (below)";
-  return `required: it runs in a restricted child process with ${env}; ${network}.`;
+  const fs = tool.sandbox.fs === undefined ? "it can read and write no file but its own code" : `files: it ${describeFs(tool.sandbox.fs)}, and nothing else (enforced by the sandbox's OS layer: where it is not in use, the tool is refused)`;
+  return `required: it runs in a restricted child process with ${env}; ${fs}; ${network}.`;
 }
 
 /** Scoped egress in plain words: each host it may reach, each credential and where it goes (never a value). */

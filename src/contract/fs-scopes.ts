@@ -68,6 +68,24 @@ export function writeScopeProblem(scope: FsScope): string | null {
   return null;
 }
 
+/** A scope in plain words, for review (cave diff, cave explain): "data/orders (in the project)", "archive under the deploy's $ORDERS_DIR". */
+export function describeScope(text: string): string {
+  const parsed = parseScope(text);
+  if (!parsed.ok) return text;
+  const { base, path, glob } = parsed.scope;
+  const what = glob ? `the files matching ${path}` : path;
+  if (base.kind === "project") return path === "" ? "the whole project folder" : `${what} (in the project)`;
+  return path === "" ? `the directory the deploy names in $${base.name}` : `${what} under the directory the deploy names in $${base.name}`;
+}
+
+/** Both lists of a locked fs in plain words: "writes data/orders (in the project) and reads config (in the project)". */
+export function describeFs(fs: LockedFs): string {
+  const parts: string[] = [];
+  if (fs.write.length > 0) parts.push(`writes ${fs.write.map(describeScope).join(", ")}`);
+  if (fs.read.length > 0) parts.push(`reads ${fs.read.map(describeScope).join(", ")}`);
+  return parts.join(" and ");
+}
+
 /** Sorted, unique scope texts (code-unit order, as everything in the lock). */
 export function sortedScopes(texts: Iterable<string>): string[] {
   return [...new Set(texts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

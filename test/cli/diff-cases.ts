@@ -22,6 +22,8 @@ export interface DiffCase {
   /** Changes the diff must contain, as "kind:impact:subject". */
   readonly shows: readonly string[];
   readonly edits: readonly Edit[];
+  /** Edits that make the base (default: the base project as it is), for a case that takes something away. */
+  readonly baseEdits?: readonly Edit[];
 }
 
 const LOOKUP_INPUT = 'input: schema.object({ id: schema.string({ maxLength: 20, pattern: "^[A-Z0-9-]+$" }) }),';
@@ -117,6 +119,32 @@ export const DIFF_CASES: readonly DiffCase[] = [
       { file: "agent.ts", from: "tools: [lookupOrder, cancelOrder, refundOrder, searchDocs]", to: "tools: [lookupOrder, cancelOrder, refundOrder, searchDocs, sendEmail]" },
     ],
   },
+  {
+    name: "fs-write-added",
+    about: "a write tool gains a write scope in the project",
+    shows: ["sandbox-fs-added:risky:cancel_order"],
+    edits: [{ file: "tools/orders.ts", from: 'effect: "write",\n  timeout: 10_000,', to: 'effect: "write",\n  timeout: 10_000,\n  sandboxProfile: { fs: { write: ["data/orders"] } },' }],
+  },
+  {
+    name: "fs-read-added",
+    about: "a read tool gains read scopes: a folder, a file and a glob under a named runtime setting",
+    shows: ["sandbox-fs-added:risky:lookup_order"],
+    edits: [{ file: "tools/orders.ts", from: 'effect: "read",', to: 'effect: "read",\n  sandboxProfile: { fs: { read: ["config", "config/prices.json", "$ORDERS_DIR/exports/*.csv"] } },' }],
+  },
+  {
+    name: "fs-scope-removed",
+    about: "a write tool loses its write and read scopes",
+    shows: ["sandbox-fs-removed:info:cancel_order"],
+    baseEdits: [{ file: "tools/orders.ts", from: 'effect: "write",\n  timeout: 10_000,', to: 'effect: "write",\n  timeout: 10_000,\n  sandboxProfile: { fs: { write: ["$ORDERS_DIR"], read: ["config"] } },' }],
+    edits: [],
+  },
+  {
+    name: "fs-read-to-write",
+    about: "a scope the tool read becomes one it writes: a new power and a reduction",
+    shows: ["sandbox-fs-added:risky:cancel_order", "sandbox-fs-removed:info:cancel_order"],
+    baseEdits: [{ file: "tools/orders.ts", from: 'effect: "write",\n  timeout: 10_000,', to: 'effect: "write",\n  timeout: 10_000,\n  sandboxProfile: { fs: { read: ["data/orders"] } },' }],
+    edits: [{ file: "tools/orders.ts", from: 'effect: "write",\n  timeout: 10_000,', to: 'effect: "write",\n  timeout: 10_000,\n  sandboxProfile: { fs: { write: ["data/orders"] } },' }],
+  },
   { name: "description", about: "a tool's description changed", shows: ["description:info:lookup_order"], edits: [{ file: "tools/orders.ts", from: '"Read one order by id."', to: '"Read one order by its id, with its status and total."' }] },
 ];
 
@@ -152,7 +180,7 @@ export async function writeCaseLocks(): Promise<void> {
   for (const c of DIFF_CASES.filter((c) => only === undefined || only === "" || c.name === only)) {
     const dir = join(DIFF_FIXTURES, c.name);
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "base.lock"), baseLock);
+    writeFileSync(join(dir, "base.lock"), c.baseEdits === undefined ? baseLock : await lockOf(editedProject(c.baseEdits), `diff case ${c.name} (base)`));
     writeFileSync(join(dir, "head.lock"), c.edits.length === 0 ? baseLock : await lockOf(editedProject(c.edits), `diff case ${c.name}`));
   }
 }

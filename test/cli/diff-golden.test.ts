@@ -39,9 +39,10 @@ describe("cave diff golden cases (fixtures/diff/<case>)", () => {
       expectGolden(join(dir, file), run.stdout);
     }
     const exit = await cave(["diff", "base.lock", "head.lock", "--exit-code", "--json"], dir);
-    expect(exit.code, c.about).toBe(c.edits.length === 0 ? 0 : 2);
+    const changed = c.edits.length > 0 || c.baseEdits !== undefined;
+    expect(exit.code, c.about).toBe(changed ? 2 : 0);
     const parsed = JSON.parse(exit.stdout) as { changed: boolean; changes: Array<{ kind: string; impact: string; subject: { name: string } }> };
-    expect(parsed.changed).toBe(c.edits.length > 0);
+    expect(parsed.changed).toBe(changed);
     const found = parsed.changes.map((change) => `${change.kind}:${change.impact}:${change.subject.name}`);
     for (const expected of c.shows) expect(found, `${name}: ${c.about}`).toContain(expected);
   });

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../../runtime/index.js";
 import { createSandboxDispatcher } from "../../runtime/sandbox/index.js";
+import { cave, expectRelativeOnly } from "../cli/helpers.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, code, sandboxed } from "./support/runtime.js";
@@ -189,6 +190,44 @@ describe("the same profile without the OS layer", () => {
       expect(code(await runtime.call("no_scope", { action: "list", path: "." }))).toBe("SANDBOX_DENIED");
     } finally {
       sandbox.close();
+    }
+  });
+});
+
+describe("in review and at deploy", () => {
+  it("cave explain states the scopes in plain words", async () => {
+    const run = await cave(["explain", "order_files"], root);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("files: it writes data/orders (in the project) and reads config (in the project), the files matching notes/*.txt (in the project), and nothing else (enforced by the sandbox's OS layer: where it is not in use, the tool is refused)");
+    expect((await cave(["explain", "export_files"], root)).stdout).toContain("files: it writes out under the directory the deploy names in $CAVE_TEST_EXPORTS");
+  });
+
+  it('cave verify: without the OS layer each tool with scopes is OS_LAYER_REQUIRED; the rest of the lock is fine', async () => {
+    const run = await cave(["verify", "--json"], root, { CAVE_ISOLATION: "node", CAVE_TEST_EXPORTS: exportsDir });
+    expect(run.code).toBe(1);
+    expectRelativeOnly(run, root);
+    const problems = (JSON.parse(run.stdout) as { problems: Array<{ code: string; message: string }> }).problems;
+    expect(problems.map((p) => p.code)).toEqual(["OS_LAYER_REQUIRED", "OS_LAYER_REQUIRED"]);
+    expect(problems[0]!.message).toMatch(/^tool "export_files" is locked with powers only the sandbox's OS layer can enforce \(write access to \$CAVE_TEST_EXPORTS\/out\)/);
+  });
+
+  it.skipIf(!linux)("cave verify: a named setting that is not set, and a write scope that cannot be a directory, are FS_SCOPE_UNAVAILABLE; nothing is created", async () => {
+    const fresh = mkdtempSync(join(tmpdir(), "cave-exports-"));
+    try {
+      rmSync(join(root, "data"), { recursive: true, force: true });
+      const unset = await cave(["verify", "--json"], root, { CAVE_ISOLATION: "os" });
+      expect(JSON.parse(unset.stdout).problems).toEqual([{ code: "FS_SCOPE_UNAVAILABLE", message: expect.stringContaining('tool "export_files": its write scope "$CAVE_TEST_EXPORTS/out": the runtime setting CAVE_TEST_EXPORTS is not set') }]);
+      writeFileSync(join(fresh, "out"), "a file where the scope's directory belongs");
+      const file = await cave(["verify", "--json"], root, { CAVE_ISOLATION: "os", CAVE_TEST_EXPORTS: fresh });
+      expect(JSON.parse(file.stdout).problems).toEqual([{ code: "FS_SCOPE_UNAVAILABLE", message: 'tool "export_files": its write scope "$CAVE_TEST_EXPORTS/out" is not a directory; write scopes are directories (a single file cannot be mounted read-write safely)' }]);
+      rmSync(join(fresh, "out"));
+      const ok = await cave(["verify"], root, { CAVE_ISOLATION: "os", CAVE_TEST_EXPORTS: fresh });
+      expect(ok.code).toBe(0);
+      // verify checks that write scopes can be created; it creates nothing.
+      expect(existsSync(join(root, "data"))).toBe(false);
+      expect(existsSync(join(fresh, "out"))).toBe(false);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import type { CaveLock } from "../../../src/contract/lock.js";
 import { checkDeployment } from "../../../runtime/deploy-check.js";
 import { checkIsolation } from "../../../runtime/sandbox/deploy-isolation.js";
 import { stableJson } from "../../diff/stable-json.js";
@@ -34,7 +36,9 @@ export async function verifyCommand(args: readonly string[], io: CliIO): Promise
     lockPath = configured.lockPath;
   }
   // The sandbox as this machine would run it: a deploy runs cave verify where it will run.
-  const problems = [...(await checkDeployment(root, lockPath)), ...(await checkIsolation(root, io.env))];
+  const problems = await checkDeployment(root, lockPath);
+  const lock = problems.length === 0 ? (JSON.parse(await readFile(resolve(root, lockPath), "utf8")) as CaveLock) : null;
+  if (lock !== null) problems.push(...(await checkIsolation(root, lock, io.env)));
   if (values.json) {
     io.stdout(stableJson({ ok: problems.length === 0, lock: lockPath, problems }));
     return problems.length === 0 ? 0 : 1;
