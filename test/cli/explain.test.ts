@@ -22,7 +22,7 @@ describe("cave explain", () => {
     expect(out).toContain("effect: read: no durable side effect. It is allowed to be run speculatively, retried on a transient failure with the same arguments, and runs in fixture mode.");
     expect(out).toContain("timeout: 30000 ms (30 s)");
     expect(out).toContain("repeats: stopped");
-    expect(out).toContain("sandbox: required: it runs in a restricted child process with no environment variables; network access is off.");
+    expect(out).toContain("sandbox: required: it runs in a restricted child process with no environment variables; it can read and write no file but its own code; network access is off.");
     expect(out).toContain('used by: agent "policy_desk".');
     expect(out).toContain("requested: auto (the locked plan decides");
     expect(out).toMatch(/input: precompiled validator \.cave\/\S+ \(sha256-[0-9a-f]{64}\); JSON Schema sha256-[0-9a-f]{64}\./);

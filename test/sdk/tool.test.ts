@@ -204,7 +204,7 @@ describe("tool(): the definition", () => {
       result: "auto",
       allowRepeat: false,
       sandbox: "required",
-      sandboxProfile: { network: false, env: [], egress: [], secrets: {} },
+      sandboxProfile: { network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] } },
       nestedTools: [],
       execute,
     });
