@@ -1,13 +1,13 @@
 import { CallSignal } from "../call-signal.js";
 import { DeadlineQueue, type Deadline } from "../deadline-queue.js";
-import type { CallState, Failure, Success } from "./state.js";
+import type { CallState, Failure } from "./state.js";
 
 /** Every call's deadline shares one timer. */
 const deadlines = new DeadlineQueue();
 
 /**
  * Stage 7's frame, the deadline: loading, validation, execute and output validation of a call all
- * run against one deadline, the tool's locked timeoutMs (or the end of the run's wall-time budget
+ * run against one deadline (the result stage runs after it: run-call.ts), the tool's locked timeoutMs (or the end of the run's wall-time budget
  * when that comes first), counted from the call's start. At the deadline the call resolves whatever
  * the tool is doing, the tool's AbortSignal is aborted (with those of its nested calls in flight), and
  * later nested calls are refused. A tool that is not read-only and was already dispatched gets
@@ -16,7 +16,7 @@ const deadlines = new DeadlineQueue();
  * so can the caller's AbortSignal (CANCELLED). In-process code that never yields (a synchronous
  * endless loop) cannot be interrupted by any deadline; only the child-process sandbox can stop it.
  */
-export function underDeadline(state: CallState, work: (state: CallState) => Promise<Success | Failure>): Promise<Success | Failure> {
+export function underDeadline<T extends { readonly ok: true }>(state: CallState, work: (state: CallState) => Promise<T | Failure>): Promise<T | Failure> {
   const tool = state.tool!;
   // The caller's signal (call option `signal`; nested calls follow their parent's instead).
   const external = state.parent === null ? state.options.signal : undefined;
@@ -29,7 +29,7 @@ export function underDeadline(state: CallState, work: (state: CallState) => Prom
   const abort = new CallSignal();
   state.abort = abort;
   const unfollow = state.parent === null ? undefined : state.parent.abort!.adopt(abort);
-  return new Promise<Success | Failure>((resolve, reject) => {
+  return new Promise<T | Failure>((resolve, reject) => {
     /** Stops listening: the deadline, the budget's cut, the caller's signal and the parent's. */
     const done = () => {
       state.cut = undefined;

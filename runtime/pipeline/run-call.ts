@@ -16,6 +16,7 @@ import { releaseRepeat, repeatGuard } from "./repeat-guard.js";
 import { resolve } from "./resolve.js";
 import { result } from "./result.js";
 import type { CallState, Engine, Failure, Success } from "./state.js";
+import type { DataSnapshot } from "../json-data.js";
 import { validateInput } from "./validate-input.js";
 import { validateOutput } from "./validate-output.js";
 
@@ -23,7 +24,9 @@ import { validateOutput } from "./validate-output.js";
  * The one fixed pipeline every call takes, nested calls included:
  * budget → resolve → breaker → repeat guard → effect gate → [deadline: validate input → dispatch →
  * validate output] → result → receipt. Each stage is its own file; this one only sequences them and
- * does the bookkeeping after the outcome is decided.
+ * does the bookkeeping after the outcome is decided. The result stage runs after the deadline frame:
+ * once the tool's output is validated the tool has finished, and cave's own work on the result (a
+ * slow plan, a slow store) must never turn a finished call into TIMEOUT with effectUnknown.
  */
 export async function runCall(engine: Engine, run: RunState, parent: CallState | null, name: unknown, args: unknown, options: CallOptions): Promise<CallOutcome> {
   const state: CallState = {
@@ -37,7 +40,7 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
   if (run.journal !== undefined) return journaledCall(state, run.journal);
   let end: Success | Failure;
   try {
-    end = budget(state) ?? resolve(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await underDeadline(state, execute));
+    end = budget(state) ?? resolve(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await toolThenResult(state));
   } catch (thrown) {
     // Every stage reports what a model or a tool can send as a typed failure; a throw here is the
     // runtime's own fault (or an exhausted stack or heap). The call still ends with an outcome and a
@@ -76,7 +79,7 @@ async function journaledCall(state: CallState, journal: RunJournal): Promise<Cal
     else {
       const matched = await journalMatch(state, journal);
       if (matched !== undefined && "receipt" in matched) return matched;
-      end = matched ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await journalIntent(state)) ?? (await underDeadline(state, execute));
+      end = matched ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await journalIntent(state)) ?? (await toolThenResult(state));
     }
   } catch (thrown) {
     end = runtimeFault(state, thrown);
@@ -86,7 +89,21 @@ async function journaledCall(state: CallState, journal: RunJournal): Promise<Cal
   return conclude(state, end);
 }
 
-async function execute(state: CallState): Promise<Success | Failure> {
+/**
+ * Stages 6 to 8 under the deadline, then stage 9 outside it. The tool's call is over when its output
+ * is validated: from then on it is settled (a nested call it makes is refused, PARENT_SETTLED), and
+ * neither the deadline, the run's wall-time budget nor the caller's signal can end it any more.
+ */
+async function toolThenResult(state: CallState): Promise<Success | Failure> {
+  const ended = await underDeadline(state, execute);
+  if (ended.ok !== true) return ended;
+  state.settled = true;
+  const end = result(state, ended.data);
+  return end instanceof Promise ? await end : end;
+}
+
+/** Stages 6 to 8: the validated output, or why there is none. */
+async function execute(state: CallState): Promise<Validated | Failure> {
   const pending = validateInput(state);
   const input = pending instanceof Promise ? await pending : pending;
   if (input.ok !== true) return input;
@@ -103,10 +120,7 @@ async function execute(state: CallState): Promise<Success | Failure> {
   if (!raw.ok) raw = await afterFailure(state, request, raw);
   if (!raw.ok) return { code: raw.code, message: raw.message };
   const checking = validateOutput(state, raw.value);
-  const output = checking instanceof Promise ? await checking : checking;
-  if (output.ok !== true) return output;
-  const end = result(state, output.data);
-  return end instanceof Promise ? await end : end;
+  return checking instanceof Promise ? await checking : checking;
 }
 
 /** What execute receives besides its input. The signal is made on first access (see CallSignal). */
@@ -137,6 +151,9 @@ class Context implements ToolContext {
 function nestedOptions(options: CallOptions): CallOptions {
   return options.speculative === undefined ? {} : { speculative: options.speculative };
 }
+
+/** What the tool's part of a call ends with when it succeeds: its output, validated. */
+type Validated = { readonly ok: true; readonly data: DataSnapshot };
 
 /** What execute returns when the deadline already decided the outcome (the value is discarded). */
 const TOO_LATE: Failure = { code: "TIMEOUT", message: "the deadline passed before dispatch" };
