@@ -34,6 +34,13 @@ const TOO_DEEP = Symbol("too-deep");
 export { MAX_JSON_DEPTH };
 
 /**
+ * A schema's build-time canonical-JSON serializer (compiler/validators/canonical.ts, emitted beside its validator):
+ * the canonical text and detached copy of a value of the schema's shape, the same as the general walk's, or
+ * undefined for any other value (the general walk then decides).
+ */
+export type CanonicalSerializer = (value: unknown, maxBytes: number) => { readonly text: string; readonly value: unknown } | undefined;
+
+/**
  * Copies a value as plain JSON data, or says exactly why it is not: functions, Symbols, BigInt,
  * undefined fields, non-finite numbers, cycles, class instances, accessors that throw, symbol keys
  * and `__proto__` / `constructor.prototype` keys are refused, never dropped or converted. The copy
@@ -41,8 +48,17 @@ export { MAX_JSON_DEPTH };
  * caller's (or tool's) object can be mutated later without changing what was recorded.
  * Size is bounded while walking (a string's length is a lower bound on its UTF-8 bytes), so a 50 MB
  * value is refused at the cap without being serialised; the exact check is on the canonical bytes.
+ * With `shaped`, the schema's emitted serializer tries first (one pass, no sorting); a value it gives up
+ * on is walked again here, and only that walk's reads are kept.
  */
-export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
+export function snapshotJson(value: unknown, maxBytes: number, shaped?: CanonicalSerializer): SnapshotResult {
+  if (shaped !== undefined && !prototypesPatched()) {
+    const fast = shaped(value, maxBytes);
+    if (fast !== undefined) {
+      const bytes = Buffer.byteLength(fast.text);
+      if (bytes <= maxBytes) return { ok: true, value: fast.value, bytes, sha256: sha256(fast.text), text: fast.text };
+    }
+  }
   // One walker is reused (calls are frequent and it holds no state between walks); a getter that
   // starts another snapshot while one is running gets its own.
   const walker = idle.busy ? new Walker() : idle;
@@ -70,7 +86,10 @@ export function snapshotJson(value: unknown, maxBytes: number): SnapshotResult {
   const text = general || prototypesPatched() ? canonicalJson(copy) : JSON.stringify(sorted);
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) return { ok: false, problem: { kind: "too-large", bytes } };
-  return { ok: true, value: copy, bytes, sha256: sha256(text), text };
+  // The copy handed on has its keys in the canonical text's order (the sorted twin), whatever order the
+  // caller wrote them in, as the build-time serializers give it; only an object with array-index keys,
+  // which V8 orders itself, keeps the copy's order.
+  return { ok: true, value: general ? copy : sorted, bytes, sha256: sha256(text), text };
 }
 
 /**
@@ -133,8 +152,8 @@ const SCAN_DEPTH = 16;
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
 
 /**
- * Walks a value once, building its detached copy (keys in their original order: the copy is what the
- * tool or the caller gets) and, from the same reads, a sorted twin for the canonical text: the copy
+ * Walks a value once, building its detached copy (keys in their original order) and, from the same
+ * reads, a sorted twin for the canonical text, which is what the tool or the caller gets: the copy
  * itself where keys are already in code-unit order, new objects with the keys inserted in that order
  * where they are not.
  */

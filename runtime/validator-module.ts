@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { sha256 } from "../src/contract/hash.js";
 import { RuntimeError } from "./errors.js";
+import type { CanonicalSerializer } from "./json-data.js";
 
 /** One reason a value failed its schema: where (a JSON Pointer into the value, "" for the value itself) and what. */
 export interface ValidationIssue {
@@ -13,6 +14,8 @@ export type ValidationResult = { readonly ok: true } | { readonly ok: false; rea
 
 export interface CompiledValidator {
   validate(value: unknown): ValidationResult;
+  /** The schema's build-time canonical-JSON serializer, when its shape is fixed (compiler/validators/canonical.ts). */
+  readonly canonical: CanonicalSerializer | undefined;
 }
 
 /** The part of an Ajv error object the runtime reads (the generated code carries no Ajv types). */
@@ -47,19 +50,21 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
     throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} does not match cave.lock (locked ${expectedSha256}, found ${actual}). Rebuild with cave build and deploy cave.lock together with its build folder.`);
   }
   let validate: unknown;
+  let canonical: unknown;
   try {
-    validate = ((await import(`data:text/javascript;base64,${bytes.toString("base64")}`)) as { default?: unknown }).default;
+    ({ default: validate, canonical } = (await import(`data:text/javascript;base64,${bytes.toString("base64")}`)) as { default?: unknown; canonical?: unknown });
   } catch (thrown) {
     throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} matches cave.lock but cannot be loaded (${thrown instanceof Error ? thrown.name : "error"}). Rebuild with cave build.`);
   }
   if (typeof validate !== "function") {
     throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} does not export a validate function. Rebuild with cave build.`);
   }
-  return validatorOf(validate as ValidateFunction);
+  return validatorOf(validate as ValidateFunction, typeof canonical === "function" ? (canonical as CanonicalSerializer) : undefined);
 }
 
-function validatorOf(fn: ValidateFunction): CompiledValidator {
+function validatorOf(fn: ValidateFunction, canonical: CanonicalSerializer | undefined): CompiledValidator {
   return {
+    canonical,
     validate(value) {
       let valid: boolean;
       try {

@@ -4,13 +4,20 @@
 //   node first-call.mjs ajv <root> <repoRoot>       what an MCP client does today: compile every locked
 //                                                    schema with Ajv at start-up, then validate, import and
 //                                                    call the same tool and validate its output
+//   node first-call.mjs aiSdk <root> <repoRoot> nine the Vercel AI SDK: import the project's tools written with
+//                                                    zod and tool() (nine-project.mjs), validate the arguments
+//                                                    as generateText does, execute
+// With a fourth argument "nine" the project is nine-project.mjs's (its first tool and arguments).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [side, root, repoRoot] = process.argv.slice(2);
-const TOOL = "tool_0";
-const ARGS = { customerId: "cus_abcdefgh", query0: "refund status" };
+import { ARGS as NINE_ARGS, toolName } from "./nine-project.mjs";
+
+const [side, root, repoRoot, project] = process.argv.slice(2);
+const nine = project === "nine";
+const TOOL = nine ? toolName(0) : "tool_0";
+const ARGS = nine ? NINE_ARGS : { customerId: "cus_abcdefgh", query0: "refund status" };
 const start = performance.now();
 let ok;
 
@@ -20,6 +27,13 @@ if (side === "runtime") {
   const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: inProcessDispatcher } });
   const outcome = await runtime.call(TOOL, ARGS);
   ok = outcome.ok;
+} else if (side === "aiSdk") {
+  const { safeValidateTypes, executeTool } = await import(pathToFileURL(join(repoRoot, "node_modules/@ai-sdk/provider-utils/dist/index.mjs")).href);
+  const { tools } = await import(pathToFileURL(join(root, "ai-sdk-tools.mjs")).href);
+  const checked = await safeValidateTypes({ value: ARGS, schema: tools[TOOL].inputSchema });
+  if (checked.success) {
+    for await (const part of executeTool({ execute: tools[TOOL].execute, input: checked.value, options: { toolCallId: "c1", messages: [] } })) ok = part.type === "final" && part.output.ok === true;
+  }
 } else {
   const { Ajv } = await import(pathToFileURL(join(repoRoot, "node_modules/ajv/dist/ajv.js")).href);
   const addFormats = (await import(pathToFileURL(join(repoRoot, "node_modules/ajv-formats/dist/index.js")).href)).default.default;

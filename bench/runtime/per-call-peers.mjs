@@ -1,5 +1,8 @@
-// Per-call cost on the issue's 9-property schema, side by side in one process, rounds interleaved:
-//   node per-call-peers.mjs <root> <repoRoot>       (root: a project from nine-project.mjs, built)
+// Per-call cost on the issue's 9-property schema, one side per process (run.mjs alternates processes):
+//   node per-call-peers.mjs <root> <repoRoot> <side>      (root: a project from nine-project.mjs, built)
+// One side per process because what one side loads slows another: measured here, cave's pipeline ran about
+// 3x slower (CPU and wall time alike) in a process that had imported zod v4, which the AI SDK side needs.
+// Every process also measures `direct`, rounds interleaved, so each side's overhead is over its own direct.
 // Every side calls the project's tools round-robin (tool i % N), so a cost that grows with the number
 // of tools shows, with the same arguments (10 items):
 //  - direct: the tool's own execute, imported from its locked bundle;
@@ -9,14 +12,14 @@
 //    bookkeeping not included, so this is a lower bound of the AI SDK's cost;
 //  - cave: run.call through the whole in-process pipeline (resolve, validation, deadline, result, receipt).
 // CPU time of this process (user + system): other processes on a shared machine inflate wall time, not
-// this. Prints { n, directUs, ajvUs, aiSdkUs, caveUs } (medians of the rounds, µs per call), the
-// fastest round of each side, and the overheads over direct.
+// this. Prints { n, directUs, <side>Us } (medians of the rounds, µs per call), the fastest round of each,
+// the side's overhead over direct, and the process's RSS after the rounds (every tool called).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ARGS } from "./nine-project.mjs";
 
-const [root, repoRoot] = process.argv.slice(2);
+const [root, repoRoot, only] = process.argv.slice(2);
 const ITERATIONS = Number(process.env.CAVE_BENCH_ITERATIONS ?? 50_000);
 const ROUNDS = 7;
 const load = (path) => import(pathToFileURL(join(repoRoot, path)).href);
@@ -24,25 +27,31 @@ const load = (path) => import(pathToFileURL(join(repoRoot, path)).href);
 const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8"));
 const names = Object.keys(lock.tools).sort();
 const n = names.length;
+// CAVE_BENCH_SPREAD=1: every call goes to the first tool (the per-call path with N tools locked, without N validators competing for the CPU caches).
+const spread = Number(process.env.CAVE_BENCH_SPREAD ?? n);
 
-const { createRuntime } = await load("dist/runtime/index.js");
-const runtime = await createRuntime({ root, mode: "host" });
-const run = runtime.startRun({ budget: { maxCalls: Number.MAX_SAFE_INTEGER, maxWallMs: Number.MAX_SAFE_INTEGER } });
 
 const context = { signal: new AbortController().signal, callId: "direct", call: async () => null };
 const executes = [];
 for (const name of names) executes.push((await import(pathToFileURL(join(root, lock.tools[name].source.bundle)).href))[lock.tools[name].export].execute);
 
-const { Ajv } = await load("node_modules/ajv/dist/ajv.js");
-const addFormats = (await load("node_modules/ajv-formats/dist/index.js")).default.default;
-const ajv = new Ajv({ strict: false });
-addFormats(ajv);
-const validators = names.map((name) => ajv.compile(lock.tools[name].input.jsonSchema));
-
-const { safeValidateTypes, executeTool } = await load("node_modules/@ai-sdk/provider-utils/dist/index.mjs");
-const aiTools = (await import(pathToFileURL(join(root, "ai-sdk-tools.mjs")).href)).tools;
-const aiList = names.map((name) => aiTools[name]);
+let run, validators, safeValidateTypes, executeTool, aiList;
 const aiOptions = { toolCallId: "c1", messages: [] };
+if (only === "cave") {
+  const { createRuntime } = await load("dist/runtime/index.js");
+  const runtime = await createRuntime({ root, mode: "host" });
+  run = runtime.startRun({ budget: { maxCalls: Number.MAX_SAFE_INTEGER, maxWallMs: Number.MAX_SAFE_INTEGER } });
+} else if (only === "ajv") {
+  const { Ajv } = await load("node_modules/ajv/dist/ajv.js");
+  const addFormats = (await load("node_modules/ajv-formats/dist/index.js")).default.default;
+  const ajv = new Ajv({ strict: false });
+  addFormats(ajv);
+  validators = names.map((name) => ajv.compile(lock.tools[name].input.jsonSchema));
+} else if (only === "aiSdk") {
+  ({ safeValidateTypes, executeTool } = await load("node_modules/@ai-sdk/provider-utils/dist/index.mjs"));
+  const aiTools = (await import(pathToFileURL(join(root, "ai-sdk-tools.mjs")).href)).tools;
+  aiList = names.map((name) => aiTools[name]);
+} else throw new Error(`unknown side ${only}: cave, ajv or aiSdk`);
 
 const sides = {
   direct: async (i) => executes[i](ARGS, context),
@@ -71,10 +80,11 @@ const cpuUs = () => {
 };
 async function round(call) {
   const t = cpuUs();
-  for (let k = 0; k < ITERATIONS; k++) await call(k % n);
+  for (let k = 0; k < ITERATIONS; k++) await call(k % spread);
   return (cpuUs() - t) / ITERATIONS;
 }
 
+for (const name of Object.keys(sides)) if (name !== "direct" && name !== only) delete sides[name];
 const times = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
 for (const call of Object.values(sides)) await round(call);
 for (let r = 0; r < ROUNDS; r++) for (const [name, call] of Object.entries(sides)) times[name].push(await round(call));
@@ -85,5 +95,6 @@ for (const [name, xs] of Object.entries(times)) {
   out[`${name}Us`] = median(xs);
   out[`${name}FastestUs`] = Math.min(...xs);
 }
-for (const name of ["ajv", "aiSdk", "cave"]) out[`${name}OverUs`] = out[`${name}Us`] - out.directUs;
+for (const name of Object.keys(sides).filter((s) => s !== "direct")) out[`${name}OverUs`] = out[`${name}Us`] - out.directUs;
+out.rssMB = process.memoryUsage().rss / 1e6;
 process.stdout.write(JSON.stringify(out));

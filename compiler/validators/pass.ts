@@ -5,6 +5,7 @@ import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 import { error, sortDiagnostics, stripRoot, type Diagnostic, type Location } from "../diagnostics.js";
 import type { ValidatorModule, ValidatorsResult } from "../types.js";
 import { assembleValidator } from "./assemble.js";
+import { canonicalSerializerSource } from "./canonical.js";
 import { HELPERS, type HelperName } from "./helpers.js";
 import { helperSetName, preludeSource } from "./prelude.js";
 import type { Refusal } from "./refusal.js";
@@ -29,7 +30,7 @@ type Outcome = { readonly code: string; readonly helpers: readonly HelperName[] 
 /**
  * The validators pass: every distinct transparent schema (by the sha256 of its canonical JSON; identical schemas
  * share one module) becomes a precompiled Ajv standalone validator at `<outDir>/validators/<hex>.mjs`, whose default
- * export is the validate function: the prelude of the runtime helpers it needs (bundled once per set of helpers),
+ * export is the validate function (and `canonical`, the schema's canonical-JSON serializer, when its shape is fixed): the prelude of the runtime helpers it needs (bundled once per set of helpers),
  * then Ajv's code. A schema Ajv refuses is a diagnostic naming each owner, never a throw. Nothing is written here:
  * emit writes `code` to `path`. Ajv and esbuild are loaded only when something is not in the cache.
  */
@@ -75,7 +76,7 @@ export async function validators(
       for (const owner of owners) diagnostics.push(error(outcome.refusal.code, `${owner} schema: ${outcome.refusal.problem}`, outcome.refusal.hint, places.get(owner)));
       continue;
     }
-    const module = assemble(outcome, preludes);
+    const module = assemble(outcome, preludes, groups.get(hash)!.schema);
     if ("fault" in module) {
       const cause = stripRoot(stripRoot(message(module.fault), root), PACKAGE_DIR);
       for (const owner of owners) {
@@ -90,11 +91,11 @@ export async function validators(
 }
 
 /** A validator module from Ajv's code and its prelude, or why there is none. */
-function assemble(outcome: Exclude<Outcome, { refusal: Refusal }>, preludes: ReadonlyMap<string, string | { error: unknown }>): { code: string } | { fault: unknown } {
+function assemble(outcome: Exclude<Outcome, { refusal: Refusal }>, preludes: ReadonlyMap<string, string | { error: unknown }>, schema: unknown): { code: string } | { fault: unknown } {
   if ("fault" in outcome) return outcome;
   const prelude = preludes.get(helperSetName(outcome.helpers)) ?? { error: "no prelude was produced" };
   if (typeof prelude !== "string") return { fault: prelude.error };
-  return { code: assembleValidator(prelude, outcome.code) };
+  return { code: assembleValidator(prelude, outcome.code, canonicalSerializerSource(schema)) };
 }
 
 /** Ajv's code for every schema: from the cache, or compiled (and cached when it compiles). */

@@ -1,5 +1,5 @@
 import { RuntimeError } from "../errors.js";
-import { describePath, snapshotJson } from "../json-data.js";
+import { describePath, snapshotJson, type CanonicalSerializer } from "../json-data.js";
 import { isReservedEntry, reservedToolFor } from "../results/reserved-call.js";
 import type { CallState, Failure } from "./state.js";
 
@@ -11,7 +11,7 @@ import type { CallState, Failure } from "./state.js";
  * No tool code runs.
  */
 export function resolve(state: CallState): Failure | undefined {
-  const snapshot = snapshotJson(state.args, state.engine.options.limits.maxInputBytes);
+  const snapshot = snapshotJson(state.args, state.engine.options.limits.maxInputBytes, inputSerializer(state));
   if (snapshot.ok) state.args$ = snapshot;
 
   const parent = state.parent;
@@ -66,3 +66,9 @@ export function resolve(state: CallState): Failure | undefined {
   return undefined;
 }
 
+
+/** The build-time serializer of the tool's input schema, once the tool was resolved and its validator loaded (every call after its first). */
+function inputSerializer(state: CallState): CanonicalSerializer | undefined {
+  const validation = state.engine.resolved.get(state.name)?.input?.validation;
+  return validation === undefined || validation.kind === "opaque" ? undefined : state.engine.loader.loadedValidator(validation)?.canonical;
+}

@@ -23,11 +23,11 @@ export function validateOutput(state: CallState, raw: unknown): Checked | Promis
   const side = state.tool!.output;
   const value = raw === undefined ? null : raw;
   if (side === null) return checked(state, nativeSnapshot(value, limit), limit, "returned", false);
-  const first = checked(state, snapshotJson(value, limit), limit, "returned", true);
-  if (first.ok !== true) return first;
   const validation = side.validation;
+  const loaded = validation.kind === "opaque" ? undefined : state.engine.loader.loadedValidator(validation);
+  const first = checked(state, snapshotJson(value, limit, loaded?.canonical), limit, "returned", true);
+  if (first.ok !== true) return first;
   if (validation.kind === "opaque") return opaque(state, first, limit);
-  const loaded = state.engine.loader.loadedValidator(validation);
   return loaded === undefined ? loadThenCheck(state, validation, first) : check(state, loaded, first);
 }
 

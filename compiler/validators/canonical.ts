@@ -1,0 +1,252 @@
+import { _, and, CodeGen, Name, nil, not, or, type Code } from "ajv/dist/compile/codegen/index.js";
+import { ValueScope } from "ajv/dist/compile/codegen/scope.js";
+
+/**
+ * The shape of a schema as far as its canonical JSON is concerned: the keys of closed objects and the
+ * item of arrays are known at build time; leaves only need their JSON type. Whatever the validator
+ * decides beyond that (bounds, patterns, formats, required) is the validator's job, not the serializer's.
+ */
+type Shape =
+  | { readonly kind: "object"; readonly properties: ReadonlyArray<readonly [string, Shape]> }
+  | { readonly kind: "array"; readonly items: Shape }
+  | { readonly kind: "leaf"; readonly types: ReadonlySet<LeafType> };
+type LeafType = "string" | "number" | "boolean" | "null";
+
+/** Keywords that change which values a node admits in ways the shape above cannot follow: such a schema gets no serializer. */
+const OPAQUE_KEYWORDS = ["$ref", "allOf", "not", "if", "then", "else", "patternProperties", "dependencies", "propertyNames", "additionalItems", "prefixItems", "unevaluatedProperties", "unevaluatedItems", "$defs", "definitions"];
+const MAX_SHAPE_DEPTH = 64;
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * The source of a module fragment exporting `canonical(value, maxBytes)`, the canonical-JSON serializer of one
+ * schema, or undefined when the schema's shape is not fixed at build time (open objects, `any`, unions of
+ * objects, references): those values take the runtime's general walk (runtime/json-data.ts). `canonical`
+ * reads each property of a value of the schema's shape exactly once and returns `{ text, value }`: a detached
+ * copy whose closed objects have their keys inserted in code-unit order (known here, so nothing is sorted), and
+ * its RFC 8785 text, written by one native JSON.stringify of that copy; the same bytes and the same copy as the
+ * general walk (test/runtime/canonical-differential.test.ts). It
+ * returns undefined, having changed nothing, for anything else: a value of another shape, an extra key, a class
+ * instance, a Symbol key, a lone surrogate, a non-finite number, more than `maxBytes` of strings and items, a getter
+ * that starts another walk. The general walk then decides, and every such value is one it refuses.
+ * Emitted through Ajv's code generator, as the validators are: every key and value is quoted by it.
+ */
+export function canonicalSerializerSource(schema: unknown): string | undefined {
+  const shape = shapeOf(schema, null, 0);
+  if (shape === undefined) return undefined;
+  const gen = new CodeGen(new ValueScope({ scope: {} }), { es5: false, lines: true, ownProperties: false });
+  // Everything lives inside one function, so no name of it can meet one of Ajv's module-level names.
+  const outer = new Name("canonicalSerializer");
+  gen.func(outer, nil, false, () => emitModule(gen, shape));
+  gen.code(_`export const canonical = ${outer}();`);
+  return gen.toString();
+}
+
+function emitModule(gen: CodeGen, shape: Shape): void {
+  const state: EmitState = { n: gen.let("n", 0), max: gen.let("max", 0), busy: gen.let("busy", false), fail: gen.const("FAIL", _`{}`) };
+  const root = emitNode(gen, state, shape);
+  const canonical = new Name("canonical");
+  const value = new Name("value");
+  const maxBytes = new Name("maxBytes");
+  gen.func(canonical, _`${value}, ${maxBytes}`, false, () => {
+    // A getter that starts another walk while this one runs: the general walk handles the inner one.
+    gen.if(state.busy, () => gen.return(_`undefined`));
+    gen.assign(state.busy, true);
+    gen.assign(state.n, 0);
+    gen.assign(state.max, maxBytes);
+    gen.try(
+      () => {
+        const copy = gen.const("copy", _`${root}(${value})`);
+        // The copy's objects are fresh plain objects with their keys inserted in code-unit order (no
+        // array-index key: shapeOf), so JSON.stringify writes exactly the RFC 8785 text.
+        gen.return(_`${copy} === ${state.fail} ? undefined : { text: JSON.stringify(${copy}), value: ${copy} }`);
+      },
+      // A getter or proxy trap threw: the general walk reports it.
+      () => gen.return(_`undefined`),
+      () => gen.assign(state.busy, false),
+    );
+  });
+  gen.return(canonical);
+}
+
+interface EmitState {
+  /** A lower bound of the value's canonical bytes so far, and the cap. */
+  readonly n: Name;
+  readonly max: Name;
+  readonly busy: Name;
+  /** What a node function returns for a value it does not take. */
+  readonly fail: Name;
+}
+
+/**
+ * Emits the function that checks and copies a value of `shape` and returns its name: the copy (objects with
+ * their keys in code-unit order), or FAIL.
+ */
+function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
+  const fn = gen.name("s");
+  const v = new Name("v");
+  if (shape.kind === "leaf") {
+    gen.func(fn, v, false, () => {
+      checkLeaf(gen, state, shape.types, v);
+      gen.return(v);
+    });
+    return fn;
+  }
+  if (shape.kind === "array") {
+    const item = shape.items.kind === "leaf" ? undefined : emitNode(gen, state, shape.items);
+    gen.func(fn, v, false, () => {
+      gen.if(or(not(_`Array.isArray(${v})`), _`Object.getPrototypeOf(${v}) !== Array.prototype`), () => gen.return(state.fail));
+      const length = gen.const("len", _`${v}.length`);
+      addBytes(gen, state, _`2 + ${length}`);
+      const copy = gen.const("c", _`new Array(${length})`);
+      gen.forRange("i", 0, length, (i) => {
+        const x = gen.const("x", _`${v}[${i}]`);
+        if (item === undefined) {
+          checkLeaf(gen, state, (shape.items as Extract<Shape, { kind: "leaf" }>).types, x);
+          gen.assign(_`${copy}[${i}]`, x);
+        } else {
+          const y = gen.const("y", _`${item}(${x})`);
+          gen.if(_`${y} === ${state.fail}`, () => gen.return(state.fail));
+          gen.assign(_`${copy}[${i}]`, y);
+        }
+      });
+      gen.return(copy);
+    });
+    return fn;
+  }
+  const children = new Map<string, Name>();
+  for (const [key, child] of shape.properties) if (child.kind !== "leaf") children.set(key, emitNode(gen, state, child));
+  gen.func(fn, v, false, () => {
+    gen.if(or(_`typeof ${v} !== "object"`, _`${v} === null`), () => gen.return(state.fail));
+    const proto = gen.const("p", _`Object.getPrototypeOf(${v})`);
+    gen.if(and(_`${proto} !== Object.prototype`, _`${proto} !== null`), () => gen.return(state.fail));
+    gen.if(_`Object.getOwnPropertySymbols(${v}).length !== 0`, () => gen.return(state.fail));
+    // The value's own keys, read in its own order (as the general walk reads them), each into its slot.
+    const keys = gen.const("keys", _`Object.keys(${v})`);
+    addBytes(gen, state, _`2 + ${keys}.length`);
+    const slots = shape.properties.map(([key]) => [key, gen.let("m")] as const);
+    gen.forRange("i", 0, _`${keys}.length`, (i) => {
+      if (shape.properties.length === 0) {
+        gen.return(state.fail);
+        return;
+      }
+      const k = gen.const("k", _`${keys}[${i}]`);
+      shape.properties.forEach(([key, child], index) => {
+        const branch = _`${k} === ${key}`;
+        if (index === 0) gen.if(branch);
+        else gen.elseIf(branch);
+        addBytes(gen, state, _`${key.length + 3}`, false);
+        const slot = slots[index]![1];
+        gen.assign(slot, _`${v}[${key}]`);
+        if (child.kind === "leaf") checkLeaf(gen, state, child.types, slot);
+        else {
+          gen.assign(slot, _`${children.get(key)!}(${slot})`);
+          gen.if(_`${slot} === ${state.fail}`, () => gen.return(state.fail));
+        }
+      });
+      gen.else();
+      gen.return(state.fail);
+      gen.endIf();
+    });
+    // A fresh object with the keys inserted in code-unit order: the order of the canonical text.
+    const copy = gen.const("c", _`{}`);
+    const sorted = [...slots].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [key, slot] of sorted) gen.if(_`${slot} !== undefined`, () => gen.assign(_`${copy}[${key}]`, slot));
+    gen.return(copy);
+  });
+  return fn;
+}
+
+/** The lower bound on bytes the general walk keeps (runtime/json-data.ts), so a huge value is given up early. */
+function addBytes(gen: CodeGen, state: EmitState, bytes: Code, check = true): void {
+  gen.add(state.n, bytes);
+  // Only strings and collections are unbounded: the fixed-size parts are checked with the next of those.
+  if (check) gen.if(_`${state.n} > ${state.max}`, () => gen.return(state.fail));
+}
+
+/** Returns FAIL from the function unless `x` is a leaf of one of `types` the general walk takes as is. */
+function checkLeaf(gen: CodeGen, state: EmitState, types: ReadonlySet<LeafType>, x: Code): void {
+  const allowed: Code[] = [];
+  if (types.has("string")) allowed.push(_`(typeof ${x} === "string" && ${x}.isWellFormed() && (${state.n} += ${x}.length + 2) <= ${state.max})`);
+  // JSON.stringify of a finite number is ECMAScript's Number::toString, which is what RFC 8785 prescribes.
+  if (types.has("number")) allowed.push(_`(Number.isFinite(${x}) && ++${state.n} > 0)`);
+  if (types.has("boolean")) allowed.push(_`(typeof ${x} === "boolean" && (${state.n} += 5) > 0)`);
+  if (types.has("null")) allowed.push(_`(${x} === null && (${state.n} += 4) > 0)`);
+  gen.if(not(or(...allowed)), () => gen.return(state.fail));
+}
+
+/** The shape of a JSON Schema node, or undefined when its values' shape is not fixed by it. */
+function shapeOf(schema: unknown, parentKey: string | null, depth: number): Shape | undefined {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > MAX_SHAPE_DEPTH) return undefined;
+  const node = schema as Record<string, unknown>;
+  if (OPAQUE_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword))) return undefined;
+  const union = node.anyOf ?? node.oneOf;
+  if (union !== undefined) {
+    if (!Array.isArray(union) || Object.hasOwn(node, "anyOf") === Object.hasOwn(node, "oneOf")) return undefined;
+    const types = new Set<LeafType>();
+    for (const member of union) {
+      const shape = shapeOf(member, parentKey, depth + 1);
+      if (shape?.kind !== "leaf") return undefined;
+      for (const type of shape.types) types.add(type);
+    }
+    return intersectType(node, types);
+  }
+  if (Object.hasOwn(node, "const")) return intersectType(node, leafTypesOf([node.const]));
+  if (Object.hasOwn(node, "enum")) return Array.isArray(node.enum) ? intersectType(node, leafTypesOf(node.enum)) : undefined;
+  const type = node.type;
+  if (type === "object") return objectShape(node, parentKey, depth);
+  if (type === "array") {
+    const items = shapeOf(node.items, null, depth + 1);
+    return items === undefined ? undefined : { kind: "array", items };
+  }
+  const types = leafTypesOfType(type);
+  return types === undefined ? undefined : { kind: "leaf", types };
+}
+
+function objectShape(node: Record<string, unknown>, parentKey: string | null, depth: number): Shape | undefined {
+  if (node.additionalProperties !== false) return undefined;
+  const properties = node.properties ?? {};
+  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return undefined;
+  const out: Array<readonly [string, Shape]> = [];
+  for (const [key, child] of Object.entries(properties)) {
+    // Keys the general walk refuses (prototype pollution) stay with it, and so does its message.
+    if (key === "__proto__" || (key === "prototype" && parentKey === "constructor")) return undefined;
+    // V8 orders array-index keys first whatever the insertion order, so the copy could not carry the canonical order.
+    if (ARRAY_INDEX.test(key)) return undefined;
+    const shape = shapeOf(child, key, depth + 1);
+    if (shape === undefined) return undefined;
+    out.push([key, shape]);
+  }
+  return { kind: "object", properties: out };
+}
+
+/** A leaf of `types`, narrowed by the node's own `type` when it has one. */
+function intersectType(node: Record<string, unknown>, types: ReadonlySet<LeafType> | undefined): Shape | undefined {
+  if (types === undefined || types.size === 0) return undefined;
+  if (!Object.hasOwn(node, "type")) return { kind: "leaf", types };
+  const declared = leafTypesOfType(node.type);
+  if (declared === undefined) return undefined;
+  const both = new Set([...types].filter((type) => declared.has(type)));
+  return both.size === 0 ? undefined : { kind: "leaf", types: both };
+}
+
+function leafTypesOf(values: readonly unknown[]): Set<LeafType> | undefined {
+  const types = new Set<LeafType>();
+  for (const value of values) {
+    if (value === null) types.add("null");
+    else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") types.add(typeof value as LeafType);
+    else return undefined;
+  }
+  return types;
+}
+
+function leafTypesOfType(type: unknown): Set<LeafType> | undefined {
+  const names = Array.isArray(type) ? type : [type];
+  const types = new Set<LeafType>();
+  for (const name of names) {
+    if (name === "string" || name === "number" || name === "boolean" || name === "null") types.add(name);
+    else if (name === "integer") types.add("number");
+    else return undefined;
+  }
+  return types.size === 0 ? undefined : types;
+}
+
