@@ -86,10 +86,7 @@ export function snapshotJson(value: unknown, maxBytes: number, shaped?: Canonica
   const text = general || prototypesPatched() ? canonicalJson(copy) : JSON.stringify(sorted);
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) return { ok: false, problem: { kind: "too-large", bytes } };
-  // The copy handed on has its keys in the canonical text's order (the sorted twin), whatever order the
-  // caller wrote them in, as the build-time serializers give it; only an object with array-index keys,
-  // which V8 orders itself, keeps the copy's order.
-  return { ok: true, value: general ? copy : sorted, bytes, sha256: sha256(text), text };
+  return { ok: true, value: copy, bytes, sha256: sha256(text), text };
 }
 
 /**
@@ -152,8 +149,8 @@ const SCAN_DEPTH = 16;
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
 
 /**
- * Walks a value once, building its detached copy (keys in their original order) and, from the same
- * reads, a sorted twin for the canonical text, which is what the tool or the caller gets: the copy
+ * Walks a value once, building its detached copy (keys in their original order: the copy is what the
+ * tool or the caller gets) and, from the same reads, a sorted twin for the canonical text: the copy
  * itself where keys are already in code-unit order, new objects with the keys inserted in that order
  * where they are not.
  */

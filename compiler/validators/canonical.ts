@@ -22,8 +22,9 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
  * schema, or undefined when the schema's shape is not fixed at build time (open objects, `any`, unions of
  * objects, references): those values take the runtime's general walk (runtime/json-data.ts). `canonical`
  * reads each property of a value of the schema's shape exactly once and returns `{ text, value }`: a detached
- * copy whose closed objects have their keys inserted in code-unit order (known here, so nothing is sorted), and
- * its RFC 8785 text, written by one native JSON.stringify of that copy; the same bytes and the same copy as the
+ * copy (keys in the value's own order) and its RFC 8785 text, written by one native JSON.stringify of a twin
+ * whose closed objects have their keys inserted in code-unit order (known here, so nothing is sorted; the twin is
+ * the copy itself where the value's keys were already in that order); the same bytes and the same copy as the
  * general walk (test/runtime/canonical-differential.test.ts). It
  * returns undefined, having changed nothing, for anything else: a value of another shape, an extra key, a class
  * instance, a Symbol key, a lone surrogate, a non-finite number, more than `maxBytes` of strings and items, a getter
@@ -42,7 +43,7 @@ export function canonicalSerializerSource(schema: unknown): string | undefined {
 }
 
 function emitModule(gen: CodeGen, shape: Shape): void {
-  const state: EmitState = { n: gen.let("n", 0), max: gen.let("max", 0), busy: gen.let("busy", false), fail: gen.const("FAIL", _`{}`) };
+  const state: EmitState = { n: gen.let("n", 0), max: gen.let("max", 0), busy: gen.let("busy", false), fail: gen.const("FAIL", _`{}`), twin: gen.let("twin", null) };
   const root = emitNode(gen, state, shape);
   const canonical = new Name("canonical");
   const value = new Name("value");
@@ -56,13 +57,16 @@ function emitModule(gen: CodeGen, shape: Shape): void {
     gen.try(
       () => {
         const copy = gen.const("copy", _`${root}(${value})`);
-        // The copy's objects are fresh plain objects with their keys inserted in code-unit order (no
+        // The twin's objects are fresh plain objects with their keys inserted in code-unit order (no
         // array-index key: shapeOf), so JSON.stringify writes exactly the RFC 8785 text.
-        gen.return(_`${copy} === ${state.fail} ? undefined : { text: JSON.stringify(${copy}), value: ${copy} }`);
+        gen.return(_`${copy} === ${state.fail} ? undefined : { text: JSON.stringify(${state.twin}), value: ${copy} }`);
       },
       // A getter or proxy trap threw: the general walk reports it.
       () => gen.return(_`undefined`),
-      () => gen.assign(state.busy, false),
+      () => {
+        gen.assign(state.busy, false);
+        gen.assign(state.twin, null);
+      },
     );
   });
   gen.return(canonical);
@@ -75,11 +79,14 @@ interface EmitState {
   readonly busy: Name;
   /** What a node function returns for a value it does not take. */
   readonly fail: Name;
+  /** Set by every node function that returns a copy: its twin with keys in code-unit order (the copy itself where it already is). */
+  readonly twin: Name;
 }
 
 /**
- * Emits the function that checks and copies a value of `shape` and returns its name: the copy (objects with
- * their keys in code-unit order), or FAIL.
+ * Emits the function that checks and copies a value of `shape` and returns its name. The function returns the
+ * copy (keys in the value's own order, as the general walk's copy) and leaves its sorted twin in `twin`, or
+ * returns FAIL.
  */
 function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
   const fn = gen.name("s");
@@ -87,6 +94,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
   if (shape.kind === "leaf") {
     gen.func(fn, v, false, () => {
       checkLeaf(gen, state, shape.types, v);
+      gen.assign(state.twin, v);
       gen.return(v);
     });
     return fn;
@@ -98,6 +106,8 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
       const length = gen.const("len", _`${v}.length`);
       addBytes(gen, state, _`2 + ${length}`);
       const copy = gen.const("c", _`new Array(${length})`);
+      // The twin array, made only once an item's twin differs from its copy.
+      const twin = item === undefined ? undefined : gen.let("tw");
       gen.forRange("i", 0, length, (i) => {
         const x = gen.const("x", _`${v}[${i}]`);
         if (item === undefined) {
@@ -107,8 +117,11 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
           const y = gen.const("y", _`${item}(${x})`);
           gen.if(_`${y} === ${state.fail}`, () => gen.return(state.fail));
           gen.assign(_`${copy}[${i}]`, y);
+          gen.if(and(_`${twin!} === undefined`, _`${state.twin} !== ${y}`), () => gen.assign(twin!, _`${copy}.slice(0, ${i})`));
+          gen.if(_`${twin!} !== undefined`, () => gen.code(_`${twin!}.push(${state.twin})`));
         }
       });
+      gen.assign(state.twin, twin === undefined ? copy : _`${twin} === undefined ? ${copy} : ${twin}`);
       gen.return(copy);
     });
     return fn;
@@ -123,7 +136,12 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
     // The value's own keys, read in its own order (as the general walk reads them), each into its slot.
     const keys = gen.const("keys", _`Object.keys(${v})`);
     addBytes(gen, state, _`2 + ${keys}.length`);
+    const copy = gen.const("c", _`{}`);
+    // Each known key's twin value, by slot; whether the keys came in code-unit order and every child's twin is its copy.
     const slots = shape.properties.map(([key]) => [key, gen.let("m")] as const);
+    const rank = rankOf(shape.properties.map(([key]) => key));
+    const previous = gen.let("prev", -1);
+    const same = gen.let("same", true);
     gen.forRange("i", 0, _`${keys}.length`, (i) => {
       if (shape.properties.length === 0) {
         gen.return(state.fail);
@@ -136,24 +154,43 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
         else gen.elseIf(branch);
         addBytes(gen, state, _`${key.length + 3}`, false);
         const slot = slots[index]![1];
-        gen.assign(slot, _`${v}[${key}]`);
-        if (child.kind === "leaf") checkLeaf(gen, state, child.types, slot);
-        else {
-          gen.assign(slot, _`${children.get(key)!}(${slot})`);
-          gen.if(_`${slot} === ${state.fail}`, () => gen.return(state.fail));
+        const position = rank.get(key)!;
+        gen.if(_`${previous} > ${position}`, () => gen.assign(same, false));
+        gen.assign(previous, position);
+        const x = gen.const("x", _`${v}[${key}]`);
+        if (child.kind === "leaf") {
+          checkLeaf(gen, state, child.types, x);
+          gen.assign(_`${copy}[${key}]`, x);
+          gen.assign(slot, x);
+        } else {
+          const y = gen.const("y", _`${children.get(key)!}(${x})`);
+          gen.if(_`${y} === ${state.fail}`, () => gen.return(state.fail));
+          gen.assign(_`${copy}[${key}]`, y);
+          gen.assign(slot, state.twin);
+          gen.if(_`${state.twin} !== ${y}`, () => gen.assign(same, false));
         }
       });
       gen.else();
       gen.return(state.fail);
       gen.endIf();
     });
-    // A fresh object with the keys inserted in code-unit order: the order of the canonical text.
-    const copy = gen.const("c", _`{}`);
+    gen.if(same, () => {
+      gen.assign(state.twin, copy);
+      gen.return(copy);
+    });
+    // The twin: a fresh object with the keys inserted in code-unit order, the order of the canonical text.
+    const twin = gen.const("t", _`{}`);
     const sorted = [...slots].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [key, slot] of sorted) gen.if(_`${slot} !== undefined`, () => gen.assign(_`${copy}[${key}]`, slot));
+    for (const [key, slot] of sorted) gen.if(_`${slot} !== undefined`, () => gen.assign(_`${twin}[${key}]`, slot));
+    gen.assign(state.twin, twin);
     gen.return(copy);
   });
   return fn;
+}
+
+/** Each key's position in code-unit order. */
+function rankOf(keys: readonly string[]): Map<string, number> {
+  return new Map([...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((key, i) => [key, i]));
 }
 
 /** The lower bound on bytes the general walk keeps (runtime/json-data.ts), so a huge value is given up early. */

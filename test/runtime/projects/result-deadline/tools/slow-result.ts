@@ -7,7 +7,7 @@ export const recordOrder = tool({
   input: schema.object({ lines: schema.integer({ minimum: 1, maximum: 10000 }) }),
   effect: "write",
   sandbox: "none",
-  timeout: 100,
+  timeout: 300,
   result: artifact({ strategy: "exact_ccr", maxInlineTokens: 64 }),
   execute: ({ lines }) => Array.from({ length: lines }, (_, i) => ({ line: i, sku: `sku-${i}`, note: "recorded" })),
 });
