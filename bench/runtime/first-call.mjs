@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { ARGS as NINE_ARGS, toolName } from "./nine-project.mjs";
+import { ARGS as NINE_ARGS, callAiSdkTool, toolName } from "./nine-project.mjs";
 
 const [side, root, repoRoot, project] = process.argv.slice(2);
 const nine = project === "nine";
@@ -28,12 +28,9 @@ if (side === "runtime") {
   const outcome = await runtime.call(TOOL, ARGS);
   ok = outcome.ok;
 } else if (side === "aiSdk") {
-  const { safeValidateTypes, executeTool } = await import(pathToFileURL(join(repoRoot, "node_modules/@ai-sdk/provider-utils/dist/index.mjs")).href);
+  const lib = await import(pathToFileURL(join(repoRoot, "node_modules/@ai-sdk/provider-utils/dist/index.mjs")).href);
   const { tools } = await import(pathToFileURL(join(root, "ai-sdk-tools.mjs")).href);
-  const checked = await safeValidateTypes({ value: ARGS, schema: tools[TOOL].inputSchema });
-  if (checked.success) {
-    for await (const part of executeTool({ execute: tools[TOOL].execute, input: checked.value, options: { toolCallId: "c1", messages: [] } })) ok = part.type === "final" && part.output.ok === true;
-  }
+  ok = (await callAiSdkTool(lib, tools[TOOL], ARGS)).ok;
 } else {
   const { Ajv } = await import(pathToFileURL(join(repoRoot, "node_modules/ajv/dist/ajv.js")).href);
   const addFormats = (await import(pathToFileURL(join(repoRoot, "node_modules/ajv-formats/dist/index.js")).href)).default.default;

@@ -22,6 +22,20 @@ export const ARGS = {
 
 export const toolName = (i) => `t_${String(i).padStart(4, "0")}`;
 
+/**
+ * One tool call as the AI SDK makes it once the model's text is parsed: safeValidateTypes, then executeTool
+ * (lib: @ai-sdk/provider-utils). Telemetry and message bookkeeping are left out: a lower bound of its cost.
+ * Returns the tool's output; throws when the arguments are refused.
+ */
+export async function callAiSdkTool(lib, tool, args) {
+  const checked = await lib.safeValidateTypes({ value: args, schema: tool.inputSchema });
+  if (!checked.success) throw checked.error;
+  let output;
+  for await (const part of lib.executeTool({ execute: tool.execute, input: checked.value, options: AI_SDK_OPTIONS })) output = part.output;
+  return output;
+}
+const AI_SDK_OPTIONS = { toolCallId: "c1", messages: [] };
+
 function caveTool(i) {
   return [
     `export const ${toolName(i)} = tool({`,

@@ -17,7 +17,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ARGS } from "./nine-project.mjs";
+import { ARGS, callAiSdkTool } from "./nine-project.mjs";
 
 const [root, repoRoot, only] = process.argv.slice(2);
 const ITERATIONS = Number(process.env.CAVE_BENCH_ITERATIONS ?? 50_000);
@@ -35,8 +35,7 @@ const context = { signal: new AbortController().signal, callId: "direct", call: 
 const executes = [];
 for (const name of names) executes.push((await import(pathToFileURL(join(root, lock.tools[name].source.bundle)).href))[lock.tools[name].export].execute);
 
-let run, validators, safeValidateTypes, executeTool, aiList;
-const aiOptions = { toolCallId: "c1", messages: [] };
+let run, validators, aiLib, aiList;
 if (only === "cave") {
   const { createRuntime } = await load("dist/runtime/index.js");
   const runtime = await createRuntime({ root, mode: "host" });
@@ -48,7 +47,7 @@ if (only === "cave") {
   addFormats(ajv);
   validators = names.map((name) => ajv.compile(lock.tools[name].input.jsonSchema));
 } else if (only === "aiSdk") {
-  ({ safeValidateTypes, executeTool } = await load("node_modules/@ai-sdk/provider-utils/dist/index.mjs"));
+  aiLib = await load("node_modules/@ai-sdk/provider-utils/dist/index.mjs");
   const aiTools = (await import(pathToFileURL(join(root, "ai-sdk-tools.mjs")).href)).tools;
   aiList = names.map((name) => aiTools[name]);
 } else throw new Error(`unknown side ${only}: cave, ajv or aiSdk`);
@@ -59,14 +58,7 @@ const sides = {
     if (!validators[i](ARGS)) throw new Error("ajv refused the arguments");
     return executes[i](ARGS, context);
   },
-  aiSdk: async (i) => {
-    const t = aiList[i];
-    const checked = await safeValidateTypes({ value: ARGS, schema: t.inputSchema });
-    if (!checked.success) throw checked.error;
-    let output;
-    for await (const part of executeTool({ execute: t.execute, input: checked.value, options: aiOptions })) output = part.output;
-    return output;
-  },
+  aiSdk: (i) => callAiSdkTool(aiLib, aiList[i], ARGS),
   cave: async (i) => {
     const outcome = await run.call(names[i], ARGS);
     if (!outcome.ok) throw new Error(outcome.error.message);

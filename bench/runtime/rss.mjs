@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ARGS } from "./nine-project.mjs";
+import { ARGS, callAiSdkTool } from "./nine-project.mjs";
 
 const [side, root, repoRoot] = process.argv.slice(2);
 const load = (path) => import(pathToFileURL(join(repoRoot, path)).href);
@@ -29,13 +29,9 @@ if (side === "cave") {
     if (!input(ARGS) || !output(await execute(ARGS, context))) throw new Error(`ajv: ${name} failed`);
   }
 } else if (side === "aiSdk") {
-  const { safeValidateTypes, executeTool } = await load("node_modules/@ai-sdk/provider-utils/dist/index.mjs");
+  const lib = await load("node_modules/@ai-sdk/provider-utils/dist/index.mjs");
   const { tools } = await import(pathToFileURL(join(root, "ai-sdk-tools.mjs")).href);
-  for (const name of names) {
-    const checked = await safeValidateTypes({ value: ARGS, schema: tools[name].inputSchema });
-    if (!checked.success) throw new Error(`aiSdk: ${name} refused the arguments`);
-    for await (const part of executeTool({ execute: tools[name].execute, input: checked.value, options: { toolCallId: "c1", messages: [] } })) void part;
-  }
+  for (const name of names) if ((await callAiSdkTool(lib, tools[name], ARGS)).ok !== true) throw new Error(`aiSdk: ${name} failed`);
 } else throw new Error(`unknown side ${side}`);
 globalThis.gc?.();
 const { rss, heapUsed } = process.memoryUsage();
