@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { isAbsolute, relative, resolve as resolvePath, sep } from "node:path";
 import type { CallOutcome } from "../src/contract/outcome.js";
+import type { CaveLock } from "../src/contract/lock.js";
 import { Breakers } from "./breaker-state.js";
 import { toolDeclarations, type DeclarationFormat, type DeclarationsOf } from "./declarations.js";
 import { describeTools, type ToolInfo } from "./describe-tools.js";
@@ -85,7 +86,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (required.prepare !== undefined) {
     try {
       // The tools it will run, so that one it cannot run as locked here is refused now (os-only.ts, scopes.ts).
-      await required.prepare(Object.fromEntries(Object.entries(lock.tools).filter(([, tool]) => tool.sandbox.mode === "required")), root);
+      await required.prepare(sandboxedTools(lock), root);
     } catch (thrown) {
       ownSandbox?.close();
       if (ownJournal) void journal!.close();
@@ -195,4 +196,22 @@ function shownPath(root: string, path: string): string {
   const rel = relative(root, path);
   if (rel === "" || isAbsolute(rel)) throw new RuntimeError("OPTIONS_INVALID", "lock must name a file on the same drive as root, relative to it (e.g. \"cave.lock\")");
   return rel.split(sep).join("/");
+}
+
+/**
+ * The sandboxed tools of the lock, for the sandbox to check now. An entry that is malformed is left out here: like
+ * every entry, it is refused when it is first read (read-lock.ts), so one bad tool never stops the others.
+ */
+function sandboxedTools(lock: CaveLock): Record<string, CaveLock["tools"][string]> {
+  const sandboxed: Record<string, CaveLock["tools"][string]> = Object.create(null);
+  for (const name of Object.keys(lock.tools)) {
+    let tool: CaveLock["tools"][string];
+    try {
+      tool = lock.tools[name]!;
+    } catch {
+      continue;
+    }
+    if (tool.sandbox.mode === "required") sandboxed[name] = tool;
+  }
+  return sandboxed;
 }
