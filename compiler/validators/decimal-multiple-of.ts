@@ -1,4 +1,5 @@
 import { _, str, type Ajv, type KeywordCxt } from "ajv";
+import { fromSource } from "./from-source.js";
 import { useFunc } from "ajv/dist/compile/util.js";
 
 /**
@@ -25,7 +26,7 @@ export const DECIMAL_MULTIPLE_OF_SOURCE = `(function decimalMultipleOf(value, di
 })`;
 
 // A constant of ours, not user data: evaluating it is how the in-process validator gets the very same function.
-const decimalMultipleOf = Object.assign(new Function(`return ${DECIMAL_MULTIPLE_OF_SOURCE};`)() as (value: number, divisor: number) => boolean, {
+const decimalMultipleOf = Object.assign(fromSource<(value: number, divisor: number) => boolean>(DECIMAL_MULTIPLE_OF_SOURCE), {
   code: DECIMAL_MULTIPLE_OF_SOURCE,
 });
 

@@ -2,6 +2,7 @@ import { _, str, type Ajv, type KeywordCxt } from "ajv";
 import { useFunc } from "ajv/dist/compile/util.js";
 import { RegExpValidator } from "@eslint-community/regexpp";
 import { createRequire } from "node:module";
+import { fromSource } from "./from-source.js";
 import { LINEAR_DATE_TIME_SOURCE } from "./linear-date-time.js";
 import { LINEAR_REGEX_SOURCE } from "./linear-regex.js";
 import { LINEAR_URI_SOURCE } from "./linear-uri.js";
@@ -34,14 +35,13 @@ export const DUPLICATE_ITEMS_SOURCE = `(function duplicateItems(items) {
   return found;
 })`;
 
-// Constants of ours, not user data: evaluating them is how the in-process validator gets the very same functions.
-const duplicateItems = Object.assign(new Function(`return ${DUPLICATE_ITEMS_SOURCE};`)() as (items: unknown[]) => [number, number] | null, { code: DUPLICATE_ITEMS_SOURCE });
-export const linearUrl = new Function(`return ${LINEAR_URL_SOURCE};`)() as (value: string) => boolean;
-export const linearUris = new Function(`return ${LINEAR_URI_SOURCE};`)() as Readonly<Record<"uri" | "uri-reference", (value: string) => boolean>>;
-export const linearDateTimes = (new Function(`return ${LINEAR_DATE_TIME_SOURCE};`)() as (formats: unknown) => Readonly<Record<"date-time" | "iso-date-time", (value: string) => boolean>>)(
+const duplicateItems = Object.assign(fromSource<(items: unknown[]) => [number, number] | null>(DUPLICATE_ITEMS_SOURCE), { code: DUPLICATE_ITEMS_SOURCE });
+export const linearUrl = fromSource<(value: string) => boolean>(LINEAR_URL_SOURCE);
+export const linearUris = fromSource<Readonly<Record<"uri" | "uri-reference", (value: string) => boolean>>>(LINEAR_URI_SOURCE);
+export const linearDateTimes = fromSource<(formats: unknown) => Readonly<Record<"date-time" | "iso-date-time", (value: string) => boolean>>>(LINEAR_DATE_TIME_SOURCE)(
   (createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: unknown }).fullFormats,
 );
-export const linearRegex = (new Function(`return ${LINEAR_REGEX_SOURCE};`)() as (validator: typeof RegExpValidator) => (value: string) => boolean)(RegExpValidator);
+export const linearRegex = fromSource<(validator: typeof RegExpValidator) => (value: string) => boolean>(LINEAR_REGEX_SOURCE)(RegExpValidator);
 
 /** Replaces Ajv's uniqueItems with the linear one; errors keep Ajv's message and params ({i, j}). */
 export function useLinearUniqueItems(ajv: Ajv): void {
