@@ -16,6 +16,7 @@ import { compilerIdentity } from "./cache/identity.js";
 import { hashInputs } from "./cache/inputs.js";
 import { openPassCaches, type PassCaches } from "./cache/passes.js";
 import { packageRoot } from "./package-root.js";
+import { lockfileHash } from "./stage/externals.js";
 
 export interface BuildOptions {
   /** The project root (default: the current directory). */
@@ -67,7 +68,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const write = options.write ?? true;
   const useCache = options.cache ?? true;
   const identity = compilerIdentity(packageRoot());
-  const key = cacheKey(identity, { root, config, evaluateTimeoutMs: options.evaluateTimeoutMs ?? null }, discovered.files);
+  // External packages are pinned from package-lock.json, which no pass reads as an input file.
+  const lockfile = (config.external ?? []).length > 0 ? lockfileHash(root) : null;
+  const key = cacheKey(identity, { root, config, evaluateTimeoutMs: options.evaluateTimeoutMs ?? null, lockfile }, discovered.files);
   const hit = useCache ? lookup(root, key, config.outDir) : undefined;
   if (hit) {
     const all = sortDiagnostics([...diagnostics, ...hit.diagnostics]);

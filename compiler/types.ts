@@ -1,5 +1,6 @@
 import type { IsolationSetting } from "../runtime/sandbox/isolation.js";
 import type { LockedSandbox } from "../src/contract/lock.js";
+import type { LockedExternal } from "../src/contract/lock.js";
 import type { Effect } from "../src/contract/effects.js";
 import type { RequestedResult } from "../src/contract/lock.js";
 import type { Diagnostic } from "./diagnostics.js";
@@ -19,6 +20,8 @@ export interface CaveConfig {
   readonly assets?: readonly string[];
   /** The sandbox's isolation ("os", "auto", "node"): build-time evaluation and the runtime use it when neither an option nor CAVE_ISOLATION sets one. */
   readonly isolation?: IsolationSetting;
+  /** Installed packages that are not bundled (native addons): imported from node_modules at run time, pinned by version and integrity. */
+  readonly external?: readonly string[];
 }
 
 /** A build-folder file's content: text (bundles, validators, text assets) or bytes (binary assets). */
@@ -98,6 +101,8 @@ export interface StagedModule {
   readonly files: Readonly<Record<string, string>>;
   /** Files its code reads next to itself (static references and config assets), in the build folder, sorted by path. */
   readonly assets?: readonly StagedAsset[];
+  /** The install paths of the external packages its graph imports and of their dependencies (keys of StageResult.externals), sorted. */
+  readonly externals?: readonly string[];
 }
 
 /** A file staged into the build folder's mirror of the project for tool code to read: text normalised, binary as is. */
@@ -125,6 +130,8 @@ export interface StageResult extends PassResult {
   readonly sdkModule?: { readonly path: string; readonly code: string; readonly sha256: string } | undefined;
   /** Every staged asset's content and sha256, by its path in the build folder. */
   readonly assets?: ReadonlyMap<string, { readonly content: FileContent; readonly sha256: string }>;
+  /** The external packages the staged modules import and their dependencies, by install path: the lock's `externals`. */
+  readonly externals?: Readonly<Record<string, LockedExternal>>;
   /** Absolute path -> sha256 of every file any graph was built from (for the build cache only; never output). */
   readonly inputFiles: ReadonlyMap<string, string>;
 }

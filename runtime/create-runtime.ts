@@ -98,7 +98,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     lock,
     root,
     options: resolved,
-    loader: new Loader(root, lock.sdk),
+    loader: new Loader(root, lock.sdk, { pins: lock.externals, lockIntegrity: lock.integrity }),
     breakers: new Breakers(resolved.breaker, true),
     dispatchers: { required, none: resolved.dispatchers.none ?? inProcessDispatcher, reserved: reservedDispatcher(plans) },
     withheldKey: randomBytes(32),

@@ -5,6 +5,8 @@ import { hashJson, sha256 } from "../src/contract/hash.js";
 import { parseJsonDictionaries } from "../src/contract/dictionary.js";
 import { LOCKFILE_VERSION, type CaveLock } from "../src/contract/lock.js";
 import { checkLockShape } from "./lock/check-shape.js";
+import { checkExternals, readManifest } from "./externals.js";
+import { RuntimeError } from "./errors.js";
 import { jsonParseMessage } from "./node-features.js";
 
 /** One thing wrong with a lock or its build folder: a stable code and one line naming the file or tool. */
@@ -38,7 +40,20 @@ export async function checkDeployment(root: string, lockPath = "cave.lock"): Pro
   }
   const inspected = inspectLock(text, shown);
   if (inspected.lock === null) return [...inspected.problems];
-  return [...inspected.problems, ...(await checkBuildFolder(root, inspected.lock))];
+  return [...inspected.problems, ...(await checkBuildFolder(root, inspected.lock)), ...externalProblems(root, inspected.lock)];
+}
+
+/** The installed external packages against the lock's pins (and the deploy's manifest, when there is one): one problem at most. */
+function externalProblems(root: string, lock: CaveLock): DeploymentProblem[] {
+  const pins = lock.externals;
+  if (pins === undefined) return [];
+  try {
+    checkExternals(root, Object.keys(pins).sort(), pins, readManifest(root, lock.integrity), "the lock");
+    return [];
+  } catch (thrown) {
+    if (thrown instanceof RuntimeError) return [{ code: "CAVE9120", message: thrown.message }];
+    throw thrown;
+  }
 }
 
 /**

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { sha256 } from "../src/contract/hash.js";
-import type { LockedSdk, LockedTool } from "../src/contract/lock.js";
+import type { LockedExternal, LockedSdk, LockedTool } from "../src/contract/lock.js";
+import { checkExternals, readManifest, topLevel, type ExternalsManifest, type InstalledExternal } from "./externals.js";
 import type { StagedFiles } from "./dispatch/types.js";
 import { RuntimeError } from "./errors.js";
 import { PrivateCopy } from "./private-copy.js";
@@ -27,10 +28,13 @@ export class Loader {
   /** Validators already loaded, by the lock's validation entry, for the synchronous fast path. */
   private readonly loaded = new WeakMap<object, CompiledValidator>();
   private copy: PrivateCopy | undefined;
+  private manifest: ExternalsManifest | null | undefined;
+  private readonly checkedExternals = new Map<string, InstalledExternal>();
 
   constructor(
     private readonly root: string,
     private readonly sdk: LockedSdk | null = null,
+    private readonly externals: { readonly pins: Readonly<Record<string, LockedExternal>> | undefined; readonly lockIntegrity: string } | null = null,
   ) {}
 
   bundle(name: string, tool: LockedTool): Promise<Namespace> {
@@ -58,7 +62,27 @@ export class Loader {
     ]);
     for (const settled of [bundle, sdk, ...assets]) if (settled.status === "rejected") throw settled.reason;
     const paths = (settled: PromiseSettledResult<string | undefined>) => (settled.status === "fulfilled" && settled.value !== undefined ? [settled.value] : []);
-    return { bundle: (bundle as PromiseFulfilledResult<string>).value, readable: [bundle, sdk, ...assets].flatMap(paths) };
+    const external = await this.linkExternals(name, tool);
+    return { bundle: (bundle as PromiseFulfilledResult<string>).value, readable: [...[bundle, sdk, ...assets].flatMap(paths), ...external] };
+  }
+
+  /**
+   * The external packages the tool imports: their installed versions (and files, with a manifest) checked against the
+   * lock, each linked into the private copy's node_modules. Returns what a sandboxed child must be able to read: the
+   * links and the packages' real folders (with a trailing separator: everything under them).
+   */
+  private async linkExternals(name: string, tool: LockedTool): Promise<string[]> {
+    const paths = tool.source.externals ?? [];
+    if (paths.length === 0) return [];
+    const lockIntegrity = this.externals?.lockIntegrity ?? "";
+    this.manifest ??= readManifest(this.root, lockIntegrity);
+    // Each package once per runtime (a manifest check hashes every file of it).
+    const unchecked = paths.filter((path) => !this.checkedExternals.has(path));
+    for (const one of checkExternals(this.root, unchecked, this.externals?.pins, this.manifest, `tool "${name}"`)) this.checkedExternals.set(one.path, one);
+    const installed = paths.map((path) => this.checkedExternals.get(path)!);
+    const copy = (this.copy ??= new PrivateCopy());
+    const links = await Promise.all(topLevel(installed).map((one) => copy.link(`node_modules/${one.name}`, one.real)));
+    return [...links, ...installed.map((one) => one.real)].map((path) => `${path}${sep}`);
   }
 
   /** Stops using the private copy and removes it (a later load makes a new one). */

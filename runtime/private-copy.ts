@@ -1,5 +1,5 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readlink, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -63,6 +63,30 @@ export class PrivateCopy {
       written.catch(() => this.#written.delete(relative));
     }
     return written;
+  }
+
+  /**
+   * Links `relative` to a folder outside the copy (an installed external package, verified by the caller), once: so a
+   * bundle's bare import of it resolves from the copy as from the project root. Node follows the link to the real
+   * folder, from which the package's own imports resolve.
+   */
+  link(relative: string, target: string): Promise<string> {
+    if (this.#disposed) return Promise.reject(new Error("the private copy was removed"));
+    let written = this.#written.get(relative);
+    if (written === undefined) {
+      const path = this.pathOf(relative);
+      written = (async () => {
+        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+        await symlink(target, path, "dir");
+        return path;
+      })();
+      this.#written.set(relative, written);
+      written.catch(() => this.#written.delete(relative));
+    }
+    return written.then(async (path) => {
+      if ((await readlink(path)) !== target) throw new Error(`${relative} in the private copy already links elsewhere`);
+      return path;
+    });
   }
 
   /** Removes the folder (files being imported stay readable until closed; nothing is added after this). */

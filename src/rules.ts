@@ -20,7 +20,7 @@ export const TOOL_OPTION_KEYS = [
 ] as const;
 export const ARTIFACT_OPTION_KEYS = ["strategy", "maxInlineTokens", "recovery"] as const;
 export const AGENT_OPTION_KEYS = ["name", "description", "tools"] as const;
-export const SANDBOX_PROFILE_KEYS = ["network", "env", "egress", "secrets", "fs"] as const;
+export const SANDBOX_PROFILE_KEYS = ["network", "env", "egress", "secrets", "fs", "addons"] as const;
 export const FS_SCOPE_KEYS = ["read", "write"] as const;
 export const RESULT_POLICIES = ["auto", "inline", "page", "compress", "exact_ccr"] as const;
 export const ARTIFACT_STRATEGIES = ["page", "compress", "exact_ccr"] as const;
@@ -139,7 +139,14 @@ function checkSandbox(options: Record<string, unknown>): Violation[] {
   out.push(...checkUnknownKeys(sandboxProfile, SANDBOX_PROFILE_KEYS, "sandboxProfile."));
   out.push(...checkEgress(sandboxProfile, options.effect, sandbox, known));
   out.push(...checkFs(sandboxProfile.fs, options.effect, sandbox));
-  const { network, env } = sandboxProfile;
+  const { network, env, addons } = sandboxProfile;
+  if (addons !== undefined && known(addons)) {
+    if (typeof addons !== "boolean") {
+      out.push({ code: "CAVE1018", field: "sandboxProfile.addons", message: `sandboxProfile.addons is ${describe(addons)}, not a boolean`, hint: "Pass addons: true for a tool that loads native addons (better-sqlite3, sharp), or leave it out." });
+    } else if (addons && sandbox === "none") {
+      out.push({ code: "CAVE1018", field: "sandboxProfile.addons", message: 'addons: true has no effect with sandbox: "none": an in-process tool can load any native addon', hint: 'Drop sandbox: "none" so the tool runs sandboxed with addons allowed (under the OS layer only), or drop addons.' });
+    }
+  }
   if (network === true) {
     out.push({
       code: "CAVE1008",

@@ -36,6 +36,7 @@ export function tool<I extends ToolSchema | undefined = undefined, O extends Too
       egress: Object.freeze([...(options.sandboxProfile?.egress ?? [])]),
       secrets: deepFreeze(withSecretDefaults(options.sandboxProfile?.secrets ?? {})),
       fs: frozenFs(options.sandboxProfile?.fs),
+      addons: options.sandboxProfile?.addons === true,
     }),
     nestedTools: Object.freeze([...(options.nestedTools ?? [])]) as readonly AnyToolDefinition[],
     execute: options.execute,

@@ -44,6 +44,11 @@ export interface SandboxProfile {
    * read tools). Enforced by the OS layer and Node's permission model; refused where the OS layer is unavailable.
    */
   readonly fs?: { readonly read?: readonly string[]; readonly write?: readonly string[] };
+  /**
+   * The tool loads native addons (better-sqlite3, sharp). Addons bypass Node's permission model, so such a tool runs
+   * only under the sandbox's OS layer (OS_LAYER_REQUIRED without it). A new power: cave diff shows it.
+   */
+  readonly addons?: boolean;
 }
 
 /** One credential: sent as `header: format` (with {} replaced by the value) on requests to `hosts` only. */
@@ -112,7 +117,7 @@ export interface ToolDefinition<I extends ToolSchema | undefined = ToolSchema | 
   readonly result: ResultPolicy;
   readonly allowRepeat: boolean;
   readonly sandbox: "required" | "none";
-  readonly sandboxProfile: { readonly network: false; readonly env: readonly string[]; readonly egress: readonly string[]; readonly secrets: Readonly<Record<string, SecretScope>>; readonly fs: { readonly read: readonly string[]; readonly write: readonly string[] } };
+  readonly sandboxProfile: { readonly network: false; readonly env: readonly string[]; readonly egress: readonly string[]; readonly secrets: Readonly<Record<string, SecretScope>>; readonly fs: { readonly read: readonly string[]; readonly write: readonly string[] }; readonly addons: boolean };
   readonly nestedTools: readonly AnyToolDefinition[];
   readonly execute: (input: InputOf<I>, context: ToolContext) => OutputOf<O> | Promise<OutputOf<O>>;
 }

@@ -33,6 +33,7 @@ const PRODUCED_BY_TESTS: Record<string, string> = {
   CAVE9030: "test/cli/diff-git.test.ts",
   CAVE9031: "test/cli/diff-git.test.ts",
   CAVE9040: "test/cli/explain.test.ts",
+  CAVE9120: "test/compat/better-sqlite3.test.ts",
   // cave runs: they need a journal (or none) on disk.
   CAVE9220: "test/cli/runs.test.ts",
   CAVE9221: "test/cli/runs.test.ts",

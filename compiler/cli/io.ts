@@ -11,8 +11,10 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  // Captured now: while a command runs tool code it may point process.stdout at stderr (stdout-to-stderr.ts).
+  const write = process.stdout.write.bind(process.stdout);
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => write(text),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,

@@ -71,7 +71,8 @@ function describeNewTool(tool: LockedTool): string {
   const nested = tool.nestedTools.length === 0 ? "" : `, may call ${listWords(tool.nestedTools.map(quote))}`;
   const repeat = tool.allowRepeat ? ", identical repeated calls allowed" : "";
   const fs = tool.sandbox.fs === undefined ? "" : `, ${describeFs(tool.sandbox.fs)}`;
-  return `new tool: effect ${tool.effect} (${EFFECT_MEANING[tool.effect]}), ${sandbox}, ${env}${fs}${nested}${repeat}, timeout ${describeTimeout(tool.timeoutMs)}`;
+  const addons = tool.sandbox.addons === true ? ", loads native addons" : "";
+  return `new tool: effect ${tool.effect} (${EFFECT_MEANING[tool.effect]}), ${sandbox}, ${env}${fs}${addons}${nested}${repeat}, timeout ${describeTimeout(tool.timeoutMs)}`;
 }
 
 /**
@@ -162,7 +163,7 @@ function lockChanges(before: CaveLock, after: CaveLock): LockChange[] {
 const SUBJECT_ORDER = { lock: 0, agent: 1, tool: 2 } as const;
 const KIND_ORDER: readonly ChangeKind[] = [
   "lock", "agent-added", "agent-removed", "agent-tool-added", "agent-tool-removed", "agent-moved", "agent-description",
-  "tool-added", "tool-removed", "tool-renamed", "effect", "sandbox-mode", "sandbox-env-added", "sandbox-env-removed", "sandbox-fs-added", "sandbox-fs-removed",
+  "tool-added", "tool-removed", "tool-renamed", "effect", "sandbox-mode", "sandbox-env-added", "sandbox-env-removed", "sandbox-fs-added", "sandbox-fs-removed", "sandbox-addons",
   "egress-host-added", "secret-added", "secret-host-added", "secret-changed", "egress-host-removed", "secret-removed", "secret-host-removed", "nested-tool-added", "nested-tool-removed", "allow-repeat",
   "input-schema", "input-validation", "output-schema", "output-validation", "opaque-semantics", "timeout", "result-policy", "result-plan", "description", "tool-moved", "implementation", "unclassified",
 ];

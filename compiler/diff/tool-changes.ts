@@ -79,10 +79,18 @@ function sandboxChanges(name: string, before: LockedTool, after: LockedTool): Lo
   if (removed.length > 0 && a.mode !== "none") {
     out.push({ kind: "sandbox-env-removed", impact: "info", subject, path: null, message: `no longer receives environment variable${removed.length === 1 ? "" : "s"} ${listWords(removed)}`, details: [], before: b.env, after: a.env });
   }
+  // Native addons run machine code the permission model does not see (only under the OS layer): a power.
+  if ((b.addons === true) !== (a.addons === true)) {
+    out.push(
+      a.addons === true
+        ? { kind: "sandbox-addons", impact: "risky", subject, path: null, message: "may now load native addons (sandboxProfile.addons: true): machine code Node's permission model does not see, run only under the sandbox's OS layer", details: [], before: false, after: true }
+        : { kind: "sandbox-addons", impact: "info", subject, path: null, message: "no longer loads native addons", details: [], before: true, after: false },
+    );
+  }
   out.push(...scopeChanges(name, b, a));
   out.push(...fsChanges(subject, b, a));
-  const { mode: _bm, env: _be, egress: _bg, secrets: _bs, fs: _bf, ...restB } = b;
-  const { mode: _am, env: _ae, egress: _ag, secrets: _as, fs: _af, ...restA } = a;
+  const { mode: _bm, env: _be, egress: _bg, secrets: _bs, fs: _bf, addons: _ba, ...restB } = b;
+  const { mode: _am, env: _ae, egress: _ag, secrets: _as, fs: _af, addons: _aa, ...restA } = a;
   if (!sameJson(restB, restA)) out.push({ kind: "unclassified", impact: "unclassified", subject, path: null, message: "sandbox profile changed: changed (unclassified), review it in the lock", details: [], before: b, after: a });
   return out;
 }

@@ -38,6 +38,7 @@ export type ChangeKind =
   | "secret-host-removed"
   | "sandbox-fs-added"
   | "sandbox-fs-removed"
+  | "sandbox-addons"
   | "nested-tool-added"
   | "nested-tool-removed"
   | "input-schema"

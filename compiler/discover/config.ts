@@ -7,7 +7,7 @@ import { jsonParseMessage } from "../../runtime/node-features.js";
 import { ISOLATION_SETTINGS } from "../../runtime/sandbox/isolation.js";
 
 export const CONFIG_FILE = "cave.config.json";
-export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir", "journal", "assets", "isolation"] as const;
+export const CONFIG_KEYS = ["include", "exclude", "lock", "outDir", "journal", "assets", "isolation", "external"] as const;
 
 /**
  * What a project without configuration gets: every TypeScript module (.ts, .tsx, .mts, .cts) except tests and
@@ -84,10 +84,20 @@ const VALUE_HINTS: Record<string, string> = {
   include: 'Give include as an array of globs, e.g. ["tools/**/*.ts"].',
   exclude: 'Give exclude as an array of globs, e.g. ["tools/**/*.ts"].',
   assets: 'Give assets as an array of globs, e.g. ["data/*.json"].',
+  external: 'Give external as an array of the names of installed packages that are not bundled, e.g. ["better-sqlite3"].',
   isolation: 'Use "auto" (the OS layer where it starts, else the Node layers, said loudly), "os" (refuse to run without it) or "node".',
 };
 
+// An npm package name (scoped or not), without a subpath: what package-lock.json lists under node_modules/.
+const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+
 function checkValue(key: string, value: unknown): string | undefined {
+  if (key === "external") {
+    if (!Array.isArray(value) || value.some((name) => typeof name !== "string" || !PACKAGE_NAME.test(name))) return "must be an array of package names (no path inside a package, no version)";
+    if (new Set(value).size !== value.length) return "must not name a package twice";
+    if (value.includes("cave")) return 'must not name "cave": the SDK is staged once as its own module';
+    return undefined;
+  }
   if (key === "isolation") return (ISOLATION_SETTINGS as readonly unknown[]).includes(value) ? undefined : `must be "os", "auto" or "node" (got ${JSON.stringify(value) ?? String(value)})`;
   if (key === "include" || key === "exclude" || key === "assets") {
     if (!Array.isArray(value) || value.some((g) => typeof g !== "string" || g === "")) return "must be an array of non-empty glob strings";

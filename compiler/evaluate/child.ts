@@ -197,6 +197,7 @@ function readTool(value: Record<PropertyKey, unknown>): RawTool {
     egress: toJson(profile.egress ?? [], "sandboxProfile.egress", new Set()),
     secrets: toJson(profile.secrets ?? {}, "sandboxProfile.secrets", new Set()),
     fs: toJson(profile.fs ?? null, "sandboxProfile.fs", new Set()),
+    addons: profile.addons ?? false,
     nestedTools: names(value.nestedTools, "nestedTools"),
     result: toJson(readResult(value.result), "result", new Set()),
     input: readSchema(value.input, value.inputJSONSchema, "input"),

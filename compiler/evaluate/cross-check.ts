@@ -22,6 +22,7 @@ function toolFields(tool: StaticTool | EvaluatedTool, declared: { input: boolean
     "sandboxProfile.egress": tool.sandbox.egress ?? [],
     "sandboxProfile.secrets": tool.sandbox.secrets ?? {},
     "sandboxProfile.fs": tool.sandbox.fs ?? null,
+    "sandboxProfile.addons": tool.sandbox.addons === true,
     nestedTools: tool.nestedTools,
     result: tool.result,
     schemaSemanticsSHA256: tool.schemaSemanticsSHA256,

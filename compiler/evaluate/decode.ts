@@ -69,6 +69,7 @@ export function decodeTool(module: string, exportName: string, raw: RawTool): Ev
   if (!(Number.isSafeInteger(raw.timeout) && (raw.timeout as number) > 0)) throw new Undecodable("timeout is not a positive integer");
   if (typeof raw.allowRepeat !== "boolean") throw new Undecodable("allowRepeat is not a boolean");
   if (raw.network !== false) throw new Undecodable("sandboxProfile.network is not false");
+  if (typeof raw.addons !== "boolean") throw new Undecodable("sandboxProfile.addons is not a boolean");
   const hash = raw.schemaSemanticsSHA256;
   if (hash !== null && typeof hash !== "string") throw new Undecodable("schemaSemanticsSHA256 is not a string");
   return {
@@ -79,7 +80,7 @@ export function decodeTool(module: string, exportName: string, raw: RawTool): Ev
     effect,
     timeoutMs: raw.timeout as number,
     allowRepeat: raw.allowRepeat,
-    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...lockedScope(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)), ...fsScopes(raw.fs) },
+    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...lockedScope(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)), ...fsScopes(raw.fs), ...(raw.addons === true ? { addons: true as const } : {}) },
     nestedTools: sortedNames(raw.nestedTools, "nestedTools"),
     result: result(raw.result),
     input: schema(raw.input, "input"),

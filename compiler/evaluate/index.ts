@@ -1,6 +1,6 @@
 import { CODES, type CaveCode } from "../../src/contract/codes.js";
 import { realpathSync } from "node:fs";
-import { sep } from "node:path";
+import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describeThrown, error, stripRoot, type Diagnostic } from "../diagnostics.js";
 import { packageRoot } from "../package-root.js";
@@ -14,6 +14,7 @@ import type { ExportReport } from "./protocol.js";
 import { evaluationLaunch } from "./launch.js";
 import type { IsolationSetting } from "../../runtime/sandbox/isolation.js";
 import { PrivateCopy } from "../../runtime/private-copy.js";
+import { topLevel } from "../../runtime/externals.js";
 import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 
 export interface EvaluateOptions {
@@ -69,8 +70,10 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
       const sdkUrl = sdk === undefined ? undefined : pathToFileURL(await copy.add(sdk.path, sdk.code)).href;
       // A module may read the files staged next to it while it is imported, as at run time.
       await Promise.all([...(staged.assets ?? [])].map(([path, asset]) => copy.add(path, asset.content)));
+      // External packages are imported from the project's node_modules, linked into the copy as the runtime links them.
+      const alsoReadable = await linkExternals(root, staged, copy);
       const located = await Promise.all(jobs.map(async (job) => ({ ...job, url: pathToFileURL(await copy.add(job.label, staged.modules.get(job.module)!.code)).href })));
-      const imported = await importAll(located, await childScript(), { timeoutMs, cwd: root, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl, perModule: true, launch });
+      const imported = await importAll(located, await childScript(), { timeoutMs, cwd: root, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl, perModule: true, launch, alsoReadable });
       for (const [module, outcome] of imported) {
         outcomes.set(module, outcome);
         if (outcome.type === "imported") cache.set([staged.modules.get(module)!.sha256, sdk?.sha256 ?? null, timeoutMs], outcome.exports);
@@ -120,6 +123,15 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
     return x < y ? -1 : x > y ? 1 : 0;
   };
   return { tools: [...checked.tools].sort(byExport), agents: [...checked.agents].sort(byExport), diagnostics };
+}
+
+/** Links the staged modules' external packages into the copy's node_modules; the real folders the child must read. */
+async function linkExternals(root: string, staged: StageResult, copy: PrivateCopy): Promise<string[]> {
+  const pins = staged.externals;
+  if (pins === undefined) return [];
+  const installed = Object.entries(pins).map(([path, pin]) => ({ path, name: pin.name, real: realpathSync(join(root, ...path.split("/"))) }));
+  await Promise.all(topLevel(installed).map((one) => copy.link(`node_modules/${one.name}`, one.real)));
+  return installed.map((one) => `${one.real}${sep}`);
 }
 
 function checkOptions(options: EvaluateOptions): number {

@@ -54,12 +54,12 @@ const RETAINED_PER_CHILD = 1_200;
 export async function importAll(
   jobs: readonly Job[],
   script: string,
-  options: { readonly timeoutMs: number; readonly cwd: string; readonly copy: Copy; readonly sdkUrl?: string | undefined; readonly perModule?: boolean; readonly launch?: Launch | undefined },
+  options: { readonly timeoutMs: number; readonly cwd: string; readonly copy: Copy; readonly sdkUrl?: string | undefined; readonly perModule?: boolean; readonly launch?: Launch | undefined; readonly alsoReadable?: readonly string[] },
 ): Promise<Map<string, Outcome>> {
   const { timeoutMs, cwd, copy, sdkUrl, launch } = options;
   const perModule = options.perModule ?? false;
   const startTimeoutMs = Math.max(timeoutMs, 10_000);
-  const start = () => Session.start(script, { timeoutMs: startTimeoutMs, cwd, readable: copy.base, launch });
+  const start = () => Session.start(script, { timeoutMs: startTimeoutMs, cwd, readable: copy.base, alsoReadable: options.alsoReadable, launch });
   const request = (job: Job, sharedSdk: boolean) => ({ type: "import" as const, module: job.module, label: job.label, url: job.url, base: copy.base, baseUrl: copy.baseUrl, sharedSdk });
   const outcomes = new Map<string, Outcome>();
   const queue = [...jobs];

@@ -63,6 +63,8 @@ export interface RawTool {
   readonly secrets: unknown;
   /** sandboxProfile.fs as tool() normalised it ({ read, write } of scope texts), or null. */
   readonly fs: unknown;
+  /** sandboxProfile.addons as tool() normalised it (false unless true). */
+  readonly addons: unknown;
   readonly nestedTools: unknown;
   readonly result: unknown;
   readonly input: RawSchema | null;

@@ -57,14 +57,16 @@ export class Session {
    * root, so that a message quoting process.cwd() holds no other path of this machine. It may read `readable` (the
    * private copy of the staged files, a folder with a trailing separator) and nothing else.
    */
-  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string; readonly readable: string; readonly launch?: Launch | undefined }): Promise<Session> {
+  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string; readonly readable: string; readonly alsoReadable?: readonly string[] | undefined; readonly launch?: Launch | undefined }): Promise<Session> {
     const { timeoutMs, cwd, readable } = options;
-    const node = [process.execPath, permissionFlag(), `--allow-fs-read=${readable}`, "--no-warnings", "--input-type=module", "--eval", script];
+    // alsoReadable: the real folders of external packages the bundles import (linked into the copy's node_modules).
+    const also = options.alsoReadable ?? [];
+    const node = [process.execPath, permissionFlag(), `--allow-fs-read=${readable}`, ...also.map((path) => `--allow-fs-read=${path}`), "--no-warnings", "--input-type=module", "--eval", script];
     // Under the OS layer the child sees node and the private copy of the staged files (read-only) and nothing else:
     // no project, no network, no host socket. Its working directory there is an empty folder at the project root's
     // path, so a message quoting process.cwd() reads as before.
     const layer = options.launch?.osLayer ?? null;
-    const mounts = [{ path: readable.replace(/[\\/]+$/, "") }];
+    const mounts = [readable, ...also].map((path) => ({ path: path.replace(/[\\/]+$/, "") }));
     const command = layer === null ? node : osLayerCommand(layer, { mounts, command: node, chdir: cwd });
     const child = spawn(command[0]!, command.slice(1), {
       cwd,

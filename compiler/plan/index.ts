@@ -23,9 +23,9 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
       retryable: isRetryable(tool.effect),
       timeoutMs: tool.timeoutMs,
       allowRepeat: tool.allowRepeat,
-      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...lockedScope(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}), ...(tool.sandbox.fs === undefined ? {} : { fs: tool.sandbox.fs }) },
+      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...lockedScope(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}), ...(tool.sandbox.fs === undefined ? {} : { fs: tool.sandbox.fs }), ...(tool.sandbox.addons === true ? { addons: true as const } : {}) },
       nestedTools: [...tool.nestedTools].sort(),
-      source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files, ...(source.assets !== undefined && source.assets.length > 0 ? { assets: source.assets } : {}) },
+      source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files, ...(source.assets !== undefined && source.assets.length > 0 ? { assets: source.assets } : {}), ...(source.externals !== undefined ? { externals: source.externals } : {}) },
       input: lockSchema(tool.input, tool.schemaSemanticsSHA256, validated.validators),
       output: lockSchema(tool.output, tool.schemaSemanticsSHA256, validated.validators),
       result: lockResult(tool, config.outDir),
@@ -38,9 +38,17 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
   // Keys sorted once here: canonical JSON of sorted plain data is JSON.stringify's own output (hash.ts's fast path),
   // where the general RFC 8785 serialiser took most of planning a 1,000-tool lock; and a lock whose keys are sorted
   // is rendered as it is (renderLock) instead of copied again.
-  const body = sortKeys({ lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools }) as Omit<CaveLock, "integrity">;
+  // Only the external packages locked tools import (a module staged for its agents alone pins nothing).
+  const externals = lockedExternals(tools, staged);
+  const body = sortKeys({ lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools, ...(externals !== undefined ? { externals } : {}) }) as Omit<CaveLock, "integrity">;
   const lock: CaveLock = { ...body, integrity: hashJson(body) };
   return dictionary(Object.entries(lock).sort(([a], [b]) => compare(a, b))) as unknown as CaveLock;
+}
+
+function lockedExternals(tools: Readonly<Record<string, LockedTool>>, staged: StageResult): CaveLock["externals"] {
+  const used = new Set(Object.values(tools).flatMap((tool) => tool.source.externals ?? []));
+  if (used.size === 0 || staged.externals === undefined) return undefined;
+  return Object.fromEntries([...used].sort(compare).map((path) => [path, staged.externals![path]!]));
 }
 
 /** Code-unit order, the same order canonical JSON uses, independent of locale. */

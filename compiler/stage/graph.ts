@@ -6,7 +6,17 @@ import type { Metafile } from "esbuild";
  * Keys are esbuild's input names; externals are left out.
  */
 export function graphInputs(metafile: Metafile, entry: string): string[] {
+  return walkGraph(metafile, entry).inputs;
+}
+
+/** The specifiers of the external imports anywhere in an entry's graph (the SDK placeholder, node: builtins, external packages), sorted. */
+export function graphExternalImports(metafile: Metafile, entry: string): string[] {
+  return walkGraph(metafile, entry).externals;
+}
+
+function walkGraph(metafile: Metafile, entry: string): { inputs: string[]; externals: string[] } {
   const seen = new Set<string>();
+  const externals = new Set<string>();
   const stack = [entry];
   while (stack.length > 0) {
     const current = stack.pop() as string;
@@ -14,7 +24,10 @@ export function graphInputs(metafile: Metafile, entry: string): string[] {
     const input = metafile.inputs[current];
     if (!input) continue;
     seen.add(current);
-    for (const record of input.imports) if (!record.external && !seen.has(record.path)) stack.push(record.path);
+    for (const record of input.imports) {
+      if (record.external) externals.add(record.path);
+      else if (!seen.has(record.path)) stack.push(record.path);
+    }
   }
-  return [...seen].sort();
+  return { inputs: [...seen].sort(), externals: [...externals].sort() };
 }

@@ -4,13 +4,15 @@ import * as esbuild from "esbuild";
 import { hashJson, sha256 } from "../../src/contract/hash.js";
 import { describeThrown, error, type Diagnostic } from "../diagnostics.js";
 import { packageRoot, sdkEntry, sdkGraphId } from "../package-root.js";
+import type { LockedExternal } from "../../src/contract/lock.js";
 import type { CaveConfig, FileContent, StagedAsset, StagedModule, StagedSdk, StageResult } from "../types.js";
 import { assetContent, configAssets, folderReference, mirrorPath } from "./assets.js";
 import { LOCATED_DEFINE, locatePlugin, locatingFiles, staticAssets, type LocatingFile } from "./locate.js";
 import { bundlePathFor, finishBundle, mirrorBase, withoutExtension } from "./bundle-file.js";
 import { assignCanonicalIds } from "./canonical-ids.js";
 import { FileHasher } from "./file-hasher.js";
-import { graphInputs } from "./graph.js";
+import { graphExternalImports, graphInputs } from "./graph.js";
+import { esbuildExternals, externalOf, pinExternals, type ExternalPins } from "./externals.js";
 import { toDiagnostics } from "./messages.js";
 import { place, type Roots } from "./placement.js";
 import { fromPrettyPath, OUTSIDE_IMPORT, SDK_PLACEHOLDER, stagePlugin } from "./plugin.js";
@@ -72,15 +74,17 @@ export async function stage(root: string, modules: readonly string[], config: Ca
   const sdkGraph: { value: StagedSdk | null } = { value: null };
   let sdkModule: StageResult["sdkModule"];
   const stagedAssets = new Map<string, { content: FileContent; sha256: string }>();
+  let pins: ExternalPins | undefined;
   try {
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot(), workspace: findWorkspace(root) };
     const entries = selectEntries(roots, modules, config, diagnostics).map((entry) => (localExports[entry.module]?.length ? { ...entry, localExports: localExports[entry.module] } : entry));
     if (entries.length === 0) return { modules: staged, sdk: null, inputFiles, diagnostics };
+    pins = pinExternals(roots.project, config.external ?? [], diagnostics);
     const sdkPath = sdkModulePath(config.outDir);
     const reusable = ahead && covers(ahead, roots, entries) ? ownPart(ahead, entries, config) : undefined;
     if (ahead && reusable) {
       sdkModule = { path: sdkPath, code: ahead.sdk.code, sha256: sha256(ahead.sdk.code) };
-      await assemble(roots, root, config, entries, reusable, ahead.sdk, staged, diagnostics, inputFiles, sdkGraph, stagedAssets);
+      await assemble(roots, root, config, entries, reusable, ahead.sdk, staged, diagnostics, inputFiles, sdkGraph, stagedAssets, pins);
     } else {
       // The SDK is bundled beside the modules (they import it as an external module). When the SDK cannot be bundled,
       // what the modules' build found is dropped, as if it had not run.
@@ -90,12 +94,13 @@ export async function stage(root: string, modules: readonly string[], config: Ca
       if (!sdk) return { modules: staged, sdk: null, inputFiles, diagnostics };
       diagnostics.push(...entriesDiagnostics);
       sdkModule = { path: sdkPath, code: sdk.code, sha256: sha256(sdk.code) };
-      if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph, stagedAssets);
+      if (built) await assemble(roots, root, config, builtEntries, built, sdk, staged, diagnostics, inputFiles, sdkGraph, stagedAssets, pins);
     }
   } catch (thrown) {
     diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
   }
-  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: staged.size > 0 ? sdkGraph.value : null, sdkModule: staged.size > 0 ? sdkModule : undefined, assets: new Map([...stagedAssets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), inputFiles, diagnostics: dedupe(diagnostics) };
+  const externals = usedPins(staged, pins);
+  return { modules: new Map([...staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), sdk: staged.size > 0 ? sdkGraph.value : null, sdkModule: staged.size > 0 ? sdkModule : undefined, ...(externals !== undefined ? { externals } : {}), assets: new Map([...stagedAssets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), inputFiles, diagnostics: dedupe(diagnostics) };
 }
 
 /** Whether an earlier build bundled every one of these entries, for this project, with the same output names. */
@@ -222,6 +227,8 @@ function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[
     metafile: true,
     logLevel: "silent",
     plugins: local ? [local, plugin] : [plugin],
+    // External packages stay imports by name, loaded from node_modules at run time (externals.ts).
+    external: esbuildExternals(config.external ?? []),
   } satisfies esbuild.BuildOptions;
 }
 
@@ -230,14 +237,15 @@ function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[
  * ids): the build may have bundled more modules than are staged (bundleAhead), and what those alone read must not
  * change the result (their warnings were left out by ownPart).
  */
-async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: readonly Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>, sdkGraph: { value: StagedSdk | null }, stagedAssets: Map<string, { content: FileContent; sha256: string }>): Promise<void> {
+async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, entries: readonly Entry[], built: Built, sdk: SdkBundle, staged: Map<string, StagedModule>, diagnostics: Diagnostic[], inputFiles: Map<string, string>, sdkGraph: { value: StagedSdk | null }, stagedAssets: Map<string, { content: FileContent; sha256: string }>, pins: ExternalPins): Promise<void> {
   const { metafile } = built;
   const outputs = new Map(built.outputFiles.map((file) => [file.path, file]));
   const outdir = join(roots.project, config.outDir, "bundles");
   const bundles = entries.map((entry) => {
     const file = outputs.get(join(outdir, `${entry.out}.mjs`));
     if (!file) throw new Error(`esbuild produced no bundle for ${entry.module}`);
-    return { entry, text: file.text, inputs: graphInputs(metafile, entryPointOf(built, roots.project, config, entry)) };
+    const point = entryPointOf(built, roots.project, config, entry);
+    return { entry, text: file.text, inputs: graphInputs(metafile, point), externals: externalPaths(graphExternalImports(metafile, point), config, pins) };
   });
   const used = new Set(bundles.flatMap((bundle) => bundle.inputs));
   const projectInputs = Object.keys(metafile.inputs).filter((key) => used.has(key));
@@ -274,7 +282,7 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     const id = ids.get(fromPrettyPath(roots.project, key));
     if (id !== undefined && id !== key) renames.set(key, id);
   }
-  for (const { entry, text, inputs } of bundles) {
+  for (const { entry, text, inputs, externals } of bundles) {
     if (inputs.some((key) => refusedInputs.has(key))) continue;
 
     const graph = new Map<string, string>();
@@ -292,8 +300,21 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     }
     const files = Object.fromEntries([...graph].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const own = assets.byModule.get(entry.module) ?? [];
-    staged.set(entry.module, { module: entry.module, bundlePath: entry.bundlePath, code, sha256: sha256(code), files, ...(own.length > 0 ? { assets: own } : {}) });
+    staged.set(entry.module, { module: entry.module, bundlePath: entry.bundlePath, code, sha256: sha256(code), files, ...(own.length > 0 ? { assets: own } : {}), ...(externals.length > 0 ? { externals } : {}) });
   }
+}
+
+/** The install paths a graph's external imports need: each configured package it imports and its dependencies, sorted. */
+function externalPaths(imports: readonly string[], config: CaveConfig, pins: ExternalPins): string[] {
+  const names = new Set(imports.map((specifier) => externalOf(specifier, config.external ?? [])).filter((name) => name !== undefined));
+  return [...new Set([...names].flatMap((name) => pins.closure.get(name) ?? []))].sort();
+}
+
+/** The pins the staged modules use, for the lock (undefined when none does). */
+function usedPins(staged: ReadonlyMap<string, StagedModule>, pins: ExternalPins | undefined): Record<string, LockedExternal> | undefined {
+  const used = new Set([...staged.values()].flatMap((module) => module.externals ?? []));
+  if (pins === undefined || used.size === 0) return undefined;
+  return Object.fromEntries([...used].sort().map((path) => [path, pins.pins[path]!]));
 }
 
 /**

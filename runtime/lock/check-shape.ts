@@ -58,7 +58,17 @@ export function checkToolShape(name: string, tool: unknown, toolNames: ReadonlyS
 }
 
 function checkTop(c: Checker, lock: Record<string, unknown>): void {
-  c.keys(lock, "", LOCK_KEYS);
+  c.keysAt(lock, "", "", LOCK_KEYS, ["externals"]);
+  // Optional in v1: the external packages locked tools import, by install path (externals.ts in the compiler).
+  if (lock.externals !== undefined && c.record(lock.externals, "", "externals")) {
+    const externals = lock.externals as Record<string, unknown>;
+    for (const path in externals) {
+      if (!isExternalPath(path)) c.problem("externals", path, "keyed by an install path (node_modules/<name>, possibly after ../)");
+      if (!c.keysAt(externals[path], "externals", path, EXTERNAL_KEYS)) continue;
+      const pin = externals[path] as Record<string, unknown>;
+      for (const key of ["name", "version", "integrity"] as const) c.nonEmptyString(pin[key], `externals.${path}`, key);
+    }
+  }
   c.relativePath(lock.buildDir, "", "buildDir");
   if (lock.sdk !== null && c.keysAt(lock.sdk, "sdk", "", SDK_KEYS, ["module"])) {
     const sdk = lock.sdk as Record<string, unknown>;
@@ -124,8 +134,15 @@ const AGENT_KEYS = keyList("module", "export", "description", "tools");
 const TOOL_KEYS = keyList("module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result");
 const SANDBOX_KEYS = keyList("mode", "network", "env");
 /** Present only when declared (scoped egress); a lock without them keeps its bytes. */
-const SANDBOX_OPTIONAL = ["egress", "secrets", "fs"];
+const SANDBOX_OPTIONAL = ["egress", "secrets", "fs", "addons"];
 const FS_KEYS = keyList("read", "write");
+const EXTERNAL_KEYS = keyList("name", "version", "integrity");
+// An install path relative to the root: node_modules/<name> (scoped or nested), after ../ segments in a hoisted workspace.
+const EXTERNAL_PATH = /^(?:\.\.\/)*(?:[^./][^/]*\/)*node_modules\/(?:@[^/.][^/]*\/)?[^/.][^/]*(?:\/node_modules\/(?:@[^/.][^/]*\/)?[^/.][^/]*)*$/;
+
+function isExternalPath(value: unknown): value is string {
+  return typeof value === "string" && EXTERNAL_PATH.test(value) && !value.split("/").some((part, i, all) => part === ".." && all.slice(0, i).some((before) => before !== ".."));
+}
 const SOURCE_KEYS = keyList("bundle", "sha256", "files");
 const ASSET_KEYS = keyList("path", "sha256");
 const SIDE_KEYS = keyList("jsonSchema", "sha256", "validation");
@@ -154,13 +171,15 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
   if (c.keysAt(t.sandbox, at, "sandbox", SANDBOX_KEYS, SANDBOX_OPTIONAL)) {
     const s = t.sandbox as Record<string, unknown>;
     for (const [key, expected] of scopeProblems(s)) c.problem(`${at}.sandbox`, key, expected);
+    // Optional in v1, written only when true (a power: cave diff shows it).
+    if (s.addons !== undefined && s.addons !== true) c.problem(`${at}.sandbox`, "addons", "true or absent");
     if (s.mode !== "required" && s.mode !== "none") c.problem(`${at}.sandbox`, "mode", `"required" or "none"`);
     if (s.network !== false) c.problem(`${at}.sandbox`, "network", "false");
     if (!distinctEnvNames(s.env)) c.problem(`${at}.sandbox`, "env", "an array of distinct environment names");
     if (s.fs !== undefined) checkFs(c, `${at}.sandbox`, s.fs, s.mode);
   }
   c.sortedNames(t.nestedTools, at, "nestedTools");
-  if (c.keysAt(t.source, at, "source", SOURCE_KEYS, ["assets"])) {
+  if (c.keysAt(t.source, at, "source", SOURCE_KEYS, ["assets", "externals"])) {
     const s = t.source as Record<string, unknown>;
     c.relativePath(s.bundle, `${at}.source`, "bundle");
     c.hash(s.sha256, `${at}.source`, "sha256");
@@ -183,6 +202,11 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
           c.relativePath(a.path, `${at}.source.assets.${i}`, "path");
           c.hash(a.sha256, `${at}.source.assets.${i}`, "sha256");
         });
+    }
+    // Optional in v1: the install paths of the external packages it imports, each a key of the lock's externals.
+    if (s.externals !== undefined) {
+      const ok = Array.isArray(s.externals) && s.externals.length > 0 && s.externals.every((path: unknown, i: number) => isExternalPath(path) && (i === 0 || (s.externals as string[])[i - 1]! < path));
+      if (!ok) c.problem(`${at}.source`, "externals", "a sorted, non-empty array of distinct install paths");
     }
   }
   checkSide(c, t.input, at, "input");

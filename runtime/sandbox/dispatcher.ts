@@ -142,7 +142,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const { tool, root } = request;
     let known = toolKeys.get(tool);
     if (known === undefined || known.root !== root) {
-      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env, tool.sandbox.egress ?? null, tool.sandbox.secrets ?? null, tool.sandbox.fs ?? null]) };
+      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env, tool.sandbox.egress ?? null, tool.sandbox.secrets ?? null, tool.sandbox.fs ?? null, tool.sandbox.addons === true]) };
       toolKeys.set(tool, known);
     }
     return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
@@ -175,6 +175,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       osLayer: layer,
       // A socket of its own per child: the broker knows the tool's scope by the socket a request arrives on.
       egress: scope === null ? null : new EgressChannel(scope, resolved.egress, upstream()),
+      addons: tool.sandbox.addons === true,
     };
   }
 

@@ -23,6 +23,10 @@ export function childFailure(name: string, tool: LockedTool, fail: Fail, limits:
     case "TOOL_ERROR":
       return failure("TOOL_ERROR", `tool ${q} failed: ${fail.message}`, { transient: isTransient(chainError(fail.chain)) });
     case "SANDBOX_DENIED":
+      // A native addon is a power the profile can grant: say which.
+      if (fail.message.includes("process.dlopen is denied")) {
+        return failure("SANDBOX_DENIED", `tool ${q} was stopped by the sandbox: ${fail.message}. It loads a native addon; give it sandboxProfile: { addons: true } (it then runs only under the sandbox's OS layer), or sandbox: "none" if it is trusted code`);
+      }
       return failure("SANDBOX_DENIED", `tool ${q} was stopped by the sandbox: ${fail.message}. A sandboxed tool reads only its own bundle, writes no file, starts no process and signals no other process; pass it what it needs as arguments`);
     case "NETWORK_REFUSED":
       return failure(

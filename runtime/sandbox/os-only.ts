@@ -16,6 +16,8 @@ export function osOnlyPowers(sandbox: LockedSandbox): string[] {
   // path any process of the host's user may reach, and nothing stops the child's other routes but the deny layer.
   for (const host of sandbox.egress ?? []) powers.push(`egress to ${host}`);
   for (const name of Object.keys(sandbox.secrets ?? {}).sort()) powers.push(`the secret ${name}`);
+  // A native addon runs machine code Node's permission model does not see.
+  if (sandbox.addons === true) powers.push("native addons");
   return powers;
 }
 

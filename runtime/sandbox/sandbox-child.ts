@@ -27,6 +27,8 @@ export interface ChildSpec {
   readonly opaqueInput: boolean;
   /** The tool has no output schema: its result keeps native JSON serialisation (JSON.stringify's). */
   readonly nativeOutput: boolean;
+  /** sandboxProfile.addons: the child may load native addons. */
+  readonly addons: boolean;
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
   readonly heapMb: number;
@@ -136,7 +138,9 @@ export class SandboxChild {
       ...spec.readable.map((path) => `--allow-fs-read=${path}`),
       ...(scopes?.read ?? []).map((path) => `--allow-fs-read=${path}`),
       ...(scopes?.write ?? []).map((path) => `--allow-fs-write=${path}`),
-      "--no-addons",
+      // Addons only for a tool whose profile says so (and only under the OS layer: os-only.ts); Node's permission model
+      // refuses them unless --allow-addons is given.
+      spec.addons ? "--allow-addons" : "--no-addons",
       `--max-old-space-size=${spec.heapMb}`,
       "--no-warnings",
       bootstrap,
@@ -212,6 +216,7 @@ export class SandboxChild {
         name: spec.name,
         opaqueInput: spec.opaqueInput,
         nativeOutput: spec.nativeOutput,
+        addons: spec.addons,
         maxOutputBytes: spec.maxOutputBytes,
         maxFrameBytes: spec.maxFrameBytes,
         maxInboundFrameBytes: this.inboundCap,

@@ -18,6 +18,19 @@ export interface CaveLock {
   readonly sdk: LockedSdk | null;
   readonly agents: Readonly<Record<string, LockedAgent>>;
   readonly tools: Readonly<Record<string, LockedTool>>;
+  /**
+   * Optional in lock v1: the external packages (cave.config.json `external`) and every package they depend on, by
+   * install path relative to the project root, as package-lock.json records them. Absent when there are none.
+   */
+  readonly externals?: Readonly<Record<string, LockedExternal>>;
+}
+
+/** An installed package a tool imports at run time instead of bundling it: what every machine agrees on. */
+export interface LockedExternal {
+  readonly name: string;
+  readonly version: string;
+  /** The registry integrity package-lock.json records (e.g. sha512-...). */
+  readonly integrity: string;
 }
 
 export interface LockedSdk {
@@ -76,6 +89,11 @@ export interface LockedSandbox {
    * src/contract/fs-scopes.ts normalises them, sorted). Only the OS layer can enforce them (runtime/sandbox/os-only.ts).
    */
   readonly fs?: LockedFs;
+  /**
+   * Optional in lock v1, present only when true: the tool may load native addons (sandboxProfile.addons), which
+   * bypass Node's permission model, so its sandbox runs only under the OS layer (runtime/sandbox/os-only.ts).
+   */
+  readonly addons?: true;
 }
 
 export interface LockedSource {
@@ -91,6 +109,11 @@ export interface LockedSource {
    * sorted by path. The runtime verifies them with the bundle and lets only this tool's sandbox read them.
    */
   readonly assets?: readonly { readonly path: string; readonly sha256: string }[];
+  /**
+   * Optional in lock v1: the install paths (keys of the lock's `externals`) of the external packages its bundle
+   * imports and of their dependencies, sorted. The runtime checks their installed versions before the first use.
+   */
+  readonly externals?: readonly string[];
 }
 
 export interface LockedSchema {

@@ -81,6 +81,7 @@ export const DIFF_CASES: readonly DiffCase[] = [
   { name: "timeout", about: "a longer timeout", shows: ["timeout:info:cancel_order"], edits: [{ file: "tools/orders.ts", from: "timeout: 10_000,", to: "timeout: 60_000," }] },
   { name: "allow-repeat", about: "identical repeated calls allowed", shows: ["allow-repeat:risky:lookup_order"], edits: [{ file: "tools/orders.ts", from: 'effect: "read",', to: 'effect: "read",\n  allowRepeat: true,' }] },
   { name: "result-policy", about: "a result policy changed from page to inline", shows: ["result-policy:info:search_docs", "result-plan:info:search_docs"], edits: [{ file: "tools/search.ts", from: 'result: "page",', to: 'result: "inline",' }] },
+  { name: "sandbox-addons", about: "a sandboxed tool may now load native addons", shows: ["sandbox-addons:risky:send_email"], edits: [{ file: "tools/notify.ts", from: 'env: ["SMTP_HOST"]', to: 'env: ["SMTP_HOST"], addons: true' }] },
   { name: "sandbox-env", about: "a new environment name in a sandbox profile", shows: ["sandbox-env-added:risky:send_email"], edits: [{ file: "tools/notify.ts", from: 'env: ["SMTP_HOST"]', to: 'env: ["SMTP_HOST", "SMTP_USER"]' }] },
   {
     name: "egress",

@@ -22,12 +22,12 @@ describe("tool(): sandbox mode", () => {
 
 describe("tool(): sandboxProfile", () => {
   test("defaults to no network and no environment", () => {
-    expect(tool(validToolOptions() as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] } });
+    expect(tool(validToolOptions() as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] }, addons: false });
   });
 
   test("network: false and an empty profile are accepted", () => {
-    expect(tool(validToolOptions({ sandboxProfile: { network: false } }) as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] } });
-    expect(tool(validToolOptions({ sandboxProfile: {} }) as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] } });
+    expect(tool(validToolOptions({ sandboxProfile: { network: false } }) as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] }, addons: false });
+    expect(tool(validToolOptions({ sandboxProfile: {} }) as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] }, addons: false });
   });
 
   test("network: true fails closed with CAVE1008", () => {
@@ -51,7 +51,7 @@ describe("tool(): sandboxProfile", () => {
   test.each([
     ["envs", /Did you mean "env"\?/],
     ["netwrk", /Did you mean "network"\?/],
-    ["files", /^Known options: network, env, egress, secrets, fs\.$/],
+    ["files", /^Known options: network, env, egress, secrets, fs, addons\.$/],
   ])("an unknown profile key %s is CAVE1007", (key, hint) => {
     expectRule(withField({ sandboxProfile: { [key]: true } }), { code: "CAVE1007", subject, field: `sandboxProfile.${key}`, mentions: `unknown option "sandboxProfile.${key}"`, hint });
   });

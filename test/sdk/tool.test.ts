@@ -204,7 +204,7 @@ describe("tool(): the definition", () => {
       result: "auto",
       allowRepeat: false,
       sandbox: "required",
-      sandboxProfile: { network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] } },
+      sandboxProfile: { network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] }, addons: false },
       nestedTools: [],
       execute,
     });

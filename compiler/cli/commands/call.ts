@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { stdoutToStderr } from "../stdout-to-stderr.js";
 import { resolve } from "node:path";
 import { createRuntime } from "../../../runtime/index.js";
 import { RuntimeError } from "../../../runtime/errors.js";
@@ -43,7 +44,7 @@ export async function callCommand(args: readonly string[], io: CallIO): Promise<
   try {
     const runtime = await createRuntime({ root: resolve(io.cwd, values.root ?? "."), mode: values.fixture ? "fixture" : "host" });
     try {
-      outcome = await runtime.call(tool, callArgs);
+      outcome = await stdoutToStderr(() => runtime.call(tool, callArgs));
     } finally {
       runtime.close();
     }

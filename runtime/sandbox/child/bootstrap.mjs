@@ -28,7 +28,7 @@ const EXIT_FAULT = 70;
 const EXIT_CHANNEL = 71;
 
 /**
- * @typedef {{ t: "init", env: string[], bundle: string, shownBundle: string, sha256: string, exportName: string, name: string, opaqueInput: boolean, nativeOutput: boolean, maxOutputBytes: number, maxFrameBytes: number, maxInboundFrameBytes: number, egress: string | null }} Init
+ * @typedef {{ t: "init", env: string[], bundle: string, shownBundle: string, sha256: string, exportName: string, name: string, opaqueInput: boolean, nativeOutput: boolean, addons: boolean, maxOutputBytes: number, maxFrameBytes: number, maxInboundFrameBytes: number, egress: string | null }} Init
  * @typedef {{ id: string, open: boolean, nextSub: number, subs: Map<number, { resolve: (outcome: unknown) => void, reject: (error: Error) => void }> }} Call
  */
 
@@ -195,7 +195,7 @@ async function start(frame) {
 
   // Scoped egress: the routes to the broker socket are prepared before the deny layer and installed after it.
   const installEgress = frame.egress === null ? undefined : await prepareEgress(frame.egress);
-  installDenyLayer({ selfPid: process.pid, pipe: /** @type {any} */ (channel)._handle, egressSocket: frame.egress ?? undefined });
+  installDenyLayer({ selfPid: process.pid, pipe: /** @type {any} */ (channel)._handle, egressSocket: frame.egress ?? undefined, addons: frame.addons === true });
   installEgress?.();
 
   let namespace;

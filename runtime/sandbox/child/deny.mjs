@@ -115,9 +115,11 @@ const NATIVE_DENIED = {
  * anyway); the host, its group (0 or a negative pid) and every other process are refused. `pipe` is the
  * caller's own open channel handle (see nativePrototypes). `egressSocket`: the path of the tool's egress broker
  * socket, the only address a Unix socket may connect to (child/egress.mjs), when the tool has scoped egress.
- * @param {{ selfPid: number, pipe: any, egressSocket?: string }} options
+ * `addons`: the tool's profile allows native addons (sandboxProfile.addons, only ever under the OS layer), so
+ * process.dlopen stays.
+ * @param {{ selfPid: number, pipe: any, egressSocket?: string, addons?: boolean }} options
  */
-export function installDenyLayer({ selfPid, pipe, egressSocket }) {
+export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }) {
   /** @type {Record<string, any>} */
   const m = {};
   for (const name of ["net", "http", "https", "tls", "dgram", "dns", "dns/promises", "http2", "child_process", "worker_threads", "inspector", "v8", "wasi", "cluster", "module", "trace_events"]) {
@@ -210,7 +212,7 @@ export function installDenyLayer({ selfPid, pipe, egressSocket }) {
   denyAll(m.trace_events, "trace_events", ["createTracing"], false);
 
   // process: raw bindings, addons, reports written to disk, signals.
-  denyAll(process, "process", ["binding", "_linkedBinding", "dlopen", "abort", "_debugProcess", "_debugEnd", "_startProfilerIdleNotifier", "_stopProfilerIdleNotifier", "setuid", "setgid", "seteuid", "setegid", "setgroups", "initgroups"], false);
+  denyAll(process, "process", ["binding", "_linkedBinding", ...(addons ? [] : ["dlopen"]), "abort", "_debugProcess", "_debugEnd", "_startProfilerIdleNotifier", "_stopProfilerIdleNotifier", "setuid", "setgid", "seteuid", "setegid", "setgroups", "initgroups"], false);
   // process.report stays Node's own object, which libraries read and write at import (sharp and detect-libc set
   // excludeNetwork and read the glibc version from getReport()); only what writes a file or installs a handler is refused.
   denyReport(process.report);
