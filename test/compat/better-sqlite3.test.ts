@@ -54,7 +54,7 @@ describe("better-sqlite3 as an external package", () => {
     }
   });
 
-  it("a sandboxed tool with addons is refused without the OS layer (SANDBOX_UNAVAILABLE); one without addons cannot load it", async () => {
+  it("a sandboxed tool with addons is refused without the OS layer (OS_LAYER_REQUIRED at createRuntime); one without addons cannot load it", async () => {
     const root = copyWorkspace(["better-sqlite3.ts"]);
     const source = readFileSync(join(root, "tools/better-sqlite3.ts"), "utf8");
     writeFileSync(join(root, "tools/no-addons.ts"), source.replace("sandboxProfile: { addons: true }, ", "").replaceAll("sqlite_totals", "sqlite_plain").replaceAll("sqliteTotals", "sqlitePlain").replace(/export const sqlitePlainHost[^\n]*\n/, ""));
@@ -62,14 +62,10 @@ describe("better-sqlite3 as an external package", () => {
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(result.lock!.tools.sqlite_plain!.sandbox.addons).toBeUndefined();
 
-    const nodeOnly = await createRuntime({ root, mode: "host", dispatchers: { required: createSandboxDispatcher({ isolation: "node" }) } });
-    try {
-      const refused = await nodeOnly.call("sqlite_totals", ROWS);
-      expect(refused).toMatchObject({ ok: false, error: { code: "SANDBOX_UNAVAILABLE" } });
-      expect(refused.ok ? "" : refused.error.message).toContain('tool "sqlite_totals" declares sandboxProfile.addons, which needs the sandbox\'s OS layer, and children run with the Node layers only here');
-    } finally {
-      nodeOnly.close();
-    }
+    await expect(createRuntime({ root, mode: "host", dispatchers: { required: createSandboxDispatcher({ isolation: "node" }) } })).rejects.toMatchObject({
+      code: "OS_LAYER_REQUIRED",
+      message: expect.stringContaining('tool "sqlite_totals" is locked with powers only the sandbox\'s OS layer can enforce (native addons), and the OS layer is not in use here (isolation is "node"'),
+    });
     const os = await createRuntime({ root, mode: "host", dispatchers: { required: createSandboxDispatcher({ isolation: "os" }) } });
     try {
       const plain = await os.call("sqlite_plain", ROWS);
