@@ -86,6 +86,7 @@ export function inboundFrameBytes(maxFrameBytes: number): number {
 }
 
 const STDERR_TAIL = 8192;
+
 /** What V8 prints when the heap limit is reached, just before it aborts. */
 const HEAP_EXHAUSTED = /JavaScript heap out of memory|Reached heap limit/;
 /** The bootstrap's exit code when its channel to the host ended or broke under it (child/bootstrap.mjs). */
@@ -113,7 +114,9 @@ export class SandboxChild {
   private readonly exchange: Exchange;
   private readonly process: ChildProcess;
   private readonly channel: Socket | undefined;
-  private stderrTail = "";
+  /** The last STDERR_TAIL bytes of stderr (only the heap-exhaustion message is read from it, at exit). */
+  private stderrTail: Buffer = Buffer.alloc(0);
+
   private death: Death | undefined;
   private exited = false;
   private resolveStarted!: (started: Started) => void;
@@ -182,8 +185,9 @@ export class SandboxChild {
     if (this.pid !== undefined) rememberChild(this.pid);
     if (spec.osLayer === null) this.nodePid = this.pid;
     else this.readInfo(child.stdio[INFO_FD] as Socket);
-    child.stderr!.setEncoding("utf8").on("data", (text: string) => {
-      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
+    // Kept as bytes, never decoded as it comes: a 128 MB flood costs the host a copy of the tail per read, nothing more.
+    child.stderr!.on("data", (chunk: Buffer) => {
+      this.stderrTail = chunk.length >= STDERR_TAIL ? chunk.subarray(chunk.length - STDERR_TAIL) : Buffer.concat([this.stderrTail, chunk]).subarray(-STDERR_TAIL);
     });
     // Never keeps the host alive by itself: an idle child must not stop the host from exiting, and
     // a call in flight is kept alive by the runtime's deadline timer, which settles it in any case.
@@ -202,7 +206,7 @@ export class SandboxChild {
     child.on("close", (rawCode, rawSignal) => {
       // Under bwrap a signal that killed node arrives as bwrap's exit code 128 + n.
       const { code, signal } = spec.osLayer === null ? { code: rawCode, signal: rawSignal } : sandboxedExit(rawCode, rawSignal);
-      this.die(code === EXIT_CHANNEL ? { by: "protocol", why: "closed or broke its channel" } : { by: "exit", code, signal, heapExhausted: HEAP_EXHAUSTED.test(this.stderrTail) });
+      this.die(code === EXIT_CHANNEL ? { by: "protocol", why: "closed or broke its channel" } : { by: "exit", code, signal, heapExhausted: HEAP_EXHAUSTED.test(this.stderrTail.toString("latin1")) });
     });
     this.write(
       JSON.stringify({

@@ -25,9 +25,9 @@ function message(outcome: CallOutcome): string {
   return outcome.ok ? "" : outcome.error.message;
 }
 
-/** Calls `fault` and then proves the sandbox still works with a plain call. */
-async function faultThenFine(s: Sandboxed, kind: string): Promise<CallOutcome> {
-  const outcome = await s.runtime.call("fault", { kind });
+/** Calls `fault` (or `bomb`) and then proves the sandbox still works with a plain call. */
+async function faultThenFine(s: Sandboxed, kind: string, name = "fault"): Promise<CallOutcome> {
+  const outcome = await s.runtime.call(name, { kind });
   expect(await s.runtime.call("fault", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
   return outcome;
 }
@@ -157,7 +157,7 @@ describe("row 10: never settles, keeps its event loop alive", () => {
 describe("row 11: memory bombs", () => {
   it("a heap bomb is RESOURCE_EXHAUSTED at the heap limit; the host lives", async () => {
     const s = await sandboxed(root, { sandbox: { heapMb: 64 } });
-    const outcome = await faultThenFine(s, "heap");
+    const outcome = await faultThenFine(s, "heap", "bomb");
     expect(code(outcome)).toBe("RESOURCE_EXHAUSTED");
     expect(message(outcome)).toContain("ran out of JavaScript heap (the sandbox's heapMb is 64)");
   });
@@ -165,7 +165,7 @@ describe("row 11: memory bombs", () => {
   it("a filled Buffer bomb is killed by the RSS watchdog: RESOURCE_EXHAUSTED; the host lives", async () => {
     const s = await sandboxed(root, { sandbox: { maxRssMb: 256 } });
     const before = process.memoryUsage().rss;
-    const outcome = await faultThenFine(s, "buffer");
+    const outcome = await faultThenFine(s, "buffer", "bomb");
     expect(code(outcome)).toBe("RESOURCE_EXHAUSTED");
     expect(message(outcome)).toContain("over the sandbox's maxRssMb of 256");
     expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1_048_576);

@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import { classifyThrown, installDenyLayer } from "./deny.mjs";
 import { prepareEgress } from "./egress.mjs";
 import { encodeFrame, FrameReader } from "./frames.mjs";
+import { installOutputCap } from "./output.mjs";
 import { serialise, serialiseNative } from "./plain-data.mjs";
 
 const quote = JSON.stringify;
@@ -40,6 +41,8 @@ let init;
 let tool;
 /** @type {Call | undefined} */
 let current;
+/** @type {{ reset(): void, flushed(): Promise<void> } | undefined} */
+let output;
 
 /** @param {string} text */
 function send(text) {
@@ -197,6 +200,7 @@ async function start(frame) {
   const installEgress = frame.egress === null ? undefined : await prepareEgress(frame.egress);
   installDenyLayer({ selfPid: process.pid, pipe: /** @type {any} */ (channel)._handle, egressSocket: frame.egress ?? undefined, addons: frame.addons === true });
   installEgress?.();
+  output = installOutputCap();
 
   let namespace;
   try {
@@ -218,6 +222,7 @@ async function run(frame) {
   /** @type {Call} */
   const call = { id: frame.id, open: true, nextSub: 0, subs: new Map() };
   current = call;
+  output?.reset();
   let text;
   try {
     let input = frame.input;
@@ -243,6 +248,8 @@ async function run(frame) {
   if (!call.open) return; // an uncaught fault already answered for it
   call.open = false;
   current = undefined;
+  // The answer comes after the call's (capped) output, so the next call never waits behind it.
+  await output?.flushed();
   send(text);
 }
 

@@ -57,10 +57,6 @@ export const fault = tool({
         const { readFileSync } = await import("node:fs");
         return { text: readFileSync("/tmp/cave-sandbox-test-fifo", "utf8") };
       }
-      case "heap":
-        for (;;) hold.push(new Array(100_000).fill({ x: 1 }));
-      case "buffer":
-        for (;;) hold.push(Buffer.alloc(64 * 1024 * 1024, 1));
       case "exit":
         process.exit(0);
       case "sigkill":
@@ -94,6 +90,25 @@ export const signalHost = tool({
     else if (how === "kill-group") process.kill(0, "SIGTERM");
     else if (how === "kill-negative-ppid") process.kill(-process.ppid, "SIGTERM");
     return { sent: how };
+  },
+});
+
+/**
+ * Row 11's memory bombs, with a timeout far past what filling the limits takes, so only the heap limit or the RSS
+ * watchdog can end them (on a loaded machine filling 256 MB can outlast fault's 1.5 s and end as TIMEOUT instead).
+ */
+export const bomb = tool({
+  name: "bomb",
+  description: "Fill the heap or off-heap memory until stopped.",
+  input: schema.object({ kind: schema.string() }),
+  effect: "read",
+  allowRepeat: true,
+  timeout: 30_000,
+  execute({ kind }) {
+    if (kind === "pid") return { pid: process.pid, instance };
+    if (kind === "heap") for (;;) hold.push(new Array(100_000).fill({ x: 1 }));
+    if (kind === "buffer") for (;;) hold.push(Buffer.alloc(64 * 1024 * 1024, 1));
+    throw new Error(`unknown kind ${kind}`);
   },
 });
 
