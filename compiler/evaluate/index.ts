@@ -1,5 +1,5 @@
 import { CODES, type CaveCode } from "../../src/contract/codes.js";
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describeThrown, error, stripRoot, type Diagnostic } from "../diagnostics.js";
@@ -52,6 +52,9 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
   const outcomes = new Map<string, Exclude<Outcome, { type: "imported" }> | { readonly type: "imported"; readonly exports: readonly ExportReport[] }>();
   const copy = new PrivateCopy();
   try {
+    // An external package the modules import must be installed to import them (CAVE5161), as at run time.
+    const missing = missingExternals(root, staged);
+    if (missing.length > 0) return { tools: [], agents: [], diagnostics: [error("CAVE5161", `the tool modules import external packages that are not installed in the project's node_modules: ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? `, and ${missing.length - 3} more` : ""}`, "Install the project's dependencies as package-lock.json pins them (npm ci) and build again: the build imports each tool module to read its definitions.", { file: "cave.config.json" })] };
     const jobs: Job[] = [];
     // The SDK module is part of what a bundle runs: an evaluation cached for a bundle holds only with the same SDK.
     const sdk = staged.sdkModule;
@@ -123,6 +126,13 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
     return x < y ? -1 : x > y ? 1 : 0;
   };
   return { tools: [...checked.tools].sort(byExport), agents: [...checked.agents].sort(byExport), diagnostics };
+}
+
+/** The pinned external packages not installed where the lock says ("better-sqlite3 12.11.1 (node_modules/better-sqlite3)"). */
+function missingExternals(root: string, staged: StageResult): string[] {
+  return Object.entries(staged.externals ?? {})
+    .filter(([path]) => !existsSync(join(root, ...path.split("/"), "package.json")))
+    .map(([path, pin]) => `${pin.name} ${pin.version} (${path})`);
 }
 
 /** Links the staged modules' external packages into the copy's node_modules; the real folders the child must read. */

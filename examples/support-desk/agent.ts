@@ -3,13 +3,14 @@ import { getCustomer, sendCustomerEmail, updateCustomerEmail } from "./tools/cus
 import { getSupportHours, searchKnowledgeBase } from "./tools/knowledge-base.js";
 import { cancelOrder, getOrder, listCustomerOrders } from "./tools/orders.js";
 import { checkRefundStatus, getRefundPolicy, issueRefund, listOrderRefunds, prepareRefundCase, refundAndNotifyCustomer } from "./tools/refunds.js";
+import { placeReplacementOrder } from "./tools/replacements.js";
 import { updateShippingAddress } from "./tools/shipping.js";
 import { addTicketNote, closeTicket, createTicket, getTicketTranscript } from "./tools/tickets.js";
 import { escalateToVendor } from "./tools/vendor-tickets.js";
 
 export const supportDesk = agent({
   name: "support_desk",
-  description: "First-line customer support for an online electronics shop: answers questions from the help centre, looks up orders and customers, handles cancellations, address changes and refunds, and keeps tickets up to date.",
+  description: "First-line customer support for an online electronics shop: answers questions from the help centre, looks up orders and customers, handles cancellations, address changes, refunds and replacements, and keeps tickets up to date.",
   tools: [
     searchKnowledgeBase,
     getSupportHours,
@@ -26,6 +27,7 @@ export const supportDesk = agent({
     issueRefund,
     checkRefundStatus,
     refundAndNotifyCustomer,
+    placeReplacementOrder,
     createTicket,
     addTicketNote,
     closeTicket,

@@ -13,6 +13,7 @@ import * as customers from "../../examples/support-desk/tools/customers.js";
 import * as knowledgeBase from "../../examples/support-desk/tools/knowledge-base.js";
 import * as orders from "../../examples/support-desk/tools/orders.js";
 import * as refunds from "../../examples/support-desk/tools/refunds.js";
+import * as replacements from "../../examples/support-desk/tools/replacements.js";
 import * as shared from "../../examples/support-desk/tools/shared-schemas.js";
 import * as shipping from "../../examples/support-desk/tools/shipping.js";
 import * as tickets from "../../examples/support-desk/tools/tickets.js";
@@ -23,7 +24,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: true, strict: true }));
 const compiled = new WeakMap<object, ValidateFunction>();
 
-const modules = { customers, knowledgeBase, orders, refunds, shared, shipping, tickets, vendorTickets };
+const modules = { customers, knowledgeBase, orders, refunds, replacements, shared, shipping, tickets, vendorTickets };
 const exported: AnyToolDefinition[] = Object.values(modules).flatMap((module) => Object.values(module).filter(isTool));
 const byName = new Map(exported.map((definition) => [definition.name, definition]));
 const named = (name: string): AnyToolDefinition => {
@@ -149,6 +150,11 @@ describe("examples/support-desk: the definitions", () => {
   test("has one tool with scoped egress and an injected credential, which is not read-only", () => {
     const scoped = exported.filter((definition) => definition.sandboxProfile.egress.length > 0);
     expect(scoped.map((definition) => [definition.name, definition.effect, definition.sandboxProfile.egress, Object.keys(definition.sandboxProfile.secrets)])).toEqual([["escalate_to_vendor", "external", ["support.vendor.example"], ["VENDOR_DESK_TOKEN"]]]);
+  });
+
+  test("has one tool that writes to disk: a write scope (data/orders) and native addons, effect write", () => {
+    const writing = exported.filter((definition) => definition.sandboxProfile.fs.write.length > 0 || definition.sandboxProfile.fs.read.length > 0 || definition.sandboxProfile.addons);
+    expect(writing.map((definition) => [definition.name, definition.effect, definition.sandbox, definition.sandboxProfile.fs, definition.sandboxProfile.addons])).toEqual([["place_replacement_order", "write", "required", { read: [], write: ["data/orders"] }, true]]);
   });
 
   test("uses formats email, date-time and uri", () => {
