@@ -169,7 +169,7 @@ describe("examples/support-desk: the definitions", () => {
       return properties !== undefined && JSON.stringify(properties.orderId) === JSON.stringify(jsonOf(shared.OrderId));
     });
     const modulesUsingOrderId = new Set(orderIdUsers.map((definition) => Object.entries(modules).find(([, module]) => Object.values(module).includes(definition))![0]));
-    expect([...modulesUsingOrderId].sort()).toEqual(["orders", "refunds", "tickets", "vendorTickets"]);
+    expect([...modulesUsingOrderId].sort()).toEqual(["orders", "refunds", "replacements", "tickets", "vendorTickets"]);
     expect(orders.getOrder.input.properties.orderId).toBe(shared.OrderId);
     expect(refunds.issueRefund.input.properties.orderId).toBe(shared.OrderId);
     expect(customers.getCustomer.output).toBe(shared.CustomerProfile);
@@ -194,7 +194,7 @@ describe("examples/support-desk: the definitions", () => {
 
   test("the config discovers the tool modules and the agent", () => {
     const config = JSON.parse(readFileSync(new URL("../../examples/support-desk/cave.config.json", import.meta.url), "utf8")) as unknown;
-    expect(config).toEqual({ include: ["tools/**/*.ts", "agent.ts"] });
+    expect(config).toEqual({ include: ["tools/**/*.ts", "agent.ts"], external: ["better-sqlite3"] });
   });
 });
 
