@@ -36,4 +36,10 @@ describe("determinism", () => {
     const { expectGolden } = await import("./support/golden.js");
     expectGolden(join(REPO_ROOT, "cave.lock.example"), result.lockText);
   });
+
+  it("the example builds in place, over its own node_modules (npm ci in examples/support-desk, as .ci/run does), to cave.lock.example", async () => {
+    const result = await build({ root: join(REPO_ROOT, "examples/support-desk"), write: false });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.lockText).toBe(readFileSync(join(REPO_ROOT, "cave.lock.example"), "utf8"));
+  });
 });

@@ -136,7 +136,7 @@ function missingExternals(root: string, staged: StageResult): string[] {
 }
 
 /** Links the staged modules' external packages into the copy's node_modules; the real folders the child must read. */
-async function linkExternals(root: string, staged: StageResult, copy: PrivateCopy): Promise<string[]> {
+export async function linkExternals(root: string, staged: StageResult, copy: PrivateCopy): Promise<string[]> {
   const pins = staged.externals;
   if (pins === undefined) return [];
   const installed = Object.entries(pins).map(([path, pin]) => ({ path, name: pin.name, real: realpathSync(join(root, ...path.split("/"))) }));

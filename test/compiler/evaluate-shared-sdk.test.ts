@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { analyse } from "../../compiler/analyse/index.js";
 import { discover } from "../../compiler/discover/index.js";
 import { childScript } from "../../compiler/evaluate/child-script.js";
-import { evaluate } from "../../compiler/evaluate/index.js";
+import { evaluate, linkExternals } from "../../compiler/evaluate/index.js";
 import { deepFreeze, realmObjects } from "../../compiler/evaluate/freeze.js";
 import { importAll, type Copy, type Job, type Outcome } from "../../compiler/evaluate/pool.js";
 import { stage } from "../../compiler/stage/index.js";
@@ -35,20 +35,21 @@ async function stageProject(root: string, modules?: readonly string[]): Promise<
   return staged;
 }
 
-/** The staged files in a private copy, and a job per module (keyed by `prefix` + module). */
-async function jobsOf(staged: StageResult, copy = new PrivateCopy(), prefix = ""): Promise<{ jobs: Job[]; copy: Copy; sdkUrl: string }> {
+/** The staged files in a private copy (with the external packages linked in, as evaluate() does), and a job per module (keyed by `prefix` + module). */
+async function jobsOf(staged: StageResult, copy = new PrivateCopy(), prefix = "", root?: string): Promise<{ jobs: Job[]; copy: Copy; sdkUrl: string; alsoReadable: string[] }> {
   copies.push(copy);
+  const alsoReadable = root === undefined ? [] : await linkExternals(root, staged, copy);
   const sdkUrl = pathToFileURL(await copy.add(staged.sdkModule!.path, staged.sdkModule!.code)).href;
   const jobs = await Promise.all(
     [...staged.modules.values()].map(async (module) => ({ module: `${prefix}${module.module}`, label: module.bundlePath, url: pathToFileURL(await copy.add(`${prefix}${module.bundlePath}`, module.code)).href })),
   );
-  return { jobs, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl };
+  return { jobs, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl, alsoReadable };
 }
 
-async function importBoth(jobs: readonly Job[], copy: Copy, sdkUrl: string, timeoutMs = 5000): Promise<{ shared: Map<string, Outcome>; alone: Map<string, Outcome> }> {
+async function importBoth(jobs: readonly Job[], copy: Copy, sdkUrl: string, timeoutMs = 5000, alsoReadable: readonly string[] = []): Promise<{ shared: Map<string, Outcome>; alone: Map<string, Outcome> }> {
   const script = await childScript();
-  const shared = await importAll(jobs, script, { timeoutMs, cwd: REPO_ROOT, copy, sdkUrl });
-  const alone = await importAll(jobs, script, { timeoutMs, cwd: REPO_ROOT, copy });
+  const shared = await importAll(jobs, script, { timeoutMs, cwd: REPO_ROOT, copy, sdkUrl, alsoReadable });
+  const alone = await importAll(jobs, script, { timeoutMs, cwd: REPO_ROOT, copy, alsoReadable });
   return { shared, alone };
 }
 
@@ -96,8 +97,9 @@ describe("evaluate with a shared SDK: same results as a child per module", () =>
     expect(evaluated.diagnostics).toEqual([]);
     expect(evaluated.tools.length).toBeGreaterThan(10);
 
-    const { jobs, copy, sdkUrl } = await jobsOf(staged);
-    const { shared, alone } = await importBoth(jobs, copy, sdkUrl, 10_000);
+    // The order store's module imports better-sqlite3 (external): linked into the copy as evaluate() links it.
+    const { jobs, copy, sdkUrl, alsoReadable } = await jobsOf(staged, new PrivateCopy(), "", root);
+    const { shared, alone } = await importBoth(jobs, copy, sdkUrl, 10_000, alsoReadable);
     expect([...shared.values()].map(via)).toEqual(jobs.map(() => "shared"));
     for (const job of jobs) expect(result(shared.get(job.module)), job.module).toEqual(result(alone.get(job.module)));
   });
