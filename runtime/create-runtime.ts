@@ -8,7 +8,7 @@ import { describeTools, type ToolInfo } from "./describe-tools.js";
 import { inProcessDispatcher } from "./dispatch/in-process.js";
 import { RuntimeError } from "./errors.js";
 import { Loader } from "./loader.js";
-import { readLock } from "./lock/read-lock.js";
+import { peekTool, readLock } from "./lock/read-lock.js";
 import { openJournal } from "./journal/open.js";
 import { configuredJournal, shownSetting } from "./journal/setting.js";
 import { RunJournal } from "./journal/run-journal.js";
@@ -207,7 +207,8 @@ function sandboxedTools(lock: CaveLock): Record<string, CaveLock["tools"][string
   for (const name of Object.keys(lock.tools)) {
     let tool: CaveLock["tools"][string];
     try {
-      tool = lock.tools[name]!;
+      // Not kept in the lock: only the sandboxed entries are needed now, and only while the sandbox checks them.
+      tool = peekTool(lock, name);
     } catch {
       continue;
     }

@@ -24,16 +24,23 @@ const ITERATIONS = Number(process.env.CAVE_BENCH_ITERATIONS ?? 50_000);
 const ROUNDS = 7;
 const load = (path) => import(pathToFileURL(join(repoRoot, path)).href);
 
-const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8"));
-const names = Object.keys(lock.tools).sort();
+// The lock is parsed here only for what the sides need, and not kept: a parsed 1,000-tool lock is ~50 MB of heap
+// that no side would hold in production (cave reads its own lock lazily), and heap size alone changes per-call cost.
+const lockTools = () => JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")).tools;
+const names = Object.keys(lockTools()).sort();
 const n = names.length;
 // CAVE_BENCH_SPREAD=1: every call goes to the first tool (the per-call path with N tools locked, without N validators competing for the CPU caches).
 const spread = Number(process.env.CAVE_BENCH_SPREAD ?? n);
 
 
 const context = { signal: new AbortController().signal, callId: "direct", call: async () => null };
+// Only the bundles of the tools this process calls: importing all N for the direct side would put N modules in the
+// heap of every side, and a larger heap makes every side's per-call garbage costlier to collect (docs/benchmarks.md).
 const executes = [];
-for (const name of names) executes.push((await import(pathToFileURL(join(root, lock.tools[name].source.bundle)).href))[lock.tools[name].export].execute);
+for (const [name, tool] of Object.entries(lockTools()).filter(([name]) => names.indexOf(name) < spread).sort(([a], [b]) => (a < b ? -1 : 1))) {
+  executes.push((await import(pathToFileURL(join(root, tool.source.bundle)).href))[tool.export].execute);
+  if (executes.length !== names.indexOf(name) + 1) throw new Error("bundles out of order");
+}
 
 let run, validators, aiLib, aiList;
 if (only === "cave") {
@@ -45,7 +52,8 @@ if (only === "cave") {
   const addFormats = (await load("node_modules/ajv-formats/dist/index.js")).default.default;
   const ajv = new Ajv({ strict: false });
   addFormats(ajv);
-  validators = names.map((name) => ajv.compile(lock.tools[name].input.jsonSchema));
+  const tools = lockTools();
+  validators = names.map((name) => ajv.compile(tools[name].input.jsonSchema));
 } else if (only === "aiSdk") {
   aiLib = await load("node_modules/@ai-sdk/provider-utils/dist/index.mjs");
   const aiTools = (await import(pathToFileURL(join(root, "ai-sdk-tools.mjs")).href)).tools;

@@ -56,7 +56,23 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
 function conclude(state: CallState, end: Success | Failure): Promise<CallOutcome> | CallOutcome {
   recordBreaker(state, end.ok === true ? "ok" : end.code);
   releaseRepeat(state);
-  return receipt(state, end);
+  const outcome = receipt(state, end);
+  if (state.journaled === undefined) forget(state);
+  return outcome;
+}
+
+/**
+ * After the receipt, the call's state lets go of what only the call needed: its argument copy and the context handed
+ * to the tool (a tool still running past its deadline holds its own; nothing of the call reads these from the state
+ * after its receipt). The state itself may live on (a context the tool kept refers to it, to refuse a
+ * late nested call), and V8 may have allocated it in the old generation (allocation-site pretenuring, in a large
+ * heap): every young object it still pointed to would then survive each scavenge until the next full GC, and the
+ * allocation sites of those objects would be pretenured in turn. Measured with 1,000 tools: 31 → 20 µs per call.
+ * A journaled call's receipt stage reads the state after an await, so it is left as it is.
+ */
+function forget(state: CallState): void {
+  state.args$ = undefined;
+  state.context = undefined;
 }
 
 function runtimeFault(state: CallState, thrown: unknown): Failure {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, RuntimeError } from "../../runtime/index.js";
+import { peekTool, readLock as readLockFile } from "../../runtime/lock/read-lock.js";
 import { hashJson } from "../../src/contract/hash.js";
 import type { CaveLock } from "../../src/contract/lock.js";
 import { removeCopies } from "../support/projects.js";
@@ -249,5 +250,43 @@ describe("tampering after the build", () => {
   it("verifyAll passes on an intact build", async () => {
     const runtime = await createRuntime({ root: built, mode: "host" });
     await expect(runtime.verifyAll()).resolves.toBeUndefined();
+  });
+});
+
+describe("peekTool: a start-up look at a lock entry that the lock does not keep", () => {
+  it("gives the same checked entry as lock.tools[name], and the lock parses it again when the tool is read", async () => {
+    const lock = await readLockFile(join(built, "cave.lock"), "cave.lock");
+    const peeked = peekTool(lock, "echo");
+    const read = lock.tools.echo!;
+    expect(peeked).toEqual(read);
+    expect(peeked).not.toBe(read);
+    // Once read, the entry is kept, and a peek gives that very entry.
+    expect(peekTool(lock, "echo")).toBe(read);
+    expect(lock.tools.echo).toBe(read);
+  });
+
+  it("refuses a malformed entry with the message the lock's own read gives (LOCK_INVALID), each time", async () => {
+    const root = copy();
+    const sealed = readLock(root);
+    writeSealed(root, { ...sealed, tools: { ...sealed.tools, lookup: { ...sealed.tools.lookup!, effect: "delete" } } } as unknown as Record<string, unknown>);
+    const lock = await readLockFile(join(root, "cave.lock"), "cave.lock");
+    const message = "cave.lock is not a valid lockfileVersion 1 lock: tools.lookup.effect must be one of read, write, idempotent, external; regenerate it with cave build";
+    for (let i = 0; i < 2; i++) {
+      let thrown: unknown;
+      try {
+        peekTool(lock, "lookup");
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(RuntimeError);
+      expect(thrown).toMatchObject({ code: "LOCK_INVALID", message });
+    }
+    expect(() => lock.tools.lookup).toThrow(message);
+  });
+
+  it("falls back to lock.tools[name] for a lock readLock did not make", () => {
+    const entry = { name: "x" };
+    const lock = { tools: { x: entry } } as unknown as CaveLock;
+    expect(peekTool(lock, "x")).toBe(entry);
   });
 });
