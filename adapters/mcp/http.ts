@@ -1,10 +1,11 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { Run, RunOptions, Runtime } from "../../runtime/index.js";
+import { ErrorCode, isInitializeRequest, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { RuntimeError, type Run, type RunOptions, type Runtime } from "../../runtime/index.js";
 import { checkKeys } from "../shared/outcome.js";
-import { createMcpServer, type McpServerOptions } from "./server.js";
+import { createMcpServer, serverFor, type McpServerOptions } from "./server.js";
+import { META } from "./tools-list.js";
 
 export interface McpHttpOptions {
   /** Address to bind (default 127.0.0.1). Anything but a loopback address needs a token. */
@@ -17,8 +18,17 @@ export interface McpHttpOptions {
   readonly allowedOrigins?: readonly string[];
   /** When set, every request needs `Authorization: Bearer <token>`. */
   readonly token?: string;
-  /** Options of each session's run (budget); its id is the MCP session id. */
+  /** Options of each session's run (budget); its id is the MCP session id (stateless: the run key, or a random id). */
   readonly run?: Omit<RunOptions, "id">;
+  /**
+   * Stateless Streamable HTTP: no MCP session; every POST is served on its own and answered at once (GET and DELETE
+   * are 405). A tools/call names its run in `_meta["cave/run"]` (a run id: 1 to 128 letters, digits and _ . : @ -);
+   * calls with the same key share one run (its budget, repeat guard and receipts' runId). A call without a key is a
+   * run of its own. Default false (sessionful: one run per MCP session).
+   */
+  readonly stateless?: boolean;
+  /** Stateless: how many keyed runs are kept (default 1000); past it the least recently used is dropped (its key then starts a new run). */
+  readonly maxKeyedRuns?: number;
   readonly server?: McpServerOptions;
   /** Largest request body accepted (default 4 MiB). */
   readonly maxBodyBytes?: number;
@@ -27,12 +37,12 @@ export interface McpHttpOptions {
 export interface McpHttpServer {
   /** http://HOST:PORT/mcp */
   readonly url: string;
-  /** The live sessions, by MCP session id (each with its own run). */
+  /** The live sessions, by MCP session id (each with its own run); stateless: the keyed runs, by `_meta["cave/run"]`. */
   readonly sessions: ReadonlyMap<string, Run>;
   close(): Promise<void>;
 }
 
-const KEYS = ["host", "port", "allowedHosts", "allowedOrigins", "token", "run", "server", "maxBodyBytes"] as const;
+const KEYS = ["host", "port", "allowedHosts", "allowedOrigins", "token", "run", "server", "maxBodyBytes", "stateless", "maxKeyedRuns"] as const;
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 /**
@@ -49,6 +59,9 @@ export async function serveHttp(runtime: Runtime, options?: McpHttpOptions): Pro
     throw new TypeError(`serveHttp(): binding ${host}, which is not a loopback address, needs a bearer token; set one, or bind 127.0.0.1`);
   }
   const maxBody = o.maxBodyBytes ?? 4 * 1024 * 1024;
+  if (o.stateless !== undefined && typeof o.stateless !== "boolean") throw new TypeError("serveHttp(): stateless must be a boolean");
+  const maxKeyed = o.maxKeyedRuns ?? 1000;
+  if (!(Number.isSafeInteger(maxKeyed) && maxKeyed >= 1)) throw new TypeError("serveHttp(): maxKeyedRuns must be a positive integer");
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; run: Run }>();
   const runs = new Map<string, Run>();
   const token = o.token === undefined || o.token === "" ? undefined : Buffer.from(`Bearer ${o.token}`);
@@ -74,6 +87,7 @@ export async function serveHttp(runtime: Runtime, options?: McpHttpOptions): Pro
     const path = (req.url ?? "").split("?")[0];
     if (path !== "/mcp") return refuse(res, 404, -32000, "the MCP endpoint is /mcp");
 
+    if (o.stateless === true) return handleStateless(req, res);
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const session = sessions.get(sessionId);
@@ -101,6 +115,44 @@ export async function serveHttp(runtime: Runtime, options?: McpHttpOptions): Pro
       runs.delete(id);
     };
     const server = createMcpServer(run, o.server);
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** The run a stateless call names in `_meta["cave/run"]` (kept, least recently used dropped first), or a run of its own. */
+  function keyedRun(meta: Readonly<Record<string, unknown>> | undefined): Run {
+    const key = meta?.[META.run];
+    if (key === undefined) return runtime.startRun({ ...(o.run ?? {}) });
+    let run = typeof key === "string" ? runs.get(key) : undefined;
+    if (run !== undefined) {
+      runs.delete(key as string);
+    } else {
+      try {
+        run = runtime.startRun({ ...(o.run ?? {}), id: key as string });
+      } catch (thrown) {
+        if (thrown instanceof RuntimeError) throw new McpError(ErrorCode.InvalidParams, `_meta["${META.run}"] names the call's run: ${thrown.message.replace(/^startRun\(\) id/, "it")}`);
+        throw thrown;
+      }
+      if (runs.size >= maxKeyed) runs.delete(runs.keys().next().value as string);
+    }
+    runs.set(key as string, run);
+    return run;
+  }
+
+  /** Stateless: a transport and server for this one POST, closed when its answer is sent. */
+  async function handleStateless(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== "POST") {
+      res.setHeader("allow", "POST");
+      return refuse(res, 405, -32000, "this server is stateless: POST JSON-RPC messages to /mcp (no session, no GET stream)");
+    }
+    const body = await readJson(req, maxBody);
+    if (body === BAD_BODY) return refuse(res, 400, -32700, `the body is not JSON, or is over ${maxBody} bytes`);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = serverFor(runtime, keyedRun, o.server);
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }

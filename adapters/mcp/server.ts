@@ -41,10 +41,17 @@ function toolsOf(runtime: Runtime): { readonly tools: readonly McpTool[]; readon
  * - The client's cancellation (notifications/cancelled) aborts the call's signal: CANCELLED.
  */
 export function createMcpServer(run: Run, options?: McpServerOptions): Server {
+  return serverFor(run.runtime, () => run, options);
+}
+
+/**
+ * The server of createMcpServer, whose calls go to the run `runOf` picks from the call's `_meta` (stateless HTTP picks
+ * one by `_meta["cave/run"]`); `runOf` throws an McpError to refuse the call.
+ */
+export function serverFor(runtime: Runtime, runOf: (meta: Readonly<Record<string, unknown>> | undefined) => Run, options?: McpServerOptions): Server {
   const o = checkKeys(options, OPTION_KEYS, "createMcpServer()");
   const heartbeatMs = o.heartbeatMs === undefined ? HEARTBEAT_MS : o.heartbeatMs;
   if (!(Number.isSafeInteger(heartbeatMs) && (heartbeatMs as number) >= 1)) throw new TypeError("createMcpServer(): heartbeatMs must be a positive integer of milliseconds");
-  const runtime = run.runtime;
   const version = typeof o.version === "string" ? o.version : `0.1.0+${runtime.lockIntegrity.replace(/^sha256-/, "").slice(0, 12)}`;
   const server = new Server({ name: typeof o.name === "string" ? o.name : "cave", version }, { capabilities: { tools: { listChanged: false } } });
 
@@ -53,6 +60,7 @@ export function createMcpServer(run: Run, options?: McpServerOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const info = toolsOf(runtime).byName.get(name);
+    const run = runOf(request.params._meta as Readonly<Record<string, unknown>> | undefined);
     const stop = info === undefined ? undefined : startHeartbeat(name, info.timeoutMs, request.params._meta?.progressToken, extra.sendNotification as never, heartbeatMs as number);
     let outcome: CallOutcome;
     try {

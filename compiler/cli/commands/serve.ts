@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { createRuntime, type Runtime } from "../../../runtime/index.js";
 import { RuntimeError } from "../../../runtime/errors.js";
 
-export const SERVE_USAGE = "cave serve [--root DIR] [--fixture] [--http HOST:PORT] [--token-env NAME] [--allow-host H]... [--allow-origin O]... [--max-calls N] [--max-wall-ms MS] [--run-id ID] [--receipts FILE] [--heartbeat-ms MS]";
+export const SERVE_USAGE = "cave serve [--root DIR] [--fixture] [--http HOST:PORT [--stateless]] [--token-env NAME] [--allow-host H]... [--allow-origin O]... [--max-calls N] [--max-wall-ms MS] [--run-id ID] [--receipts FILE] [--heartbeat-ms MS]";
 
 /**
  * Budgets of a served run. A server lives for hours (an MCP host keeps it for its whole session), so
@@ -26,14 +26,14 @@ interface ServeIO {
  * set (one run per MCP session). Exit 0 when the client closes stdio; 1 on bad usage or a refused lock.
  */
 export async function serveCommand(args: readonly string[], io: ServeIO): Promise<number> {
-  let values: { root?: string; fixture?: boolean; http?: string; "token-env"?: string; "allow-host"?: string[]; "allow-origin"?: string[]; "max-calls"?: string; "max-wall-ms"?: string; "run-id"?: string; receipts?: string; "heartbeat-ms"?: string };
+  let values: { root?: string; fixture?: boolean; http?: string; "token-env"?: string; "allow-host"?: string[]; "allow-origin"?: string[]; "max-calls"?: string; "max-wall-ms"?: string; "run-id"?: string; receipts?: string; "heartbeat-ms"?: string; stateless?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...args],
       options: {
         root: { type: "string" }, fixture: { type: "boolean" }, http: { type: "string" }, "token-env": { type: "string" },
         "allow-host": { type: "string", multiple: true }, "allow-origin": { type: "string", multiple: true },
-        "max-calls": { type: "string" }, "max-wall-ms": { type: "string" }, "run-id": { type: "string" }, receipts: { type: "string" }, "heartbeat-ms": { type: "string" },
+        "max-calls": { type: "string" }, "max-wall-ms": { type: "string" }, "run-id": { type: "string" }, receipts: { type: "string" }, "heartbeat-ms": { type: "string" }, stateless: { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -63,6 +63,7 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
   if (values.http === undefined && (token !== undefined || values["allow-host"] !== undefined || values["allow-origin"] !== undefined)) {
     return usage(io, "--token-env, --allow-host and --allow-origin apply to --http only");
   }
+  if (values.http === undefined && values.stateless === true) return usage(io, "--stateless applies to --http only (stdio is one connection, one run)");
 
   let runtime: Runtime;
   try {
@@ -100,16 +101,16 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
     }
     return 0;
   }
-  if (values["run-id"] !== undefined) return usage(io, "--run-id applies to stdio; over HTTP each MCP session is its own run, named by its session id");
+  if (values["run-id"] !== undefined) return usage(io, "--run-id applies to stdio; over HTTP each MCP session is its own run, named by its session id (with --stateless, by the call's _meta[\"cave/run\"])");
   let served;
   try {
-    served = await mcp.serveHttp(runtime, { host: listen.host, port: listen.port, token, allowedHosts: values["allow-host"], allowedOrigins: values["allow-origin"], server: { heartbeatMs } });
+    served = await mcp.serveHttp(runtime, { host: listen.host, port: listen.port, token, allowedHosts: values["allow-host"], allowedOrigins: values["allow-origin"], server: { heartbeatMs }, stateless: values.stateless === true });
   } catch (thrown) {
     runtime.close();
     io.stderr(`cave serve: ${thrown instanceof Error ? thrown.message : String(thrown)}\n`);
     return 1;
   }
-  io.stderr(`cave serve: ${runtime.toolNames.length} locked tools at ${served.url} (${runtime.mode} mode, budget ${maxCalls} calls / ${maxWallMs} ms per session, lock ${runtime.lockIntegrity}${token === undefined ? "" : ", bearer token required"})\n`);
+  io.stderr(`cave serve: ${runtime.toolNames.length} locked tools at ${served.url} (${runtime.mode} mode, budget ${maxCalls} calls / ${maxWallMs} ms per ${values.stateless === true ? 'run (stateless: a run per _meta["cave/run"] key, else per call)' : "session"}, lock ${runtime.lockIntegrity}${token === undefined ? "" : ", bearer token required"})\n`);
   // The URL on stdout, alone on its line, so a script (or a test) can read where it is served.
   io.stdout(`${served.url}\n`);
   await new Promise<void>((resolveStop) => {
