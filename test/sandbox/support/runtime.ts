@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { CallOutcome } from "../../../src/contract/outcome.js";
 import { createRuntime, MemoryReceiptSink, type Runtime } from "../../../runtime/index.js";
 import { createSandboxDispatcher, type SandboxDispatcher, type SandboxOptions } from "../../../runtime/sandbox/index.js";
@@ -27,7 +28,11 @@ export function closeSandboxes(): void {
   for (const sandbox of open.splice(0)) sandbox.close();
 }
 
-/** Resolves once `pid` is gone (a zombie counts as alive until it is reaped), or after `ms`. */
+/**
+ * Resolves once `pid` is gone, or after `ms`. A zombie of this process counts as alive until it is reaped (the host
+ * must reap its own children); a zombie of another parent is dead: a process of the sandbox's pid namespace is
+ * reparented to the machine's init when bwrap dies, and when that init reaps is not the host's doing.
+ */
 export async function gone(pid: number, ms = 5000): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -36,9 +41,23 @@ export async function gone(pid: number, ms = 5000): Promise<boolean> {
     } catch {
       return true;
     }
+    const stat = processStat(pid);
+    if (stat !== undefined && stat.state === "Z" && stat.ppid !== process.pid) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return false;
+}
+
+/** State and parent of a process from /proc (Linux), or undefined. */
+function processStat(pid: number): { state: string; ppid: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "latin1");
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so fields count from the last ")".
+    const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { state: state!, ppid: Number(ppid) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** "ok" or the failed call's error code. */
