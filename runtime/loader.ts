@@ -9,6 +9,7 @@ import { RuntimeError } from "./errors.js";
 import { PrivateCopy } from "./private-copy.js";
 import { thrownMessage } from "./thrown-message.js";
 import { loadValidator, type CompiledValidator } from "./validator-module.js";
+import { StackMapper } from "./stack/stack-mapper.js";
 
 
 type Namespace = Readonly<Record<string, unknown>>;
@@ -30,6 +31,10 @@ export class Loader {
   private copy: PrivateCopy | undefined;
   private manifest: ExternalsManifest | null | undefined;
   private readonly checkedExternals = new Map<string, InstalledExternal>();
+  private readonly stacks = new StackMapper(
+    () => this.copy,
+    () => [...this.checkedExternals.values()].map((one) => ({ dir: one.real, path: one.path })),
+  );
 
   constructor(
     private readonly root: string,
@@ -83,6 +88,11 @@ export class Loader {
     const copy = (this.copy ??= new PrivateCopy());
     const links = await Promise.all(topLevel(installed).map((one) => copy.link(`node_modules/${one.name}`, one.real)));
     return [...links, ...installed.map((one) => one.real)].map((path) => `${path}${sep}`);
+  }
+
+  /** A tool error's raw V8 stack as the frames an outcome shows (stack/map-stack.ts): original files, project-relative. */
+  mapStack(raw: string): Promise<string[]> {
+    return this.stacks.map(raw);
   }
 
   /** Stops using the private copy and removes it (a later load makes a new one). */

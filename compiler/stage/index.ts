@@ -19,6 +19,7 @@ import { fromPrettyPath, OUTSIDE_IMPORT, SDK_PLACEHOLDER, stagePlugin } from "./
 import { leftoverPaths, rewritePathLines } from "./rewrite.js";
 import { localExportsPlugin } from "./local-exports.js";
 import { findWorkspace } from "../workspaces.js";
+import { inlineSourceMap } from "./source-map.js";
 import { bundleSdk, sdkModulePath, sdkSpecifier, type SdkBundle } from "./sdk-bundle.js";
 
 export interface Entry {
@@ -226,6 +227,9 @@ function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[
     write: false,
     metafile: true,
     logLevel: "silent",
+    // A map per bundle, made inline by stage (source-map.ts): stacks name the original file and line.
+    sourcemap: "external",
+    sourcesContent: false,
     plugins: local ? [local, plugin] : [plugin],
     // External packages stay imports by name, loaded from node_modules at run time (externals.ts).
     external: esbuildExternals(config.external ?? []),
@@ -245,7 +249,8 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     const file = outputs.get(join(outdir, `${entry.out}.mjs`));
     if (!file) throw new Error(`esbuild produced no bundle for ${entry.module}`);
     const point = entryPointOf(built, roots.project, config, entry);
-    return { entry, text: file.text, inputs: graphInputs(metafile, point), externals: externalPaths(graphExternalImports(metafile, point), config, pins) };
+    const map = outputs.get(`${file.path}.map`);
+    return { entry, text: file.text, map: map === undefined ? undefined : { path: map.path, text: map.text }, inputs: graphInputs(metafile, point), externals: externalPaths(graphExternalImports(metafile, point), config, pins) };
   });
   const used = new Set(bundles.flatMap((bundle) => bundle.inputs));
   const projectInputs = Object.keys(metafile.inputs).filter((key) => used.has(key));
@@ -255,7 +260,12 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
   // with each such file given its own place in the build folder's mirror of the project (locate.ts).
   const locating = locatingFiles(projectFiles, roots);
   const located = await relocate(roots, config, bundles, locating);
-  for (const bundle of bundles) bundle.text = located.get(bundle.entry.module) ?? bundle.text;
+  for (const bundle of bundles) {
+    const again = located.get(bundle.entry.module);
+    if (again === undefined) continue;
+    bundle.text = again.text;
+    bundle.map = again.map;
+  }
   const assets = stageAssets(roots, config, bundles, locating, diagnostics);
   for (const [path, asset] of assets.content) stagedAssets.set(path, asset);
   const hasher = new FileHasher();
@@ -282,13 +292,15 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     const id = ids.get(fromPrettyPath(roots.project, key));
     if (id !== undefined && id !== key) renames.set(key, id);
   }
-  for (const { entry, text, inputs, externals } of bundles) {
+  for (const { entry, text, map, inputs, externals } of bundles) {
     if (inputs.some((key) => refusedInputs.has(key))) continue;
 
     const graph = new Map<string, string>();
     for (const key of inputs) graph.set(ids.get(fromPrettyPath(roots.project, key)) as string, hashes.get(fromPrettyPath(roots.project, key)) as string);
     if (text.includes(JSON.stringify(SDK_PLACEHOLDER))) graph.set(sdkGraph.value.id, sdkGraph.value.sha256);
-    const code = finishBundle(entry.module, sdkSpecifier(entry.bundlePath, sdkPath), rewritePathLines(text, renames), mirrorBase(entry.bundlePath, config.outDir));
+    const finished = finishBundle(entry.module, sdkSpecifier(entry.bundlePath, sdkPath), rewritePathLines(text, renames), mirrorBase(entry.bundlePath, config.outDir));
+    // The source map goes last, inline: pinned with the code, and nothing above it moves.
+    const code = finished === undefined ? undefined : `${finished}${(map && inlineSourceMap(map.text, map.path, text, finished, (file) => ids.get(file), entry.bundlePath)) ?? ""}`;
     if (code === undefined) {
       diagnostics.push(error("CAVE4120", `${entry.module} loads "cave" with require() (in a CommonJS file of its graph), which cannot load the SDK's ES module`, 'Import the SDK with an import declaration (import { tool } from "cave"), or move the tool into an ES module.', { file: entry.module }));
       continue;
@@ -321,8 +333,8 @@ function usedPins(staged: ReadonlyMap<string, StagedModule>, pins: ExternalPins 
  * Bundles again, with the locate plugin, the entries whose graph holds a file that locates itself; their new texts by
  * module. Files are the same, so hashes and ids stay; only how those files see their own location changes.
  */
-async function relocate(roots: Roots, config: CaveConfig, bundles: ReadonlyArray<{ entry: Entry; inputs: readonly string[] }>, locating: readonly LocatingFile[]): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
+async function relocate(roots: Roots, config: CaveConfig, bundles: ReadonlyArray<{ entry: Entry; inputs: readonly string[] }>, locating: readonly LocatingFile[]): Promise<Map<string, { text: string; map: { path: string; text: string } | undefined }>> {
+  const texts = new Map<string, { text: string; map: { path: string; text: string } | undefined }>();
   if (locating.length === 0) return texts;
   const paths = new Set(locating.map((file) => file.path));
   const affected = bundles.filter((bundle) => bundle.inputs.some((key) => paths.has(fromPrettyPath(roots.project, key)))).map((bundle) => bundle.entry);
@@ -333,7 +345,8 @@ async function relocate(roots: Roots, config: CaveConfig, bundles: ReadonlyArray
   for (const entry of affected) {
     const file = built.outputFiles.find((output) => output.path === join(outdir, `${entry.out}.mjs`));
     if (!file) throw new Error(`esbuild produced no bundle for ${entry.module}`);
-    texts.set(entry.module, file.text);
+    const map = built.outputFiles.find((output) => output.path === `${file.path}.map`);
+    texts.set(entry.module, { text: file.text, map: map === undefined ? undefined : { path: map.path, text: map.text } });
   }
   return texts;
 }

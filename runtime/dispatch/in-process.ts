@@ -59,7 +59,7 @@ function run(tool: LoadedTool, request: DispatchRequest): Promise<DispatchResult
     out = tool.execute(request.input, request.context);
     if ((typeof out === "object" && out !== null) || typeof out === "function") then = (out as { then?: unknown }).then;
   } catch (thrown) {
-    return Promise.resolve(executeFailed(request, thrown));
+    return executeFailed(request, thrown);
   }
   if (typeof then !== "function") return Promise.resolve({ ok: true as const, value: out });
   return settle(out, request);
@@ -79,8 +79,12 @@ async function loadThenRun(request: DispatchRequest): Promise<DispatchResult> {
   return run(definition.tool, request);
 }
 
-function executeFailed(request: DispatchRequest, thrown: unknown): DispatchFailure {
-  return failure("TOOL_ERROR", `tool "${request.name}" failed: ${thrownMessage(thrown)}`, isTransient(thrown));
+async function executeFailed(request: DispatchRequest, thrown: unknown): Promise<DispatchFailure> {
+  const failed = failure("TOOL_ERROR", `tool "${request.name}" failed: ${thrownMessage(thrown)}`, isTransient(thrown));
+  const raw = rawStack(thrown);
+  if (raw === undefined || request.mapStack === undefined) return failed;
+  const stack = await request.mapStack(raw);
+  return stack.length === 0 ? failed : { ...failed, stack };
 }
 
 /** Definitions already found and checked, by the lock's entry (one per tool per runtime). */
@@ -108,6 +112,19 @@ async function findDefinition(request: DispatchRequest | OpaqueValidationRequest
   found.set(request.tool, hit);
   return hit;
 }
+
+/** A thrown error's own stack text, read once and never throwing (a getter may), bounded like the sandbox child's. */
+function rawStack(thrown: unknown): string | undefined {
+  try {
+    const stack = thrown instanceof Error ? thrown.stack : undefined;
+    return typeof stack === "string" ? stack.slice(0, RAW_STACK_CHARS) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What of a raw stack is read: 20 frames of long paths fit. */
+const RAW_STACK_CHARS = 16_384;
 
 function failure(code: DispatchFailure["code"], message: string, transient: boolean): DispatchFailure {
   return { ok: false, code, message, transient, effectUnknown: false };

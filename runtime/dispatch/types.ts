@@ -37,6 +37,8 @@ export interface DispatchRequest {
   loadModule(): Promise<Readonly<Record<string, unknown>>>;
   /** Checks the tool's files against the lock and puts them in the runtime's private copy (once each), for a sandboxed child. */
   stageFiles(): Promise<StagedFiles>;
+  /** A thrown error's raw V8 stack as an outcome's `error.stack` frames (runtime/stack/map-stack.ts); absent for a hand-made request. */
+  mapStack?(raw: string): Promise<readonly string[]>;
 }
 
 /** A tool's files in the runtime's private copy (runtime/private-copy.ts): what a sandboxed child imports and may read. */
@@ -56,9 +58,13 @@ export interface DispatchFailure {
   readonly transient: boolean;
   /** The tool may have done part of its effect (for example its process died mid-call). */
   readonly effectUnknown: boolean;
+  /** TOOL_ERROR: where the error was thrown, mapped to the original files (the outcome's `error.stack`). */
+  readonly stack?: readonly string[];
+  /** The tail of what the tool wrote to stdout and stderr during the attempt (the outcome's `logs`). */
+  readonly logs?: string;
 }
 
-export type DispatchResult = { readonly ok: true; readonly value: unknown } | DispatchFailure;
+export type DispatchResult = { readonly ok: true; readonly value: unknown; readonly logs?: string } | DispatchFailure;
 
 /** A Standard Schema run: opaque validators are tool code and run where the tool runs. */
 export interface OpaqueValidationRequest {

@@ -14,7 +14,7 @@ export function dispatchRequest(state: CallState, input: unknown): DispatchReque
   const { engine, name } = state;
   const tool = state.tool!;
   if (tool.sandbox.egress !== undefined) state.egress ??= [];
-  return { name, tool, root: engine.root, runId: state.run.id, input, context: state.context!, egressLog: state.egress, loadModule: () => engine.loader.bundle(name, tool), stageFiles: () => engine.loader.stageFiles(name, tool) };
+  return { name, tool, root: engine.root, runId: state.run.id, input, context: state.context!, egressLog: state.egress, loadModule: () => engine.loader.bundle(name, tool), stageFiles: () => engine.loader.stageFiles(name, tool), mapStack: (raw) => engine.loader.mapStack(raw) };
 }
 
 /** A dispatcher must report failures as data; one that throws or rejects is treated as a tool failure. */

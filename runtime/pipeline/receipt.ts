@@ -26,7 +26,9 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
     // What the broker served by now (a deadline kills the child, and so cuts its requests, before this runs).
     ...(state.egress === undefined ? {} : { egress: Object.freeze([...state.egress]) }),
   });
-  const outcome: CallOutcome = end.ok === true ? { ok: true, content: end.content, receipt: record } : { ok: false, error: { code: end.code, message: end.message }, receipt: record };
+  const error = end.ok === true ? undefined : end.stack === undefined ? { code: end.code, message: end.message } : { code: end.code, message: end.message, stack: end.stack };
+  const logs = state.logs === undefined ? {} : { logs: state.logs };
+  const outcome: CallOutcome = error === undefined ? { ok: true, content: (end as Success).content, receipt: record, ...logs } : { ok: false, error, receipt: record, ...logs };
   if (state.journaled !== undefined) return journaled(state, outcome);
   const sink = state.engine.options.receipts;
   const holder = state.repeat;

@@ -35,7 +35,7 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
     name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
     tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, runBreakerTrial: undefined, repeatKey: undefined, repeat: undefined,
-    dispatched: false, effectUnknown: false, settled: false, cut: undefined, abort: undefined, context: undefined, journaled: undefined, egress: undefined,
+    dispatched: false, effectUnknown: false, settled: false, cut: undefined, abort: undefined, context: undefined, journaled: undefined, egress: undefined, logs: undefined,
   };
   if (run.journal !== undefined) return journaledCall(state, run.journal);
   let end: Success | Failure;
@@ -134,7 +134,8 @@ async function execute(state: CallState): Promise<Validated | Failure> {
     raw = dispatcherFailed(state, thrown);
   }
   if (!raw.ok) raw = await afterFailure(state, request, raw);
-  if (!raw.ok) return { code: raw.code, message: raw.message };
+  state.logs = raw.logs;
+  if (!raw.ok) return raw.stack === undefined ? { code: raw.code, message: raw.message } : { code: raw.code, message: raw.message, stack: raw.stack };
   const checking = validateOutput(state, raw.value);
   return checking instanceof Promise ? await checking : checking;
 }

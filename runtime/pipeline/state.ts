@@ -36,6 +36,8 @@ export interface Failure {
   readonly ok?: undefined;
   readonly code: RuntimeCode;
   readonly message: string;
+  /** TOOL_ERROR: the mapped frames of what the tool threw (the outcome's error.stack). */
+  readonly stack?: readonly string[];
 }
 
 /** A call on its way through the pipeline; each stage reads what earlier ones settled. */
@@ -75,6 +77,8 @@ export interface CallState {
   journaled: JournaledCall | undefined;
   /** Tools with scoped egress: each request the sandbox's broker served for this call (every attempt), for the receipt. */
   egress: EgressRecord[] | undefined;
+  /** The tail of the tool's stdout and stderr in its last attempt (sandboxed tools), for the outcome's `logs`. */
+  logs: string | undefined;
 }
 
 /** How a call ended when it succeeded: what enters context, and the hash of its canonical JSON. */

@@ -213,7 +213,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       egress = found.child.spec.egress ?? undefined;
       egress?.arm(secrets, request.egressLog ?? []);
       const answer = await found.child.run(context.callId, context.idempotencyKey, inputText, (nestedName, args) => context.call(nestedName, args));
-      return toDispatchResult(name, tool, answer);
+      return await withStack(toDispatchResult(name, tool, answer), answer, request);
     } finally {
       egress?.disarm();
       signal.removeEventListener("abort", onAbort);
@@ -311,6 +311,13 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       agents?.https.destroy();
     },
   });
+}
+
+/** A tool error with the child's stack, mapped to the original files (runtime/stack/map-stack.ts). */
+async function withStack(result: DispatchResult, answer: Answer, request: DispatchRequest): Promise<DispatchResult> {
+  if (result.ok || result.code !== "TOOL_ERROR" || answer.t !== "fail" || answer.stack === null || request.mapStack === undefined) return result;
+  const stack = await request.mapStack(answer.stack);
+  return stack.length === 0 ? result : { ...result, stack };
 }
 
 /** The child's start-up, or "aborted" as soon as the signal is: a call never waits past its deadline. */

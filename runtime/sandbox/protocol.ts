@@ -37,7 +37,7 @@ export type ChildMessage =
   | { readonly t: "validated"; readonly id: string; readonly value: unknown }
   | { readonly t: "invalid"; readonly id: string; readonly issues: readonly ValidationIssue[] }
   /** `fatal`: the child exits right after this answer (an uncaught fault); it is never reused. */
-  | { readonly t: "fail"; readonly id: string; readonly code: ChildFailCode; readonly message: string; readonly chain: readonly ErrorLink[]; readonly problem: DataProblem | null; readonly issues: readonly ValidationIssue[]; readonly fatal: boolean }
+  | { readonly t: "fail"; readonly id: string; readonly code: ChildFailCode; readonly message: string; readonly chain: readonly ErrorLink[]; readonly problem: DataProblem | null; readonly issues: readonly ValidationIssue[]; readonly fatal: boolean; readonly stack: string | null }
   | { readonly t: "call"; readonly id: string; readonly sub: number; readonly name: string; readonly args: unknown };
 
 /** Reads one parsed frame as a child message, or returns why it is not one. */
@@ -68,7 +68,8 @@ export function decodeChildMessage(frame: unknown): ChildMessage | string {
       const issues = frame.issues === undefined ? [] : decodeIssues(frame.issues);
       const problem = frame.problem === undefined ? null : decodeProblem(frame.problem);
       if (issues === undefined || problem === undefined || chain.includes(undefined)) return "a malformed fail message";
-      return { t, id, code: frame.code, message: clip(frame.message), chain: chain as ErrorLink[], problem, issues, fatal: frame.fatal === true };
+      const stack = typeof frame.stack === "string" ? frame.stack.slice(0, RAW_STACK_CHARS) : null;
+      return { t, id, code: frame.code, message: clip(frame.message), chain: chain as ErrorLink[], problem, issues, fatal: frame.fatal === true, stack };
     }
     case "call":
       if (!Number.isSafeInteger(frame.sub) || typeof frame.name !== "string" || !Object.hasOwn(frame, "args")) return "a malformed call message";
@@ -110,6 +111,9 @@ function isFailCode(value: unknown): value is ChildFailCode {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** The raw stack text a fail frame may carry (the child sends no more: child/bootstrap.mjs). */
+const RAW_STACK_CHARS = 16_384;
 
 /** Text from the child goes into messages: bounded. */
 function clip(text: string): string {

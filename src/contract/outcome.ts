@@ -46,8 +46,20 @@ export interface EgressRecord {
 export interface CallError {
   readonly code: string;
   readonly message: string;
+  /**
+   * TOOL_ERROR only, when the thrown value had a stack: its frames in the tool's own code, the packages it bundles and
+   * its external packages, as `name (file:line:column)` (or `file:line:column`) with the original file of bundled code
+   * (the bundle's source map) as a project-relative path, innermost first, at most 20. Frames elsewhere (Node's
+   * internals, cave's own code) are left out; nothing names a path of the machine (docs/runtime.md, "Logs and stacks").
+   */
+  readonly stack?: readonly string[];
 }
 
+/**
+ * `logs`: sandboxed tools only, when the call's execute wrote anything: the last 8 KiB of what it wrote to stdout and
+ * stderr (console.log, console.error... and process.stdout/stderr writes), in the order written, as UTF-8 text; when
+ * more was written it starts with a line saying how many bytes were left out (docs/runtime.md, "Logs and stacks").
+ */
 export type CallOutcome =
-  | { readonly ok: true; readonly content: unknown; readonly receipt: Receipt }
-  | { readonly ok: false; readonly error: CallError; readonly receipt: Receipt };
+  | { readonly ok: true; readonly content: unknown; readonly receipt: Receipt; readonly logs?: string }
+  | { readonly ok: false; readonly error: CallError; readonly receipt: Receipt; readonly logs?: string };

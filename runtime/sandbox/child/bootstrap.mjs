@@ -99,7 +99,20 @@ function thrownText(id, thrown) {
     const said = thrownMessage(denial);
     if (!message.includes(said.replace(/^ERR_SANDBOX_DENIED: /, ""))) message = `${message} (${said})`;
   }
-  return failText(id, code, message, { chain: errorChain(thrown) });
+  return failText(id, code, message, { chain: errorChain(thrown), ...rawStack(thrown) });
+}
+
+/** What of a thrown error's stack the host maps (runtime/stack/map-stack.ts): 20 frames of long paths fit. */
+const RAW_STACK_CHARS = 16384;
+
+/** The thrown error's own V8 stack text, read once, never throwing (a getter may). @param {unknown} thrown */
+function rawStack(thrown) {
+  try {
+    const stack = thrown instanceof Error ? thrown.stack : undefined;
+    return typeof stack === "string" ? { stack: stack.slice(0, RAW_STACK_CHARS) } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The sandbox's own refusal in a thrown error's cause chain. @param {unknown} thrown */
@@ -149,7 +162,7 @@ function fault(what, thrown) {
   call.open = false;
   current = undefined;
   // fatal: the host must not reuse this process, which exits right after the frame is written.
-  sendAndExit(failText(call.id, classifyThrown(thrown), `${what}: ${thrownMessage(thrown)}`, { chain: errorChain(thrown), fatal: true }), EXIT_FAULT);
+  sendAndExit(failText(call.id, classifyThrown(thrown), `${what}: ${thrownMessage(thrown)}`, { chain: errorChain(thrown), ...rawStack(thrown), fatal: true }), EXIT_FAULT);
 }
 
 /** @param {any} frame */
