@@ -8,6 +8,7 @@
  * deep-freezes what it exports, so that no module can change the SDK another module is evaluated with.
  */
 import { installDenyLayer } from "../../runtime/sandbox/child/deny.mjs";
+import { rawStack } from "../../runtime/sandbox/child/raw-stack.mjs";
 import { deepFreeze, realmObjects } from "./freeze.js";
 import type { ChildMessage, ExportReport, ImportRequest, RawAgent, RawSchema, RawTool, SdkRequest } from "./protocol.js";
 
@@ -254,7 +255,7 @@ async function importModule(request: ImportRequest): Promise<ChildMessage> {
     namespace = (await import(request.url)) as Record<string, unknown>;
   } catch (thrown) {
     const message = describeImport(thrown, request);
-    return { type: "threw", module: request.module, message, exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null, rule: authoringRule(thrown) };
+    return { type: "threw", module: request.module, message, exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null, rule: authoringRule(thrown), stack: rawStack(thrown) ?? null };
   }
   return { type: "imported", module: request.module, exports: readExports(namespace) };
 }

@@ -106,7 +106,7 @@ export function isChildMessage(value: unknown): value is ChildMessage {
   if (value.type === "threw") {
     const rule = value.rule as { code?: unknown; hint?: unknown; subject?: unknown } | null | undefined;
     const ruleOk = rule === null || (typeof rule === "object" && typeof rule.code === "string" && typeof rule.hint === "string" && typeof rule.subject === "string");
-    return typeof value.message === "string" && (value.exitCode === null || typeof value.exitCode === "number") && ruleOk;
+    return typeof value.message === "string" && (value.exitCode === null || typeof value.exitCode === "number") && ruleOk && (value.stack === null || typeof value.stack === "string");
   }
   return value.type === "imported" && Array.isArray(value.exports) && value.exports.every(isExportReport);
 }

@@ -10,6 +10,7 @@ import { crossCheck, exportKey } from "./cross-check.js";
 import { decodeAgent, decodeTool, isChildMessage, Undecodable } from "./decode.js";
 import { checkOpaqueValidators } from "./lock-rules.js";
 import { importAll, type Job, type Outcome } from "./pool.js";
+import { thrownAt, type ThrownAt } from "./thrown-at.js";
 import type { ExportReport } from "./protocol.js";
 import { evaluationLaunch } from "./launch.js";
 import type { IsolationSetting } from "../../runtime/sandbox/isolation.js";
@@ -44,6 +45,8 @@ const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values
  * (pool.ts), which is what the runtime's sandbox does.
  */
 export async function evaluate(root: string, staged: StageResult, analysed: AnalyseResult, options: EvaluateOptions = {}): Promise<EvaluateResult> {
+  // The loop over modules below names each one `staged`; thrownAt needs the whole result.
+  const stagedResult = staged;
   const timeoutMs = checkOptions(options);
   const cache = options.cache ?? NO_CACHE;
   const modules = [...staged.modules.values()].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
@@ -96,7 +99,9 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
   for (const staged of modules) {
     const outcome = outcomes.get(staged.module) ?? { type: "ended", detail: "it never answered" };
     if (outcome.type !== "imported") {
-      diagnostics.push(moduleFailure(root, staged, outcome, timeoutMs, analysed));
+      // A module that threw (not an SDK rule, not process.exit): where, in its original source or a package's.
+      const where = outcome.type === "threw" && outcome.stack !== null && outcome.exitCode === null && outcome.rule === null ? await thrownAt(outcome.stack, copy.dir, root, stagedResult) : undefined;
+      diagnostics.push(moduleFailure(root, staged, outcome, timeoutMs, analysed, where));
       continue;
     }
     imported.add(staged.module);
@@ -154,7 +159,7 @@ function checkOptions(options: EvaluateOptions): number {
   return timeoutMs;
 }
 
-function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outcome, { type: "imported" }>, timeoutMs: number, analysed: AnalyseResult): Diagnostic {
+function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outcome, { type: "imported" }>, timeoutMs: number, analysed: AnalyseResult, where: ThrownAt | undefined): Diagnostic {
   const at = { file: staged.module };
   switch (outcome.type) {
     case "threw":
@@ -164,12 +169,19 @@ function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outc
       if (outcome.rule !== null && outcome.rule.code in CODES) {
         return error(outcome.rule.code as CaveCode, `${staged.module}: ${clean(outcome.message, root, staged).replace(/^CaveError: CAVE1\d{3} /, "").replace(` ${outcome.rule.hint}`, "")} (thrown while the module was imported at build time)`, outcome.rule.hint, ruleLocation(analysed, staged.module, outcome.rule.subject));
       }
-      return error("CAVE5001", `${staged.module} threw while being imported at build time: ${clean(outcome.message, root, staged)}`, "Build-time evaluation imports the module with an empty environment and no file system access, and never calls execute; move work that needs those into execute.", at);
+      return error("CAVE5001", `${staged.module} threw while being imported at build time: ${clean(outcome.message, root, staged)}${thrownWhere(where)}`, "Build-time evaluation imports the module with an empty environment and no file system access, and never calls execute; move work that needs those into execute.", where === undefined || where.package !== null ? at : { file: where.file, line: where.line, column: where.column });
     case "timeout":
       return error("CAVE5002", `importing ${staged.module} did not finish within ${timeoutMs} ms, so the evaluation process was killed`, "Remove the loop or never-settling await from module scope (start long work inside execute), or raise the build's evaluateTimeoutMs if the module is just slow.", at);
     case "ended":
       return error("CAVE5003", `the build-time evaluation process ended while importing ${staged.module}: ${clean(outcome.detail, root, staged)}`, "Tool modules must not end or crash the process at import time (process.exit, process.kill, process.abort, native crashes); move that code into execute.", at);
   }
+}
+
+/** Where a module threw, for CAVE5001's message: the package and its file, or the project file, with the original line. */
+function thrownWhere(where: ThrownAt | undefined): string {
+  if (where === undefined) return "";
+  const position = `${where.file}:${where.line}:${where.column}`;
+  return where.package === null ? ` (thrown at ${position})` : ` (thrown by package ${where.package} at ${position})`;
 }
 
 /** Messages from user code: without this machine's paths (the root as given and as the child sees it). */

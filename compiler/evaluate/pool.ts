@@ -20,7 +20,7 @@ export interface Copy {
 export type Outcome =
   /** `sdk`: whether the module ran with the child's shared, frozen SDK, or in a child of its own. */
   | { readonly type: "imported"; readonly exports: readonly ExportReport[]; readonly sdk: "shared" | "own" }
-  | { readonly type: "threw"; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null }
+  | { readonly type: "threw"; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null; readonly stack: string | null }
   | { readonly type: "timeout" }
   | { readonly type: "ended"; readonly detail: string };
 
@@ -77,7 +77,7 @@ export async function importAll(
       const reply = await session.run(request(job, false), timeoutMs);
       if (reply.type === "imported" || reply.type === "threw" || reply.type === "untrusted") {
         if (reply.module !== job.module || reply.type === "untrusted") return { type: "ended", detail: `the evaluation process answered ${reply.module !== job.module ? "for another module" : "out of turn"}` };
-        return reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: "own" } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule };
+        return reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: "own" } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule, stack: reply.stack };
       }
       return reply;
     } finally {
@@ -138,7 +138,7 @@ export async function importAll(
             outcomes.set(job.module, { type: "ended", detail: `the evaluation process answered ${reply.module !== job.module ? "for another module" : "out of turn"}` });
             continue;
           }
-          outcomes.set(job.module, reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: "shared" } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule });
+          outcomes.set(job.module, reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: "shared" } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule, stack: reply.stack });
           continue;
         }
         session.kill();

@@ -35,7 +35,8 @@ export type ChildMessage =
   | { readonly type: "sdk"; readonly shared: boolean; readonly message: string | null }
   | { readonly type: "imported"; readonly module: string; readonly exports: readonly ExportReport[] }
   /** `rule.subject` is the CaveError's subject (`tool "name"`), by which the parent locates it. */
-  | { readonly type: "threw"; readonly module: string; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null }
+  /** `stack`: the thrown error's raw V8 stack (paths of the private copy), which the parent maps to the original line. */
+  | { readonly type: "threw"; readonly module: string; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null; readonly stack: string | null }
   /** A bundle evaluated with the shared SDK threw, or something threw outside it meanwhile: judge it in a child of its own. */
   | { readonly type: "untrusted"; readonly module: string };
 

@@ -2,6 +2,7 @@ import { TOOL_BRAND } from "../../src/contract/brands.js";
 import { RuntimeError } from "../errors.js";
 import { isTransient } from "../retry.js";
 import { thrownMessage } from "../thrown-message.js";
+import { rawStack } from "../sandbox/child/raw-stack.mjs";
 import type { DispatchFailure, DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult, ValidationIssue } from "./types.js";
 
 /** The part of a tool() definition the runtime uses. */
@@ -112,19 +113,6 @@ async function findDefinition(request: DispatchRequest | OpaqueValidationRequest
   found.set(request.tool, hit);
   return hit;
 }
-
-/** A thrown error's own stack text, read once and never throwing (a getter may), bounded like the sandbox child's. */
-function rawStack(thrown: unknown): string | undefined {
-  try {
-    const stack = thrown instanceof Error ? thrown.stack : undefined;
-    return typeof stack === "string" ? stack.slice(0, RAW_STACK_CHARS) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** What of a raw stack is read: 20 frames of long paths fit. */
-const RAW_STACK_CHARS = 16_384;
 
 function failure(code: DispatchFailure["code"], message: string, transient: boolean): DispatchFailure {
   return { ok: false, code, message, transient, effectUnknown: false };

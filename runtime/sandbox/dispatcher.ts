@@ -213,7 +213,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       egress = found.child.spec.egress ?? undefined;
       egress?.arm(secrets, request.egressLog ?? []);
       const answer = await found.child.run(context.callId, context.idempotencyKey, inputText, (nestedName, args) => context.call(nestedName, args));
-      return await withStack(toDispatchResult(name, tool, answer), answer, request);
+      return withLogs(await withStack(toDispatchResult(name, tool, answer), answer, request), answer);
     } finally {
       egress?.disarm();
       signal.removeEventListener("abort", onAbort);
@@ -311,6 +311,11 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       agents?.https.destroy();
     },
   });
+}
+
+/** The call's output tail the child sent with its answer, for the outcome's `logs`. */
+function withLogs(result: DispatchResult, answer: Answer): DispatchResult {
+  return (answer.t === "result" || answer.t === "fail") && answer.logs !== null ? { ...result, logs: answer.logs } : result;
 }
 
 /** A tool error with the child's stack, mapped to the original files (runtime/stack/map-stack.ts). */

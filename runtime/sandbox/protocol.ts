@@ -1,4 +1,5 @@
 import type { ValidationIssue } from "../dispatch/types.js";
+import { RAW_STACK_CHARS } from "./child/raw-stack.mjs";
 
 /**
  * The sandbox protocol, host side. One channel (the child's fd 3), length-prefixed JSON frames
@@ -33,11 +34,12 @@ export interface ErrorLink {
 export type ChildMessage =
   | { readonly t: "ready" }
   | { readonly t: "load-failed"; readonly code: ChildFailCode; readonly message: string }
-  | { readonly t: "result"; readonly id: string; readonly value: unknown }
+  /** `logs`, on a run's result or fail: the tail of what execute wrote to stdout and stderr (child/log-tail.mjs), null when nothing. */
+  | { readonly t: "result"; readonly id: string; readonly value: unknown; readonly logs: string | null }
   | { readonly t: "validated"; readonly id: string; readonly value: unknown }
   | { readonly t: "invalid"; readonly id: string; readonly issues: readonly ValidationIssue[] }
   /** `fatal`: the child exits right after this answer (an uncaught fault); it is never reused. */
-  | { readonly t: "fail"; readonly id: string; readonly code: ChildFailCode; readonly message: string; readonly chain: readonly ErrorLink[]; readonly problem: DataProblem | null; readonly issues: readonly ValidationIssue[]; readonly fatal: boolean; readonly stack: string | null }
+  | { readonly t: "fail"; readonly id: string; readonly code: ChildFailCode; readonly message: string; readonly chain: readonly ErrorLink[]; readonly problem: DataProblem | null; readonly issues: readonly ValidationIssue[]; readonly fatal: boolean; readonly stack: string | null; readonly logs: string | null }
   | { readonly t: "call"; readonly id: string; readonly sub: number; readonly name: string; readonly args: unknown };
 
 /** Reads one parsed frame as a child message, or returns why it is not one. */
@@ -55,6 +57,8 @@ export function decodeChildMessage(frame: unknown): ChildMessage | string {
   const id = frame.id;
   switch (t) {
     case "result":
+      if (!Object.hasOwn(frame, "value")) return `a ${t} message without a value`;
+      return { t, id, value: frame.value, logs: decodeLogs(frame.logs) };
     case "validated":
       if (!Object.hasOwn(frame, "value")) return `a ${t} message without a value`;
       return { t, id, value: frame.value };
@@ -69,7 +73,7 @@ export function decodeChildMessage(frame: unknown): ChildMessage | string {
       const problem = frame.problem === undefined ? null : decodeProblem(frame.problem);
       if (issues === undefined || problem === undefined || chain.includes(undefined)) return "a malformed fail message";
       const stack = typeof frame.stack === "string" ? frame.stack.slice(0, RAW_STACK_CHARS) : null;
-      return { t, id, code: frame.code, message: clip(frame.message), chain: chain as ErrorLink[], problem, issues, fatal: frame.fatal === true, stack };
+      return { t, id, code: frame.code, message: clip(frame.message), chain: chain as ErrorLink[], problem, issues, fatal: frame.fatal === true, stack, logs: decodeLogs(frame.logs) };
     }
     case "call":
       if (!Number.isSafeInteger(frame.sub) || typeof frame.name !== "string" || !Object.hasOwn(frame, "args")) return "a malformed call message";
@@ -112,8 +116,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The raw stack text a fail frame may carry (the child sends no more: child/bootstrap.mjs). */
-const RAW_STACK_CHARS = 16_384;
+/**
+ * A log tail as the child sends it (at most LOG_TAIL_BYTES of output and a one-line note, child/log-tail.mjs). The
+ * child is not trusted to keep to that: anything longer is cut to the same number of characters from its end.
+ */
+function decodeLogs(value: unknown): string | null {
+  if (typeof value !== "string" || value === "") return null;
+  return value.length > MAX_LOGS_CHARS ? value.slice(-MAX_LOGS_CHARS) : value;
+}
+
+/** The most a log tail can be as text: 8 KiB of output (one character per byte at most) and its note. */
+const MAX_LOGS_CHARS = 8192 + 100;
 
 /** Text from the child goes into messages: bounded. */
 function clip(text: string): string {

@@ -23,23 +23,34 @@ export interface StackPlaces {
  * out: outputs are the same on every machine, and name nothing outside the project.
  */
 export async function mapStack(raw: string, places: StackPlaces): Promise<string[]> {
-  const frames: string[] = [];
-  for (const line of raw.split("\n")) {
-    if (frames.length >= MAX_STACK_FRAMES) break;
-    const frame = parseFrame(line);
-    if (frame === undefined) continue;
-    const where = await place(frame, places);
-    if (where !== undefined) frames.push(frame.name === "" ? where : `${frame.name} (${where})`);
-  }
-  return frames;
+  return (await mapFrames(raw, places)).map((frame) => {
+    const where = `${frame.file}:${frame.line}:${frame.column}`;
+    return frame.name === "" ? where : `${frame.name} (${where})`;
+  });
 }
 
-interface RawFrame {
+/** A frame of a stack: the function's name as V8 gives it ("" when none), a file (here: relative) and 1-based line and column. */
+export interface StackFrame {
   readonly name: string;
   readonly file: string;
   readonly line: number;
   readonly column: number;
 }
+
+/** mapStack's frames as data, innermost first. */
+export async function mapFrames(raw: string, places: StackPlaces): Promise<StackFrame[]> {
+  const frames: StackFrame[] = [];
+  for (const line of raw.split("\n")) {
+    if (frames.length >= MAX_STACK_FRAMES) break;
+    const frame = parseFrame(line);
+    if (frame === undefined) continue;
+    const where = await place(frame, places);
+    if (where !== undefined) frames.push({ name: frame.name, ...where });
+  }
+  return frames;
+}
+
+type RawFrame = StackFrame;
 
 const FRAME = /^\s*at (.*)$/;
 const LOCATION = /^(.+):(\d+):(\d+)$/;
@@ -63,16 +74,16 @@ function parseFrame(text: string): RawFrame | undefined {
   return { name, file, line: Number(location[2]), column: Number(location[3]) };
 }
 
-async function place(frame: RawFrame, places: StackPlaces): Promise<string | undefined> {
+async function place(frame: RawFrame, places: StackPlaces): Promise<{ file: string; line: number; column: number } | undefined> {
   for (const dir of places.copyDirs) {
     const path = below(dir, frame.file);
     if (path === undefined) continue;
     const original = (await places.mapOf(path))?.at(frame.line, frame.column);
-    return original === undefined ? `${path}:${frame.line}:${frame.column}` : `${original.source}:${original.line}:${original.column}`;
+    return original === undefined ? { file: path, line: frame.line, column: frame.column } : { file: original.source, line: original.line, column: original.column };
   }
   for (const { dir, path } of places.packages) {
     const inside = below(dir, frame.file);
-    if (inside !== undefined) return `${path}/${inside}:${frame.line}:${frame.column}`;
+    if (inside !== undefined) return { file: `${path}/${inside}`, line: frame.line, column: frame.column };
   }
   return undefined;
 }

@@ -206,8 +206,8 @@ if (seen.env.length > 0 || seen.read !== "ERR_ACCESS_DENIED" || seen.write !== "
     });
     const { result } = await run(root);
     expect(result.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([
-      ["CAVE5001", "tools/a.ts", "tools/a.ts threw while being imported at build time: Error: fetch is denied in the cave sandbox (no network access)"],
-      ["CAVE5001", "tools/b.ts", "tools/b.ts threw while being imported at build time: Error: net.connect is denied in the cave sandbox (no network access)"],
+      ["CAVE5001", "tools/a.ts", "tools/a.ts threw while being imported at build time: Error: fetch is denied in the cave sandbox (no network access) (thrown at tools/a.ts:2:33)"],
+      ["CAVE5001", "tools/b.ts", "tools/b.ts threw while being imported at build time: Error: net.connect is denied in the cave sandbox (no network access) (thrown at tools/b.ts:3:1)"],
     ]);
   });
 
@@ -222,14 +222,14 @@ if (seen.env.length > 0 || seen.read !== "ERR_ACCESS_DENIED" || seen.write !== "
     expect(result.diagnostics).toHaveLength(1);
     const [d] = result.diagnostics;
     expect(d).toMatchObject({ code: "CAVE5001", severity: "error", file: "tools/b.ts" });
-    expect(d!.message).toBe("tools/b.ts threw while being imported at build time: Error: cannot start from .cave/bundles/tools/b.ts in .");
+    expect(d!.message).toBe("tools/b.ts threw while being imported at build time: Error: cannot start from .cave/bundles/tools/b.ts in . (thrown at tools/b.ts:2:7)");
     expect(d!.hint).toMatch(/move work that needs those into execute/);
     noMachinePaths(result, root);
   });
 
   it("the fixture: a module that needs an environment variable", async () => {
     const { result } = await run(fixture("evaluate-throws-on-import"));
-    expect(result.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([["CAVE5001", "orders.ts", "orders.ts threw while being imported at build time: Error: ORDERS_REGION is not set"]]);
+    expect(result.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([["CAVE5001", "orders.ts", "orders.ts threw while being imported at build time: Error: ORDERS_REGION is not set (thrown at orders.ts:4:20)"]]);
   });
 
   it("kills a module that hangs past the limit (CAVE5002) and carries on with the others in a fresh child", async () => {

@@ -18,7 +18,9 @@ interface CallIO {
  * `cave call`: one call through the runtime, against the lock in --root (default: the current
  * directory), in host mode or with --fixture in fixture mode (read tools only). Arguments default to
  * {}. Prints the content (or, with --json, the whole outcome with its receipt) to stdout; a failed
- * call prints its code and message to stderr. Exit 0 on ok, 1 on a failed call or bad usage.
+ * call prints its code, message and mapped stack to stderr. A sandboxed tool's console output (the outcome's logs)
+ * goes to stderr before that, never to stdout, where scripts parse the content; with --json it is the outcome's `logs`
+ * field only. Exit 0 on ok, 1 on a failed call or bad usage.
  */
 export async function callCommand(args: readonly string[], io: CallIO): Promise<number> {
   let values: { fixture?: boolean; root?: string; json?: boolean };
@@ -59,12 +61,19 @@ export async function callCommand(args: readonly string[], io: CallIO): Promise<
     io.stdout(`${JSON.stringify(outcome, null, 2)}\n`);
     return outcome.ok ? 0 : 1;
   }
+  if (outcome.logs !== undefined) io.stderr(logsBlock(tool, outcome.logs));
   if (outcome.ok) {
     io.stdout(`${JSON.stringify(outcome.content, null, 2)}\n`);
     return 0;
   }
-  io.stderr(`cave call: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n(receipt ${outcome.receipt.callId})\n`);
+  const stack = (outcome.error.stack ?? []).map((frame) => `    at ${frame}\n`).join("");
+  io.stderr(`cave call: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n${stack}(receipt ${outcome.receipt.callId})\n`);
   return 1;
+}
+
+/** The tool's output tail, between two marker lines, ending with a newline whether or not the output did. */
+function logsBlock(tool: string, logs: string): string {
+  return `--- output of ${tool} (stdout and stderr) ---\n${logs}${logs.endsWith("\n") ? "" : "\n"}--- end of output ---\n`;
 }
 
 function usage(io: CallIO, message: string): number {

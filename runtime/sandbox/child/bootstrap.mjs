@@ -14,8 +14,10 @@ import { pathToFileURL } from "node:url";
 import { classifyThrown, installDenyLayer } from "./deny.mjs";
 import { prepareEgress } from "./egress.mjs";
 import { encodeFrame, FrameReader } from "./frames.mjs";
+import { LogTail } from "./log-tail.mjs";
 import { installOutputCap } from "./output.mjs";
 import { serialise, serialiseNative } from "./plain-data.mjs";
+import { rawStack } from "./raw-stack.mjs";
 
 const quote = JSON.stringify;
 const parse = JSON.parse;
@@ -43,6 +45,8 @@ let tool;
 let current;
 /** @type {{ reset(): void, flushed(): Promise<void> } | undefined} */
 let output;
+/** The running call's console output tail (log-tail.mjs). */
+const logs = new LogTail();
 
 /** @param {string} text */
 function send(text) {
@@ -99,20 +103,7 @@ function thrownText(id, thrown) {
     const said = thrownMessage(denial);
     if (!message.includes(said.replace(/^ERR_SANDBOX_DENIED: /, ""))) message = `${message} (${said})`;
   }
-  return failText(id, code, message, { chain: errorChain(thrown), ...rawStack(thrown) });
-}
-
-/** What of a thrown error's stack the host maps (runtime/stack/map-stack.ts): 20 frames of long paths fit. */
-const RAW_STACK_CHARS = 16384;
-
-/** The thrown error's own V8 stack text, read once, never throwing (a getter may). @param {unknown} thrown */
-function rawStack(thrown) {
-  try {
-    const stack = thrown instanceof Error ? thrown.stack : undefined;
-    return typeof stack === "string" ? { stack: stack.slice(0, RAW_STACK_CHARS) } : {};
-  } catch {
-    return {};
-  }
+  return failText(id, code, message, { chain: errorChain(thrown), stack: rawStack(thrown) });
 }
 
 /** The sandbox's own refusal in a thrown error's cause chain. @param {unknown} thrown */
@@ -162,7 +153,7 @@ function fault(what, thrown) {
   call.open = false;
   current = undefined;
   // fatal: the host must not reuse this process, which exits right after the frame is written.
-  sendAndExit(failText(call.id, classifyThrown(thrown), `${what}: ${thrownMessage(thrown)}`, { chain: errorChain(thrown), ...rawStack(thrown), fatal: true }), EXIT_FAULT);
+  sendAndExit(withLogs(failText(call.id, classifyThrown(thrown), `${what}: ${thrownMessage(thrown)}`, { chain: errorChain(thrown), stack: rawStack(thrown), fatal: true }), logs.take(call)), EXIT_FAULT);
 }
 
 /** @param {any} frame */
@@ -213,7 +204,7 @@ async function start(frame) {
   const installEgress = frame.egress === null ? undefined : await prepareEgress(frame.egress);
   installDenyLayer({ selfPid: process.pid, pipe: /** @type {any} */ (channel)._handle, egressSocket: frame.egress ?? undefined, addons: frame.addons === true });
   installEgress?.();
-  output = installOutputCap();
+  output = installOutputCap((chunk, encoding) => logs.observe(chunk, encoding));
 
   let namespace;
   try {
@@ -231,11 +222,23 @@ async function start(frame) {
 
 /** @param {{ id: string, callId: string, idem?: string, input: unknown }} frame */
 async function run(frame) {
-  const opts = /** @type {Init} */ (init);
   /** @type {Call} */
   const call = { id: frame.id, open: true, nextSub: 0, subs: new Map() };
   current = call;
   output?.reset();
+  // Everything the call's code writes, now and from what it starts, is attributed to this call's tail.
+  const text = await logs.run(call, () => runExecute(frame, call));
+  if (!call.open) return; // an uncaught fault already answered for it
+  call.open = false;
+  current = undefined;
+  // The answer comes after the call's (capped) output, so the next call never waits behind it.
+  await output?.flushed();
+  send(withLogs(text, logs.take(call)));
+}
+
+/** The answer's text to a run request: execute's result, or why there is none. @param {{ callId: string, idem?: string, input: unknown }} frame @param {Call} call @returns {Promise<string>} */
+async function runExecute(frame, call) {
+  const opts = /** @type {Init} */ (init);
   let text;
   try {
     let input = frame.input;
@@ -258,12 +261,12 @@ async function run(frame) {
   } catch (thrown) {
     text = thrownText(call.id, thrown);
   }
-  if (!call.open) return; // an uncaught fault already answered for it
-  call.open = false;
-  current = undefined;
-  // The answer comes after the call's (capped) output, so the next call never waits behind it.
-  await output?.flushed();
-  send(text);
+  return text;
+}
+
+/** An answer frame's text with the call's output tail as its `logs` field (every answer is a JSON object). @param {string} text @param {string | undefined} tail */
+function withLogs(text, tail) {
+  return tail === undefined ? text : `${text.slice(0, -1)},"logs":${quote(tail)}}`;
 }
 
 /** The fail code for a value that cannot leave the child. @param {{ kind: string }} problem */

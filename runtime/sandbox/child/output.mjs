@@ -10,8 +10,10 @@ export const OUTPUT_CAP_BYTES = 1 << 20;
 /**
  * Wraps process.stdout.write and process.stderr.write (after the deny layer made both streams).
  * `reset()` starts a request's budget; `flushed()` resolves once what was written has left this process.
+ * `observe` sees every write, in order, before the cap (the call's log tail, log-tail.mjs).
+ * @param {(chunk: unknown, encoding: unknown) => void} [observe]
  */
-export function installOutputCap() {
+export function installOutputCap(observe) {
   let written = 0;
   let noted = false;
   const streams = [process.stdout, process.stderr];
@@ -23,6 +25,7 @@ export function installOutputCap() {
     /** @param {any} chunk @param {any} [encoding] @param {any} [callback] */
     stream.write = function cappedWrite(chunk, encoding, callback) {
       const done = typeof encoding === "function" ? encoding : callback;
+      observe?.(chunk, encoding);
       const size = typeof chunk === "string" ? Buffer.byteLength(chunk, typeof encoding === "string" ? /** @type {BufferEncoding} */ (encoding) : "utf8") : (chunk?.byteLength ?? 0);
       if (written + size <= OUTPUT_CAP_BYTES) {
         written += size;

@@ -1,0 +1,73 @@
+// @ts-check
+// The per-call tail of a sandboxed tool's console output (issue 11, item 8): what execute wrote to stdout and stderr,
+// in the order written, the last LOG_TAIL_BYTES of it, sent back with the call's answer for the outcome's `logs`.
+// It sees every write, those the output cap (output.mjs) drops from the pipe included: the tail is the end of what the
+// tool wrote, wherever the cap cut. Writes are attributed to a call by AsyncLocalStorage, so output a previous call left
+// behind (a timer, a stream callback) never appears in another call's tail on a warm child.
+
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** The bytes of output an outcome's `logs` keeps: the last 8 KiB (docs/runtime.md, "Logs and stacks"). */
+export const LOG_TAIL_BYTES = 8192;
+
+/** Keeps the tail of one call at a time. */
+export class LogTail {
+  /** @type {AsyncLocalStorage<object>} */
+  #calls = new AsyncLocalStorage();
+  /** @type {object | undefined} */
+  #current;
+  /** @type {Buffer[]} */
+  #chunks = [];
+  #kept = 0;
+  #total = 0;
+
+  /** Runs `work` as call `call`: what it writes from now on, and what anything it starts writes later, is this call's. @template T @param {object} call @param {() => T} work @returns {T} */
+  run(call, work) {
+    this.#current = call;
+    this.#chunks = [];
+    this.#kept = 0;
+    this.#total = 0;
+    return this.#calls.run(call, work);
+  }
+
+  /** A write to stdout or stderr (output.mjs's observer). @param {unknown} chunk @param {unknown} encoding */
+  observe(chunk, encoding) {
+    const call = this.#calls.getStore();
+    if (call === undefined || call !== this.#current) return;
+    let bytes;
+    try {
+      bytes = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" && Buffer.isEncoding(encoding) ? encoding : "utf8") : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : undefined;
+    } catch {
+      bytes = undefined;
+    }
+    if (bytes === undefined || bytes.length === 0) return;
+    this.#total += bytes.length;
+    // Copied (the caller may reuse its buffer); only the last LOG_TAIL_BYTES of a large chunk are worth keeping.
+    const kept = Buffer.from(bytes.subarray(Math.max(0, bytes.length - LOG_TAIL_BYTES)));
+    this.#chunks.push(kept);
+    this.#kept += kept.length;
+    if (this.#kept > 2 * LOG_TAIL_BYTES) {
+      const joined = Buffer.concat(this.#chunks).subarray(-LOG_TAIL_BYTES);
+      this.#chunks = [joined];
+      this.#kept = joined.length;
+    }
+  }
+
+  /**
+   * Ends the call's tail and returns it as text, or undefined when the call wrote nothing. Past the cap it starts with
+   * a line saying how many bytes are not shown; a character cut by the cap is dropped, not shown broken.
+   * @param {object} call
+   */
+  take(call) {
+    if (call !== this.#current) return undefined;
+    this.#current = undefined;
+    if (this.#total === 0) return undefined;
+    let tail = Buffer.concat(this.#chunks).subarray(-LOG_TAIL_BYTES);
+    this.#chunks = [];
+    if (this.#total <= LOG_TAIL_BYTES) return tail.toString("utf8");
+    let start = 0;
+    while (start < tail.length && start < 3 && ((tail[start] ?? 0) & 0xc0) === 0x80) start++;
+    tail = tail.subarray(start);
+    return `[cave: ${this.#total - tail.length} earlier bytes of output not shown]\n${tail.toString("utf8")}`;
+  }
+}
