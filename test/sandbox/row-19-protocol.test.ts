@@ -46,7 +46,7 @@ describe("framing", () => {
 describe("the host's protocol state machine", () => {
   it("delivers exactly one answer for the pending request", () => {
     const exchange = busy();
-    expect(exchange.receive(result("r.1", { fine: true }))).toEqual([{ kind: "answer", answer: { t: "result", id: "r.1", value: { fine: true } } }]);
+    expect(exchange.receive(result("r.1", { fine: true }))).toEqual([{ kind: "answer", answer: { t: "result", id: "r.1", value: { fine: true }, logs: null } }]);
     expect(exchange.phase).toBe("idle");
   });
 

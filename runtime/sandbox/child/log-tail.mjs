@@ -35,13 +35,23 @@ export class LogTail {
     const call = this.#calls.getStore();
     if (call === undefined || call !== this.#current) return;
     let bytes;
+    let size;
     try {
-      bytes = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" && Buffer.isEncoding(encoding) ? encoding : "utf8") : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : undefined;
+      if (typeof chunk === "string") {
+        const charset = typeof encoding === "string" && Buffer.isEncoding(encoding) ? encoding : "utf8";
+        size = Buffer.byteLength(chunk, charset);
+        // A flood is not encoded whole: the last LOG_TAIL_BYTES + 1 characters hold at least the last LOG_TAIL_BYTES
+        // bytes (a character is one byte or more), and the first of them, perhaps half a surrogate pair, is cut below.
+        bytes = Buffer.from(chunk.length > LOG_TAIL_BYTES + 1 && charset === "utf8" ? chunk.slice(-(LOG_TAIL_BYTES + 1)) : chunk, charset);
+      } else if (chunk instanceof Uint8Array) {
+        size = chunk.byteLength;
+        bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      }
     } catch {
       bytes = undefined;
     }
-    if (bytes === undefined || bytes.length === 0) return;
-    this.#total += bytes.length;
+    if (bytes === undefined || size === undefined || size === 0) return;
+    this.#total += size;
     // Copied (the caller may reuse its buffer); only the last LOG_TAIL_BYTES of a large chunk are worth keeping.
     const kept = Buffer.from(bytes.subarray(Math.max(0, bytes.length - LOG_TAIL_BYTES)));
     this.#chunks.push(kept);
