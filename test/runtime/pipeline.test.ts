@@ -313,7 +313,8 @@ describe("dispatch", () => {
     const outcome = await runtime.call("boom", { n: 7 });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.error).toEqual({ code: "TOOL_ERROR", message: 'tool "boom" failed: boom 7' });
+    // The stack names the original file and line (docs/runtime.md, "Logs and stacks").
+    expect(outcome.error).toEqual({ code: "TOOL_ERROR", message: 'tool "boom" failed: boom 7', stack: ["Object.execute (tools/read.ts:149:11)"] });
     expect(outcome.receipt.effectUnknown).toBe(false);
     expect((await runtime.call("lookup", { region: "EU" })).ok).toBe(true);
   });
@@ -321,7 +322,7 @@ describe("dispatch", () => {
   it("turns a synchronous throw into TOOL_ERROR too", async () => {
     const { runtime } = await host();
     const outcome = await runtime.call("sync_throw", {});
-    expect(outcome.ok === false && outcome.error).toEqual({ code: "TOOL_ERROR", message: 'tool "sync_throw" failed: TypeError: sync failure' });
+    expect(outcome.ok === false && outcome.error).toEqual({ code: "TOOL_ERROR", message: 'tool "sync_throw" failed: TypeError: sync failure', stack: ["Object.execute (tools/read.ts:186:11)"] });
     expect(probe().calls.sync_throw).toBe(1);
     expect((await runtime.call("sync_throw", {})).ok).toBe(false);
     expect(probe().calls.sync_throw).toBe(2);
