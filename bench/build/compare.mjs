@@ -3,10 +3,11 @@
 // Usage: npm run build && node bench/build/compare.mjs <other checkout, built> [modules=1000] [runs=3]
 // Each checkout needs dist/ (npm run build). Runs alternate between the two so load drifts hit both alike.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { folderSize } from "../folder-size.mjs";
 import { generateProject } from "./generate.mjs";
 
 const here = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -14,23 +15,6 @@ const other = process.argv[2] ? resolve(process.argv[2]) : undefined;
 if (other === undefined) throw new Error("usage: node bench/build/compare.mjs <other checkout> [modules] [runs]");
 const n = Number(process.argv[3] ?? 1000);
 const runs = Number(process.argv[4] ?? 3);
-
-function folderSize(dir) {
-  let bytes = 0;
-  let files = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      const inner = folderSize(path);
-      bytes += inner.bytes;
-      files += inner.files;
-    } else {
-      bytes += statSync(path).size;
-      files++;
-    }
-  }
-  return { bytes, files };
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const checkouts = [

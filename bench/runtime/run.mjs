@@ -6,7 +6,8 @@
 //     run interleaved;
 //  2. per-call overhead over calling execute directly, against Ajv's validation alone and the AI SDK's
 //     per-call work (per-call-peers.mjs);
-//  3. RSS after calling every tool once (rss.mjs).
+//  3. RSS after calling every tool once (rss.mjs);
+//  4. the install size of a runtime-only deploy against the whole package (deploy-size.mjs).
 // Usage: npm run build && node bench/runtime/run.mjs [--baseline DIR] [sizes...]   (default 10 100 1000)
 //   --baseline DIR: also measure the runtime of another checkout (built with npm run build) on the
 //   same projects in the same run, e.g. the commit before a change: `git archive <commit> | tar -x -C DIR`,
@@ -87,3 +88,5 @@ console.log("\nRSS after calling every tool once (one fresh process each, after 
 console.log(`| locked tools | ${names.map((name) => `cave ${name}`).join(" | ")} | Ajv | AI SDK |`);
 console.log(`| ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: |`);
 for (const { n, memory } of rss) console.log(`| ${n} | ${names.map((name) => `${memory[name].toFixed(0)} MB`).join(" | ")} | ${memory.ajv.toFixed(0)} MB | ${memory.aiSdk.toFixed(0)} MB |`);
+console.log("\ninstall size of a deploy (deploy-size.mjs):\n");
+console.log(execFileSync(process.execPath, [join(here, "deploy-size.mjs")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim());
