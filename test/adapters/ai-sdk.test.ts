@@ -2,10 +2,9 @@
 import { generateText, stepCountIs } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CaveCallError, toAISDKTools } from "../../adapters/ai-sdk/index.js";
-import { createRuntime, MemoryReceiptSink, type Runtime } from "../../runtime/index.js";
 import { removeCopies } from "../support/projects.js";
 import { scriptedModel, toolResultsSeen } from "./scripted-ai-model.js";
-import { argumentOf, builtProject } from "./support.js";
+import { argumentOf, builtProject, hostRuntime } from "./support.js";
 
 let root: string;
 beforeAll(async () => {
@@ -13,10 +12,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(removeCopies);
 
-async function host(): Promise<{ runtime: Runtime; sink: MemoryReceiptSink }> {
-  const sink = new MemoryReceiptSink();
-  return { runtime: await createRuntime({ root, mode: "host", receipts: sink }), sink };
-}
+const host = () => hostRuntime(root);
 
 describe("toAISDKTools", () => {
   it("declares every callable tool with its locked schema, and nothing validates before cave", async () => {

@@ -3,9 +3,8 @@ import { Agent, RunContext, Runner } from "@openai/agents-core";
 import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toOpenAIAgentsTools } from "../../adapters/openai-agents/index.js";
-import { createRuntime, MemoryReceiptSink, type Runtime } from "../../runtime/index.js";
 import { removeCopies } from "../support/projects.js";
-import { builtProject } from "./support.js";
+import { builtProject, hostRuntime } from "./support.js";
 
 let root: string;
 beforeAll(async () => {
@@ -13,10 +12,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(removeCopies);
 
-async function host(): Promise<{ runtime: Runtime; sink: MemoryReceiptSink }> {
-  const sink = new MemoryReceiptSink();
-  return { runtime: await createRuntime({ root, mode: "host", receipts: sink }), sink };
-}
+const host = () => hostRuntime(root);
 
 /** The output the model was given for a call id, in the input of model call `index`. */
 function outputSeen(model: ScriptedModel, index: number, callId: string): string {

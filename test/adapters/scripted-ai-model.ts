@@ -6,10 +6,10 @@ export type Step = { readonly calls: ReadonlyArray<{ readonly id: string; readon
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
 
-export function scriptedModel(steps: readonly Step[]): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
-    doGenerate: steps.map((step) =>
-      "text" in step
+/** What the model answers at each step, as a mock language model's doGenerate results (the same for V3 in ai 6 and V4 in ai 7). */
+export function generateResults(steps: readonly Step[]) {
+  return steps.map((step) =>
+    "text" in step
         ? { content: [{ type: "text" as const, text: step.text }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] }
         : {
             content: step.calls.map((c) => ({ type: "tool-call" as const, toolCallId: c.id, toolName: c.tool, input: JSON.stringify(c.input) })),
@@ -17,16 +17,19 @@ export function scriptedModel(steps: readonly Step[]): MockLanguageModelV3 {
             usage,
             warnings: [],
           },
-    ),
-  });
+  );
+}
+
+export function scriptedModel(steps: readonly Step[]): MockLanguageModelV3 {
+  return new MockLanguageModelV3({ doGenerate: generateResults(steps) });
 }
 
 /** The tool results the model was shown in its prompt of step `step` (0-based), by call id. */
-export function toolResultsSeen(model: MockLanguageModelV3, step: number): Record<string, { type: string; value: unknown }> {
+export function toolResultsSeen(model: { readonly doGenerateCalls: ReadonlyArray<{ readonly prompt: ReadonlyArray<{ readonly role: string; readonly content: unknown }> }> }, step: number): Record<string, { type: string; value: unknown }> {
   const out: Record<string, { type: string; value: unknown }> = {};
   for (const message of model.doGenerateCalls[step]!.prompt) {
     if (message.role !== "tool") continue;
-    for (const part of message.content) if (part.type === "tool-result") out[part.toolCallId] = part.output as { type: string; value: unknown };
+    for (const part of message.content as ReadonlyArray<{ type: string; toolCallId: string; output: unknown }>) if (part.type === "tool-result") out[part.toolCallId] = part.output as { type: string; value: unknown };
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { build } from "../../compiler/build.js";
+import { createRuntime, MemoryReceiptSink, type Runtime } from "../../runtime/index.js";
 import { copyProject } from "../support/projects.js";
 import { REPO_ROOT } from "../support/golden.js";
 import { join } from "node:path";
@@ -21,4 +22,10 @@ export function argumentOf(content: string, tool: "cave_page" | "cave_recover"):
   const match = new RegExp(`${tool} (\\{[^}]*\\})`).exec(content);
   if (match === null) throw new Error(`no ${tool} call in ${content.slice(0, 300)}`);
   return JSON.parse(match[1]!) as Record<string, unknown>;
+}
+
+/** A host-mode runtime over a built project, with its receipts in memory. */
+export async function hostRuntime(root: string): Promise<{ runtime: Runtime; sink: MemoryReceiptSink }> {
+  const sink = new MemoryReceiptSink();
+  return { runtime: await createRuntime({ root, mode: "host", receipts: sink }), sink };
 }
