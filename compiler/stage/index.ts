@@ -300,7 +300,7 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     if (text.includes(JSON.stringify(SDK_PLACEHOLDER))) graph.set(sdkGraph.value.id, sdkGraph.value.sha256);
     const finished = finishBundle(entry.module, sdkSpecifier(entry.bundlePath, sdkPath), rewritePathLines(text, renames), mirrorBase(entry.bundlePath, config.outDir));
     // The source map goes last, inline: pinned with the code, and nothing above it moves.
-    const code = finished === undefined ? undefined : `${finished}${(map && inlineSourceMap(map.text, map.path, text, finished, (file) => ids.get(file), entry.bundlePath)) ?? ""}`;
+    const code = finished === undefined ? undefined : `${finished}${(map && inlineSourceMap(map.text, map.path, text, finished, (file) => ids.get(file) ?? placedId(file, roots), entry.bundlePath)) ?? ""}`;
     if (code === undefined) {
       diagnostics.push(error("CAVE4120", `${entry.module} loads "cave" with require() (in a CommonJS file of its graph), which cannot load the SDK's ES module`, 'Import the SDK with an import declaration (import { tool } from "cave"), or move the tool into an ES module.', { file: entry.module }));
       continue;
@@ -314,6 +314,12 @@ async function assemble(roots: Roots, givenRoot: string, config: CaveConfig, ent
     const own = assets.byModule.get(entry.module) ?? [];
     staged.set(entry.module, { module: entry.module, bundlePath: entry.bundlePath, code, sha256: sha256(code), files, ...(own.length > 0 ? { assets: own } : {}), ...(externals.length > 0 ? { externals } : {}) });
   }
+}
+
+/** The canonical id of a file outside the graph's inputs (a package's original source its own map names), by placement alone. */
+function placedId(file: string, roots: Roots): string | undefined {
+  const placement = place(file, roots);
+  return placement.kind === "project" || placement.kind === "package" ? placement.id : undefined;
 }
 
 /** The install paths a graph's external imports need: each configured package it imports and its dependencies, sorted. */

@@ -21,9 +21,11 @@ export function inlineSourceMap(mapText: string, mapPath: string, esbuildOutput:
   if (!Array.isArray(map.sources) || typeof map.mappings !== "string") return undefined;
   const sources: string[] = [];
   for (const source of map.sources) {
-    const id = typeof source === "string" ? idOf(resolve(dirname(mapPath), source)) : undefined;
-    if (id === undefined) return undefined;
-    sources.push(id);
+    if (typeof source !== "string") return undefined;
+    // A package that ships its own source maps makes esbuild name its original files (a package's src/*.ts), which are
+    // not inputs of the graph: idOf places those too. A URL a package's map names (webpack://...) says nothing of this
+    // machine and stays as it is.
+    sources.push(idOf(resolve(dirname(mapPath), source)) ?? (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? source : UNKNOWN_SOURCE));
   }
   const lines = map.mappings.split(";");
   const hashbang = esbuildOutput.startsWith("#!");
@@ -34,6 +36,9 @@ export function inlineSourceMap(mapText: string, mapPath: string, esbuildOutput:
   const json = JSON.stringify({ version: 3, sourceRoot: sourceRoot === "" ? "" : `${sourceRoot}/`, sources, names: Array.isArray(map.names) ? map.names : [], mappings });
   return `${INLINE_MAP_PREFIX}${Buffer.from(json).toString("base64")}\n`;
 }
+
+/** A source that is neither a file of the project or of a package nor a URL (nothing of the machine is shown). */
+const UNKNOWN_SOURCE = "(unknown source)";
 
 function lineCount(text: string): number {
   let count = 0;
