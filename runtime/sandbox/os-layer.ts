@@ -1,7 +1,7 @@
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, readlinkSync, realpathSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { dirname, isAbsolute, resolve as resolvePath } from "node:path";
-import { childProcesses } from "./child-process.js";
+import { childProcesses } from "./builtins.js";
 
 /**
  * The operating-system layer of the sandbox on Linux: bubblewrap (`bwrap`) starts each child with every

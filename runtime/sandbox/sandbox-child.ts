@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { childProcesses } from "./child-process.js";
+import { childProcesses } from "./builtins.js";
 import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 import type { CallOutcome } from "../../src/contract/outcome.js";

@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import { coveringEntry, defaultPort, secretHeaderValue, type SecretScope } from "../../../src/contract/egress.js";
 import type { EgressRecord } from "../../../src/contract/outcome.js";
+import { http } from "../builtins.js";
 import { refusalHead, REFUSAL_HEADER, type Refusal } from "./refusal.js";
 import { resolveTarget } from "./resolve.js";
 import type { ResolvedEgressOptions } from "./options.js";
@@ -57,7 +58,7 @@ export class EgressChannel {
   ) {
     this.dir = mkdtempSync(join(tmpdir(), "cave-egress-"));
     this.hostPath = join(this.dir, "s");
-    this.server = createServer({ requireHostHeader: false }, (req, res) => void this.serve(req, res));
+    this.server = http().createServer({ requireHostHeader: false }, (req, res) => void this.serve(req, res));
     this.server.on("upgrade", (req: IncomingMessage, socket: Duplex) => this.refuseRaw(req, socket, { kind: "refused", route: upgradeRoute(req), message: `${upgradeRoute(req)} is not supported through the cave egress broker (HTTP/1.1 requests only)` }));
     this.server.on("connect", (req: IncomingMessage, socket: Duplex) => this.refuseRaw(req, socket, { kind: "refused", route: "CONNECT tunnel", message: "a CONNECT tunnel (raw TCP) is not supported through the cave egress broker (HTTP/1.1 requests only)" }));
     this.server.on("clientError", (_error, socket: Socket) => socket.destroy());

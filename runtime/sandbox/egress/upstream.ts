@@ -1,7 +1,8 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Agent as HttpAgent, ClientRequest } from "node:http";
+import type { Agent as HttpsAgent } from "node:https";
 import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
+import { http, https } from "../builtins.js";
 
 /** The broker's keep-alive connections upstream, shared by every channel of a dispatcher (the policy is checked per request, before a connection is chosen). */
 export interface UpstreamAgents {
@@ -10,7 +11,7 @@ export interface UpstreamAgents {
 }
 
 export function upstreamAgents(): UpstreamAgents {
-  return { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  return { http: new (http().Agent)({ keepAlive: true }), https: new (https().Agent)({ keepAlive: true }) };
 }
 
 /** One request upstream, to the checked address; TLS verified against Node's roots plus `ca`, for the host's name. */
@@ -19,8 +20,8 @@ export function openUpstream(
   target: { scheme: "http" | "https"; host: string; address: string; port: number; method: string; path: string; headers: string[]; ca: readonly string[] },
 ): ClientRequest {
   const common = { host: target.address, port: target.port, method: target.method, path: target.path, headers: target.headers, setHost: false };
-  if (target.scheme === "http") return httpRequest({ ...common, agent: agents.http });
-  return httpsRequest({
+  if (target.scheme === "http") return http().request({ ...common, agent: agents.http });
+  return https().request({
     ...common,
     agent: agents.https,
     // SNI and the certificate check use the host's name; an IP literal host is checked against the certificate's IP names.
