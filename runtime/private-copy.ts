@@ -49,20 +49,8 @@ export class PrivateCopy {
    * callers add a path only with the bytes they verified against the lock, which names one hash per path.
    */
   add(relative: string, bytes: Uint8Array | string): Promise<string> {
-    if (this.#disposed) return Promise.reject(new Error("the private copy was removed"));
-    let written = this.#written.get(relative);
-    if (written === undefined) {
-      const path = this.pathOf(relative);
-      written = (async () => {
-        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-        // "wx": never through an existing file or link; 0o400: read-only, for this user only.
-        await writeFile(path, bytes, { flag: "wx", mode: 0o400 });
-        return path;
-      })();
-      this.#written.set(relative, written);
-      written.catch(() => this.#written.delete(relative));
-    }
-    return written;
+    // "wx": never through an existing file or link; 0o400: read-only, for this user only.
+    return this.#once(relative, (path) => writeFile(path, bytes, { flag: "wx", mode: 0o400 }));
   }
 
   /**
@@ -71,22 +59,27 @@ export class PrivateCopy {
    * folder, from which the package's own imports resolve.
    */
   link(relative: string, target: string): Promise<string> {
+    return this.#once(relative, (path) => symlink(target, path, "dir")).then(async (path) => {
+      if ((await readlink(path)) !== target) throw new Error(`${relative} in the private copy already links elsewhere`);
+      return path;
+    });
+  }
+
+  /** Creates `relative` once, its folder 0700; a later call gets the first one's path (a failed one is tried again). */
+  #once(relative: string, create: (path: string) => Promise<void>): Promise<string> {
     if (this.#disposed) return Promise.reject(new Error("the private copy was removed"));
     let written = this.#written.get(relative);
     if (written === undefined) {
       const path = this.pathOf(relative);
       written = (async () => {
         await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-        await symlink(target, path, "dir");
+        await create(path);
         return path;
       })();
       this.#written.set(relative, written);
       written.catch(() => this.#written.delete(relative));
     }
-    return written.then(async (path) => {
-      if ((await readlink(path)) !== target) throw new Error(`${relative} in the private copy already links elsewhere`);
-      return path;
-    });
+    return written;
   }
 
   /** Removes the folder (files being imported stay readable until closed; nothing is added after this). */

@@ -4,9 +4,6 @@ import type * as Http from "node:http";
 import type * as Https from "node:https";
 
 const load = createRequire(import.meta.url);
-let childProcessModule: typeof ChildProcesses | undefined;
-let httpModule: typeof Http | undefined;
-let httpsModule: typeof Https | undefined;
 
 /*
  * Node built-ins the sandbox host needs only once a sandboxed call is made, loaded then by require: a runtime whose
@@ -14,21 +11,14 @@ let httpsModule: typeof Https | undefined;
  * import would cost every start-up: node:child_process ~5 ms, and on Node 22 and later node:http's ES facade reads
  * its lazy WebSocket exports, which loads undici (0.1-0.4 s).
  */
+function onFirstUse<T>(name: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= load(name) as T);
+}
 
 /** node:child_process, on first use. */
-export function childProcesses(): typeof ChildProcesses {
-  childProcessModule ??= load("node:child_process") as typeof ChildProcesses;
-  return childProcessModule;
-}
-
+export const childProcesses = onFirstUse<typeof ChildProcesses>("node:child_process");
 /** node:http, on first use (the egress broker's server and its upstream requests). */
-export function http(): typeof Http {
-  httpModule ??= load("node:http") as typeof Http;
-  return httpModule;
-}
-
+export const http = onFirstUse<typeof Http>("node:http");
 /** node:https, on first use (the egress broker's upstream requests). */
-export function https(): typeof Https {
-  httpsModule ??= load("node:https") as typeof Https;
-  return httpsModule;
-}
+export const https = onFirstUse<typeof Https>("node:https");
