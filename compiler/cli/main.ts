@@ -1,24 +1,23 @@
 import { processIO, safeIO, type CliIO } from "./io.js";
 import { own } from "../../src/contract/dictionary.js";
-import { buildCommand, BUILD_USAGE } from "./commands/build.js";
-import { diffCommand, DIFF_USAGE } from "./commands/diff.js";
-import { verifyCommand, VERIFY_USAGE } from "./commands/verify.js";
-import { explainCommand, EXPLAIN_USAGE } from "./commands/explain.js";
-import { callCommand, CALL_USAGE } from "./commands/call.js";
-import { serveCommand, SERVE_USAGE } from "./commands/serve.js";
-import { runsCommand, RUNS_USAGE } from "./commands/runs.js";
+import { BUILD_USAGE, CALL_USAGE, DIFF_USAGE, EXPLAIN_USAGE, RUNS_USAGE, SERVE_USAGE, VERIFY_USAGE } from "./usage-lines.js";
 
-type Command = { run: (args: readonly string[], io: CliIO) => Promise<number>; usage: string; summary: string };
+type Run = (args: readonly string[], io: CliIO) => Promise<number>;
+type Command = { load: () => Promise<Run>; usage: string; summary: string };
 
-/** The command table: one entry a command, each implemented in its own file under commands/. */
+/**
+ * The command table: one entry a command, each implemented in its own file under commands/ and loaded only
+ * when it runs. `cave serve` is started by an MCP host that waits for it: it must not load the compiler
+ * (TypeScript, esbuild, the globber) that only build, diff and verify use.
+ */
 export const COMMANDS: Record<string, Command> = {
-  build: { run: buildCommand, usage: BUILD_USAGE, summary: "analyse, stage and lock the project's tools (cave.lock + .cave/)" },
-  diff: { run: diffCommand, usage: DIFF_USAGE, summary: "explain what changed between two locks (files or git revisions), for review" },
-  verify: { run: verifyCommand, usage: VERIFY_USAGE, summary: "check a lock and its build folder as a deploy would" },
-  explain: { run: explainCommand, usage: EXPLAIN_USAGE, summary: "everything the lock says about one tool, in plain words" },
-  call: { run: callCommand, usage: CALL_USAGE, summary: "run one tool call through the runtime, exactly as locked, and print the outcome" },
-  serve: { run: serveCommand, usage: SERVE_USAGE, summary: "serve the locked tools to MCP clients (stdio, or Streamable HTTP with --http)" },
-  runs: { run: runsCommand, usage: RUNS_USAGE, summary: "what a durable-run journal holds: runs, calls, outcomes, effects in doubt, locks; expire old runs" },
+  build: { load: async () => (await import("./commands/build.js")).buildCommand, usage: BUILD_USAGE, summary: "analyse, stage and lock the project's tools (cave.lock + .cave/)" },
+  diff: { load: async () => (await import("./commands/diff.js")).diffCommand, usage: DIFF_USAGE, summary: "explain what changed between two locks (files or git revisions), for review" },
+  verify: { load: async () => (await import("./commands/verify.js")).verifyCommand, usage: VERIFY_USAGE, summary: "check a lock and its build folder as a deploy would" },
+  explain: { load: async () => (await import("./commands/explain.js")).explainCommand, usage: EXPLAIN_USAGE, summary: "everything the lock says about one tool, in plain words" },
+  call: { load: async () => (await import("./commands/call.js")).callCommand, usage: CALL_USAGE, summary: "run one tool call through the runtime, exactly as locked, and print the outcome" },
+  serve: { load: async () => (await import("./commands/serve.js")).serveCommand, usage: SERVE_USAGE, summary: "serve the locked tools to MCP clients (stdio, or Streamable HTTP with --http)" },
+  runs: { load: async () => (await import("./commands/runs.js")).runsCommand, usage: RUNS_USAGE, summary: "what a durable-run journal holds: runs, calls, outcomes, effects in doubt, locks; expire old runs" },
 };
 
 export function helpText(): string {
@@ -44,5 +43,5 @@ export async function main(argv: readonly string[], unsafe: CliIO): Promise<numb
     io.stderr(`cave: unknown command "${name}"\n${helpText()}`);
     return 1;
   }
-  return command.run(rest, io);
+  return (await command.load())(rest, io);
 }

@@ -14,7 +14,9 @@ import { annotation, diagnosticAnnotation } from "../github.js";
 import { styler, type CliIO } from "../io.js";
 import { usageError } from "../usage.js";
 
-export const BUILD_USAGE = "cave build [--root DIR] [--check | --frozen | --write] [--json | --format text|json|github]";
+import { BUILD_USAGE } from "../usage-lines.js";
+
+export { BUILD_USAGE };
 
 type Mode = "write" | "check" | "frozen";
 type Format = "text" | "json" | "github";

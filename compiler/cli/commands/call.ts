@@ -5,7 +5,9 @@ import { createRuntime } from "../../../runtime/index.js";
 import { RuntimeError } from "../../../runtime/errors.js";
 import type { CallOutcome } from "../../../src/contract/outcome.js";
 
-export const CALL_USAGE = "cave call TOOL ['<json arguments>'] [--fixture] [--root DIR] [--json]";
+import { CALL_USAGE } from "../usage-lines.js";
+
+export { CALL_USAGE };
 
 interface CallIO {
   stdout(text: string): void;

@@ -6,7 +6,9 @@ import { renderDiagnostic } from "../render-diagnostics.js";
 import { styler, type CliIO } from "../io.js";
 import { usageError } from "../usage.js";
 
-export const DIFF_USAGE = "cave diff [BASE] [HEAD] [--root DIR] [--format text|markdown|json] [--json] [--exit-code]";
+import { DIFF_USAGE } from "../usage-lines.js";
+
+export { DIFF_USAGE };
 
 /**
  * `cave diff`: what changed between two locks, for review. BASE and HEAD are lock files or git

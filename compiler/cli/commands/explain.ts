@@ -8,7 +8,9 @@ import { renderDiagnostic } from "../render-diagnostics.js";
 import { styler, type CliIO } from "../io.js";
 import { usageError } from "../usage.js";
 
-export const EXPLAIN_USAGE = "cave explain TOOL [--root DIR] [--lock FILE] [--json]";
+import { EXPLAIN_USAGE } from "../usage-lines.js";
+
+export { EXPLAIN_USAGE };
 
 /** `cave explain TOOL`: what the lock says about one tool, in plain words; --json prints the locked object. Exit 0, or 1. */
 export async function explainCommand(args: readonly string[], io: CliIO): Promise<number> {

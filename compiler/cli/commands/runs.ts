@@ -8,7 +8,9 @@ import { stableJson } from "../../diff/stable-json.js";
 import { styler, type CliIO } from "../io.js";
 import { usageError } from "../usage.js";
 
-export const RUNS_USAGE = "cave runs list|show RUN|expire --older-than DURATION [--include-unfinished] [--root DIR] [--journal SETTING] [--json]";
+import { RUNS_USAGE } from "../usage-lines.js";
+
+export { RUNS_USAGE };
 
 const DURATION = /^([1-9][0-9]{0,8})(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

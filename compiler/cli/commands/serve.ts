@@ -4,7 +4,9 @@ import { resolve } from "node:path";
 import { createRuntime, type Runtime } from "../../../runtime/index.js";
 import { RuntimeError } from "../../../runtime/errors.js";
 
-export const SERVE_USAGE = "cave serve [--root DIR] [--fixture] [--http HOST:PORT [--stateless]] [--token-env NAME] [--allow-host H]... [--allow-origin O]... [--max-calls N] [--max-wall-ms MS] [--run-id ID] [--receipts FILE] [--heartbeat-ms MS]";
+import { SERVE_USAGE } from "../usage-lines.js";
+
+export { SERVE_USAGE };
 
 /**
  * Budgets of a served run. A server lives for hours (an MCP host keeps it for its whole session), so
@@ -65,6 +67,11 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
   }
   if (values.http === undefined && values.stateless === true) return usage(io, "--stateless applies to --http only (stdio is one connection, one run)");
 
+  // The transport's module (the MCP SDK: hundreds of ms to load) loads while createRuntime reads the lock: their
+  // file reads overlap. Only the transport served is loaded: the HTTP one brings an HTTP framework stdio never uses.
+  const stdioAdapter = listen === undefined ? loadAdapter(() => import("../../../adapters/mcp/stdio.js")) : undefined;
+  const httpAdapter = listen === undefined ? undefined : loadAdapter(() => import("../../../adapters/mcp/http.js"));
+  (stdioAdapter ?? httpAdapter)!.catch(() => {}); // awaited below, unless the runtime is refused first
   let runtime: Runtime;
   try {
     runtime = await createRuntime({ root: resolve(io.cwd, values.root ?? "."), mode: values.fixture ? "fixture" : "host", budget: { maxCalls, maxWallMs }, ...(receipts === undefined ? {} : { receipts }) });
@@ -73,19 +80,9 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
     io.stderr(`cave serve: ${thrown.code}: ${thrown.message}\n`);
     return 1;
   }
-  let mcp: typeof import("../../../adapters/mcp/index.js");
-  try {
-    mcp = await import("../../../adapters/mcp/index.js");
-  } catch (thrown) {
-    runtime.close();
-    // The MCP SDK is an optional peer dependency: only `cave serve` needs it.
-    if ((thrown as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String((thrown as Error).message).includes("@modelcontextprotocol/sdk")) {
-      io.stderr("cave serve: needs the MCP TypeScript SDK, an optional peer dependency of cave: npm install @modelcontextprotocol/sdk@^1.32.2\n");
-      return 1;
-    }
-    throw thrown;
-  }
   if (listen === undefined) {
+    const mcp = await stdioAdapter!;
+    if (mcp === undefined) return missingSdk(io, runtime);
     let run;
     try {
       run = runtime.startRun(values["run-id"] === undefined ? undefined : { id: values["run-id"] });
@@ -102,6 +99,8 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
     return 0;
   }
   if (values["run-id"] !== undefined) return usage(io, "--run-id applies to stdio; over HTTP each MCP session is its own run, named by its session id (with --stateless, by the call's _meta[\"cave/run\"])");
+  const mcp = await httpAdapter!;
+  if (mcp === undefined) return missingSdk(io, runtime);
   let served;
   try {
     served = await mcp.serveHttp(runtime, { host: listen.host, port: listen.port, token, allowedHosts: values["allow-host"], allowedOrigins: values["allow-origin"], server: { heartbeatMs }, stateless: values.stateless === true });
@@ -121,6 +120,22 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
   await served.close();
   runtime.close();
   return 0;
+}
+
+/** A cave/mcp module, or undefined when the MCP SDK (an optional peer dependency: only `cave serve` needs it) is not installed. */
+async function loadAdapter<T>(load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (thrown) {
+    if ((thrown as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String((thrown as Error).message).includes("@modelcontextprotocol/sdk")) return undefined;
+    throw thrown;
+  }
+}
+
+function missingSdk(io: ServeIO, runtime: Runtime): number {
+  runtime.close();
+  io.stderr("cave serve: needs the MCP TypeScript SDK, an optional peer dependency of cave: npm install @modelcontextprotocol/sdk@^1.32.2\n");
+  return 1;
 }
 
 function positive(value: string | undefined, fallback: number): number | undefined {

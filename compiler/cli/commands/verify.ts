@@ -12,7 +12,9 @@ import { renderDiagnostic } from "../render-diagnostics.js";
 import { styler, type CliIO } from "../io.js";
 import { usageError } from "../usage.js";
 
-export const VERIFY_USAGE = "cave verify [--root DIR] [--lock FILE] [--json] [--write-manifest]";
+import { VERIFY_USAGE } from "../usage-lines.js";
+
+export { VERIFY_USAGE };
 
 /**
  * `cave verify`: checks the lock and its build folder as a deploy does (runtime/deploy-check.ts, the
