@@ -133,7 +133,8 @@ export class Loader {
     const key = `${module}\0${expected}`;
     let pending = this.validators.get(key);
     if (pending === undefined) {
-      pending = loadValidator(this.root, module, expected).catch((thrown: unknown) => {
+      // Into the private copy, imported by file URL (validator-module.ts says why not a data: URL).
+      pending = loadValidator(this.root, module, expected, (relative, bytes) => (this.copy ??= new PrivateCopy()).add(relative, bytes)).catch((thrown: unknown) => {
         if (thrown instanceof RuntimeError) throw new RuntimeError(thrown.code, `tool "${name}" (${side}): ${thrown.message}`);
         throw new RuntimeError("LOCK_MISMATCH", `tool "${name}" (${side}): validator module ${module} could not be loaded (${thrownMessage(thrown).split(this.root).join("<root>")}); rebuild with cave build`);
       });

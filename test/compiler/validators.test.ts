@@ -269,6 +269,30 @@ describe("loadValidator()", () => {
     expect((globalThis as { __caveTampered?: boolean }).__caveTampered).toBeUndefined();
   });
 
+  test("with a place to put verified bytes (the runtime's private copy), the module is imported from there: a file swapped after verification is never run, a tampered one is never placed", async () => {
+    const root = tempRoot();
+    const module = await built(root);
+    const copy = tempRoot();
+    const placed: Array<{ relative: string; bytes: string }> = [];
+    const place = async (relative: string, bytes: Buffer) => {
+      placed.push({ relative, bytes: bytes.toString("utf8") });
+      const path = join(copy, `v${placed.length}.mjs`);
+      writeFileSync(path, bytes, { flag: "wx", mode: 0o400 });
+      // Swapped in the build folder after it was verified and placed: what is imported must not change.
+      writeFileSync(join(root, module.path), `${module.code}\nglobalThis.__caveSwapped = true;\n`);
+      return path;
+    };
+    const validator = await loadValidator(root, module.path, module.sha256, place);
+    expect(placed).toEqual([{ relative: module.path, bytes: module.code }]);
+    expect(validator.validate({ orderId: "x" }).ok).toBe(false);
+    expect((globalThis as { __caveSwapped?: boolean }).__caveSwapped).toBeUndefined();
+    // Now the build folder holds other bytes: refused before anything is placed.
+    const refused = await loadValidator(root, module.path, module.sha256, place).catch((e: unknown) => e);
+    expect((refused as RuntimeError).code).toBe("LOCK_MISMATCH");
+    expect(placed).toHaveLength(1);
+    expect((globalThis as { __caveSwapped?: boolean }).__caveSwapped).toBeUndefined();
+  });
+
   test("a missing module is LOCK_MISMATCH; a path outside the project is LOCK_INVALID", async () => {
     const root = tempRoot();
     const module = await built(root);
