@@ -3,7 +3,7 @@ import { RuntimeError } from "../errors.js";
 import { isTransient } from "../retry.js";
 import { thrownMessage } from "../thrown-message.js";
 import { rawStack } from "../sandbox/child/raw-stack.mjs";
-import type { DispatchFailure, DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult, ValidationIssue } from "./types.js";
+import { DISPATCH_NOW, type DispatchFailure, type DispatchRequest, type DispatchResult, type Dispatcher, type OpaqueValidationRequest, type OpaqueValidationResult, type ValidationIssue } from "./types.js";
 
 /** The part of a tool() definition the runtime uses. */
 interface LoadedTool {
@@ -26,9 +26,11 @@ interface StandardResult {
 export const inProcessDispatcher: Dispatcher = Object.freeze({
   isolation: () => "none" as const,
   dispatch(request: DispatchRequest): Promise<DispatchResult> {
-    const known = found.get(request.tool);
-    return known === undefined ? loadThenRun(request) : run(known.tool, request);
+    const now = runNow(request);
+    return now instanceof Promise ? now : Promise.resolve(now);
   },
+
+  [DISPATCH_NOW]: runNow,
 
   async validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult> {
     const definition = await loadDefinition(request);
@@ -49,11 +51,17 @@ export const inProcessDispatcher: Dispatcher = Object.freeze({
   },
 });
 
+/** The result at once for a loaded tool that returns a value; a promise otherwise. */
+function runNow(request: DispatchRequest): DispatchResult | Promise<DispatchResult> {
+  const known = found.get(request.tool);
+  return known === undefined ? loadThenRun(request) : run(known.tool, request);
+}
+
 /**
  * Calls execute. A result that is not a thenable is the outcome at once: no await for a tool that
  * returns synchronously (most small tools), and `then` is read once, as an await would.
  */
-function run(tool: LoadedTool, request: DispatchRequest): Promise<DispatchResult> {
+function run(tool: LoadedTool, request: DispatchRequest): DispatchResult | Promise<DispatchResult> {
   let out: unknown;
   let then: unknown;
   try {
@@ -62,7 +70,7 @@ function run(tool: LoadedTool, request: DispatchRequest): Promise<DispatchResult
   } catch (thrown) {
     return executeFailed(request, thrown);
   }
-  if (typeof then !== "function") return Promise.resolve({ ok: true as const, value: out });
+  if (typeof then !== "function") return { ok: true as const, value: out };
   return settle(out, request);
 }
 

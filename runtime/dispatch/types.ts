@@ -104,3 +104,19 @@ export interface Dispatcher {
   /** Optional: what tool code runs under, for receipts: "os" (OS layer and Node layers), "node" (Node layers only), "none" (in the host process); null when not known. */
   isolation?(): "os" | "node" | "none" | null;
 }
+
+/**
+ * The runtime's own dispatchers may also answer at once: a method under this symbol (never set by a user's dispatcher,
+ * which cannot name it) returns the result itself when it has it without waiting (an in-process tool already loaded
+ * that returns a value), else the same promise `dispatch` would. A promise per call cost more than the rest of such a
+ * call's bookkeeping.
+ */
+export const DISPATCH_NOW: unique symbol = Symbol("cave.dispatchNow");
+
+type AnswersNow = Dispatcher & { readonly [DISPATCH_NOW]?: (request: DispatchRequest) => DispatchResult | Promise<DispatchResult> };
+
+/** Dispatches through DISPATCH_NOW when the dispatcher has it, else through `dispatch`. */
+export function dispatchNow(dispatcher: Dispatcher, request: DispatchRequest): DispatchResult | Promise<DispatchResult> {
+  const now = (dispatcher as AnswersNow)[DISPATCH_NOW];
+  return now === undefined ? dispatcher.dispatch(request) : now(request);
+}

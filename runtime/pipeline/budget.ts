@@ -20,6 +20,6 @@ export function budget(state: CallState): Failure | undefined {
     run.calls += 1;
     return undefined;
   }
-  state.parent?.cut?.(`its nested call of "${state.name}" was refused because run ${run.id} has used its budget`);
+  state.parent?.frame?.cut(`its nested call of "${state.name}" was refused because run ${run.id} has used its budget`);
   return refused;
 }

@@ -1,5 +1,5 @@
 import type { CallOutcome } from "../../src/contract/outcome.js";
-import type { DispatchResult, ToolContext } from "../dispatch/types.js";
+import { dispatchNow, type DispatchFailure, type DispatchRequest, type DispatchResult, type ToolContext } from "../dispatch/types.js";
 import { nextCallId } from "../call-id.js";
 import { thrownMessage } from "../thrown-message.js";
 import type { CallOptions } from "../options.js";
@@ -35,12 +35,18 @@ export async function runCall(engine: Engine, run: RunState, parent: CallState |
     name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
     tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, runBreakerTrial: undefined, repeatKey: undefined, repeat: undefined,
-    dispatched: false, effectUnknown: false, settled: false, cut: undefined, abort: undefined, context: undefined, journaled: undefined, egress: undefined, logs: undefined,
+    dispatched: false, effectUnknown: false, settled: false, frame: undefined, abort: undefined, context: undefined, journaled: undefined, egress: undefined, logs: undefined,
   };
   if (run.journal !== undefined) return journaledCall(state, run.journal);
   let end: Success | Failure;
   try {
-    end = budget(state) ?? resolve(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await toolThenResult(state));
+    const refused = budget(state) ?? resolve(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state);
+    if (refused !== undefined) end = refused;
+    else {
+      // Awaited only when something in it was asynchronous (most in-process calls are not, once the tool is loaded).
+      const ended = toolThenResult(state);
+      end = ended instanceof Promise ? await ended : ended;
+    }
   } catch (thrown) {
     // Every stage reports what a model or a tool can send as a typed failure; a throw here is the
     // runtime's own fault (or an exhausted stack or heap). The call still ends with an outcome and a
@@ -109,31 +115,66 @@ async function journaledCall(state: CallState, journal: RunJournal): Promise<Cal
  * Stages 6 to 8 under the deadline, then stage 9 outside it. The tool's call is over when its output
  * is validated: from then on it is settled (a nested call it makes is refused, PARENT_SETTLED), and
  * neither the deadline, the run's wall-time budget nor the caller's signal can end it any more.
+ * Each stage returns its answer directly when it has it at once and a promise only when it waits, so a
+ * call that never waits (a loaded in-process tool that returns a value) allocates no promise until
+ * runCall's own.
  */
-async function toolThenResult(state: CallState): Promise<Success | Failure> {
-  const ended = await underDeadline(state, execute);
-  if (ended.ok !== true) return ended;
-  state.settled = true;
-  const end = result(state, ended.data);
+function toolThenResult(state: CallState): Success | Failure | Promise<Success | Failure> {
+  const ended = underDeadline(state, execute);
+  return ended instanceof Promise ? resultLater(state, ended) : resultOf(state, ended);
+}
+
+async function resultLater(state: CallState, pending: Promise<Validated | Failure>): Promise<Success | Failure> {
+  const end = resultOf(state, await pending);
   return end instanceof Promise ? await end : end;
 }
 
+function resultOf(state: CallState, ended: Validated | Failure): Success | Failure | Promise<Success | Failure> {
+  if (ended.ok !== true) return ended;
+  state.settled = true;
+  return result(state, ended.data);
+}
+
 /** Stages 6 to 8: the validated output, or why there is none. */
-async function execute(state: CallState): Promise<Validated | Failure> {
+function execute(state: CallState): Validated | Failure | Promise<Validated | Failure> {
   const pending = validateInput(state);
-  const input = pending instanceof Promise ? await pending : pending;
+  return pending instanceof Promise ? pending.then((input) => dispatchValid(state, input)) : dispatchValid(state, pending);
+}
+
+function dispatchValid(state: CallState, input: Checked): Validated | Failure | Promise<Validated | Failure> {
   if (input.ok !== true) return input;
   if (state.settled) return TOO_LATE;
   state.context = new Context(state);
   state.dispatched = true;
   const request = dispatchRequest(state, input.value);
-  let raw: DispatchResult;
+  let raw: DispatchResult | Promise<DispatchResult>;
   try {
-    raw = await state.dispatcher!.dispatch(request);
+    raw = dispatchNow(state.dispatcher!, request);
   } catch (thrown) {
     raw = dispatcherFailed(state, thrown);
   }
-  if (!raw.ok) raw = await afterFailure(state, request, raw);
+  return raw instanceof Promise ? dispatchedLater(state, request, raw) : dispatched(state, request, raw);
+}
+
+async function dispatchedLater(state: CallState, request: DispatchRequest, pending: Promise<DispatchResult>): Promise<Validated | Failure> {
+  let raw: DispatchResult;
+  try {
+    raw = await pending;
+  } catch (thrown) {
+    raw = dispatcherFailed(state, thrown);
+  }
+  const checked = dispatched(state, request, raw);
+  return checked instanceof Promise ? await checked : checked;
+}
+
+function dispatched(state: CallState, request: DispatchRequest, raw: DispatchResult): Validated | Failure | Promise<Validated | Failure> {
+  if (!raw.ok) return retriedThenChecked(state, request, raw);
+  state.logs = raw.logs;
+  return validateOutput(state, raw.value);
+}
+
+async function retriedThenChecked(state: CallState, request: DispatchRequest, failed: DispatchFailure): Promise<Validated | Failure> {
+  const raw = await afterFailure(state, request, failed);
   state.logs = raw.logs;
   if (!raw.ok) return raw.stack === undefined ? { code: raw.code, message: raw.message } : { code: raw.code, message: raw.message, stack: raw.stack };
   const checking = validateOutput(state, raw.value);
@@ -168,6 +209,9 @@ class Context implements ToolContext {
 function nestedOptions(options: CallOptions): CallOptions {
   return options.speculative === undefined ? {} : { speculative: options.speculative };
 }
+
+/** What validate input decides. */
+type Checked = { readonly ok: true; readonly value: unknown } | Failure;
 
 /** What the tool's part of a call ends with when it succeeds: its output, validated. */
 type Validated = { readonly ok: true; readonly data: DataSnapshot };

@@ -68,8 +68,8 @@ export interface CallState {
   effectUnknown: boolean;
   /** The outcome is decided (nested calls made after this are refused). */
   settled: boolean;
-  /** While the call runs under its deadline: ends it now with BUDGET_EXCEEDED, saying why (set by the deadline stage). */
-  cut: ((why: string) => void) | undefined;
+  /** While the call runs under its deadline: `cut` ends it now with BUDGET_EXCEEDED, saying why (set by the deadline stage). */
+  frame: { cut(why: string): void } | undefined;
   /** Aborted at the deadline; nested calls follow it (set by the deadline stage). */
   abort: CallSignal | undefined;
   context: ToolContext | undefined;
