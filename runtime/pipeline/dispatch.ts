@@ -14,7 +14,31 @@ export function dispatchRequest(state: CallState, input: unknown): DispatchReque
   const { engine, name } = state;
   const tool = state.tool!;
   if (tool.sandbox.egress !== undefined) state.egress ??= [];
-  return { name, tool, root: engine.root, runId: state.run.id, input, context: state.context!, egressLog: state.egress, loadModule: () => engine.loader.bundle(name, tool), stageFiles: () => engine.loader.stageFiles(name, tool), mapStack: (raw) => engine.loader.mapStack(raw) };
+  const loads = loadsOf(state);
+  return { name, tool, root: engine.root, runId: state.run.id, input, context: state.context!, egressLog: state.egress, loadModule: loads.loadModule, stageFiles: loads.stageFiles, mapStack: loads.mapStack };
+}
+
+/** A request's loading functions, made once per tool entry and runtime rather than three closures per call. */
+interface Loads {
+  readonly engine: CallState["engine"];
+  readonly name: string;
+  readonly loadModule: DispatchRequest["loadModule"];
+  readonly stageFiles: DispatchRequest["stageFiles"];
+  readonly mapStack: NonNullable<DispatchRequest["mapStack"]>;
+}
+
+const loadsByTool = new WeakMap<object, Loads>();
+
+function loadsOf(state: CallState): Loads {
+  const { engine, name } = state;
+  const tool = state.tool!;
+  const known = loadsByTool.get(tool);
+  // Keyed by the lock entry (one per tool name in one runtime's lock); checked, since a lock object could be shared.
+  if (known !== undefined && known.engine === engine && known.name === name) return known;
+  const loader = engine.loader;
+  const loads: Loads = { engine, name, loadModule: () => loader.bundle(name, tool), stageFiles: () => loader.stageFiles(name, tool), mapStack: (raw) => loader.mapStack(raw) };
+  loadsByTool.set(tool, loads);
+  return loads;
 }
 
 /** A dispatcher must report failures as data; one that throws or rejects is treated as a tool failure. */
