@@ -76,6 +76,9 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
   return validatorOf(validate as ValidateFunction, typeof canonical === "function" ? (canonical as CanonicalSerializer) : undefined);
 }
 
+/** Every valid value's answer: one frozen object, not one per call. */
+const VALID: ValidationResult = Object.freeze({ ok: true });
+
 function validatorOf(fn: ValidateFunction, canonical: CanonicalSerializer | undefined): CompiledValidator {
   return {
     canonical,
@@ -88,7 +91,7 @@ function validatorOf(fn: ValidateFunction, canonical: CanonicalSerializer | unde
         // is not repeated: it could quote the value.
         return { ok: false, issues: [{ path: "", message: `could not be validated (the validator threw ${thrown instanceof Error ? thrown.name : typeof thrown})` }] };
       }
-      if (valid) return { ok: true };
+      if (valid) return VALID;
       const issues = issuesFromAjvErrors(fn.errors ?? []);
       return { ok: false, issues: issues.length > 0 ? issues : [{ path: "", message: "does not match the schema" }] };
     },

@@ -81,6 +81,20 @@ describe("nested calls", () => {
     expect(probe().calls.echo).toBe(1);
   });
 
+  it("a nested call refused for the budget before the parent first waits stops the parent all the same (the call decided synchronously until then)", async () => {
+    const { runtime, sink } = await setup();
+    const run = runtime.startRun({ budget: { maxCalls: 1 } });
+    const outcome = await run.call("composite", { calls: [{ name: "echo", args: { a: 1 } }] });
+    expect(outcome).toMatchObject({ ok: false, error: { code: "BUDGET_EXCEEDED" } });
+    if (outcome.ok) return;
+    expect(outcome.error.message).toContain(`its nested call of "echo" was refused because run ${run.id} has used its budget`);
+    expect(sink.receipts.map((r) => [r.tool, r.outcome])).toEqual([
+      ["echo", "BUDGET_EXCEEDED"],
+      ["composite", "BUDGET_EXCEEDED"],
+    ]);
+    expect(probe().calls.echo).toBeUndefined();
+  });
+
   it("count every attempt against the budget, refused ones included (issue 13: 20,000 receipts under maxCalls 10)", async () => {
     const { runtime, sink } = await setup();
     const run = runtime.startRun({ budget: { maxCalls: 10 } });
