@@ -1,0 +1,50 @@
+// The runtime's loader imports each validator module from its private copy by file URL (docs/decisions.md,
+// "Validators are imported from the private copy by file URL"): the verified bytes, written once, read-only, and a
+// module swapped in the build folder afterwards is never what runs.
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Loader } from "../../runtime/loader.js";
+import type { PrivateCopy } from "../../runtime/private-copy.js";
+import { removeCopies } from "../support/projects.js";
+import { builtProject } from "./helpers.js";
+
+let root: string;
+beforeAll(async () => {
+  root = await builtProject("pipeline");
+});
+afterAll(removeCopies);
+
+describe("validators from the private copy", () => {
+  it("writes the verified module into the copy, read-only, and validates with it; a later swap in the build folder changes nothing", async () => {
+    const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as { tools: Record<string, { input: { validation: { kind: string; module: string; sha256: string } } | null }> };
+    const [name, entry] = Object.entries(lock.tools).find(([, tool]) => tool.input?.validation.kind === "precompiled")!;
+    const validation = entry.input!.validation;
+    const original = readFileSync(join(root, validation.module));
+    const loader = new Loader(root);
+    try {
+      const validator = await loader.validator(name, "input", validation);
+      const copy = (loader as unknown as { copy: PrivateCopy }).copy;
+      const placed = copy.pathOf(validation.module);
+      expect(readFileSync(placed)).toEqual(original);
+      expect(statSync(placed).mode & 0o777).toBe(0o400);
+      writeFileSync(join(root, validation.module), `${original.toString("utf8")}\nglobalThis.__caveValidatorSwapped = true;\n`);
+      // Loaded once per runtime: the same validator, and nothing of the swapped file ran.
+      expect(await loader.validator(name, "input", validation)).toBe(validator);
+      expect(typeof validator.validate({}).ok).toBe("boolean");
+      expect((globalThis as { __caveValidatorSwapped?: boolean }).__caveValidatorSwapped).toBeUndefined();
+      // Another runtime reads the swapped file, refuses it and places nothing.
+      const other = new Loader(root);
+      try {
+        await expect(other.validator(name, "input", validation)).rejects.toMatchObject({ code: "LOCK_MISMATCH" });
+        expect((other as unknown as { copy: PrivateCopy | undefined }).copy).toBeUndefined();
+      } finally {
+        other.dispose();
+      }
+      expect((globalThis as { __caveValidatorSwapped?: boolean }).__caveValidatorSwapped).toBeUndefined();
+    } finally {
+      writeFileSync(join(root, validation.module), original);
+      loader.dispose();
+    }
+  });
+});
