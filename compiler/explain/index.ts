@@ -26,6 +26,8 @@ export function explainTool(lock: CaveLock, name: string): string {
       : "  repeats: stopped; a second identical call (same arguments, in any key order) in one run gets REPEAT_STOPPED.",
     `  sandbox: ${describeSandbox(tool)}`,
     ...describeEgress(tool),
+    ...describeAddons(tool),
+    ...describeExternals(lock, tool),
     tool.nestedTools.length === 0 ? "  nested tools: none; context.call refuses every tool." : `  nested tools: may call ${listWords(tool.nestedTools.map(quote))} through context.call, each through the same checks as a top-level call.`,
     `  used by: ${[...agents.map((a) => `agent ${quote(a)}`), ...composites.map((t) => `tool ${quote(t)} (nested)`)].join(", ") || "no agent or composite tool in this lock"}.`,
   );
@@ -73,6 +75,36 @@ function describeEgress(tool: LockedTool): string[] {
   for (const [name, secret] of Object.entries(tool.sandbox.secrets ?? {})) {
     lines.push(`  secret ${name}: the broker sends it as header ${secret.header}: ${JSON.stringify(secret.format)} on requests to ${listWords(secret.hosts)} only; the tool's code never sees the value (it comes from the host's environment or the runtime's secrets provider).`);
   }
+  return lines;
+}
+
+/** The native-addons power in plain words: what it lets the code do and why it runs only under the OS layer. */
+function describeAddons(tool: LockedTool): string[] {
+  if (tool.sandbox.addons !== true) return [];
+  if (tool.sandbox.mode === "none") return ["  native addons: allowed by its sandboxProfile (addons: true); it runs in the host process, where any addon loads anyway."];
+  return [
+    "  native addons: it may load native addons (sandboxProfile addons: true): machine code that Node's permission model does not see, so this tool runs only under the sandbox's OS layer (mounts and namespaces); where the OS layer is not in use, it is refused with OS_LAYER_REQUIRED.",
+  ];
+}
+
+/**
+ * The external packages a tool imports at run time (cave.config.json `external`): not bundled, so not in the
+ * bundle's hash; what the lock pins instead (name, version, registry integrity) and what the runtime checks.
+ */
+function describeExternals(lock: CaveLock, tool: LockedTool): string[] {
+  const paths = tool.source.externals ?? [];
+  if (paths.length === 0) return [];
+  const pins = lock.externals ?? {};
+  const lines = [
+    `  external packages (${paths.length}): not bundled; imported from the project's node_modules at run time, so their code is not in the staged bundle's hash. The lock pins each one's name, version and registry integrity (from package-lock.json):`,
+  ];
+  for (const path of paths) {
+    const pin = pins[path];
+    lines.push(pin === undefined ? `    ${path}: not pinned by this lock (the runtime refuses the tool: LOCK_INVALID)` : `    ${pin.name}@${pin.version} at ${path} (${pin.integrity})`);
+  }
+  lines.push(
+    "    Before the tool's first use the runtime refuses an installed version that differs from the lock (LOCK_MISMATCH); after cave verify --write-manifest on the deploy machine (cave.manifest.json) it also refuses any installed file that changed since. Native binaries differ by machine, so their bytes are pinned only by that manifest.",
+  );
   return lines;
 }
 

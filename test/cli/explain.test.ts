@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyProject, removeCopies } from "../support/projects.js";
@@ -71,5 +71,30 @@ describe("cave explain", () => {
     expect(run.stdout).toContain("    api.mail.example.com (ports 443 and 80)");
     expect(run.stdout).toContain("    *.hooks.example.com:8443 (a wildcard: any single-label name under hooks.example.com, port 8443)");
     expect(run.stdout).toContain('  secret MAIL_API_KEY: the broker sends it as header x-api-key: "{}" on requests to api.mail.example.com only; the tool\'s code never sees the value');
+  });
+
+  it("says a tool's native-addons power and its external packages in plain words: what is pinned, what the runtime checks", async () => {
+    const dir = copyProject("fixtures/diff/sandbox-addons");
+    const lock = JSON.parse(readFileSync(join(dir, "head.lock"), "utf8"));
+    lock.externals = {
+      "node_modules/better-sqlite3": { name: "better-sqlite3", version: "12.11.1", integrity: "sha512-better" },
+      "node_modules/bindings": { name: "bindings", version: "1.5.0", integrity: "sha512-bindings" },
+    };
+    lock.tools.send_email.source.externals = ["node_modules/better-sqlite3", "node_modules/bindings"];
+    writeFileSync(join(dir, "externals.lock"), JSON.stringify(lock));
+    const run = await cave(["explain", "send_email", "--lock", "externals.lock"], dir);
+    expect(run.code).toBe(0);
+    const out = run.stdout;
+    expect(out).toContain("  native addons: it may load native addons (sandboxProfile addons: true): machine code that Node's permission model does not see, so this tool runs only under the sandbox's OS layer (mounts and namespaces); where the OS layer is not in use, it is refused with OS_LAYER_REQUIRED.\n");
+    expect(out).toContain("  external packages (2): not bundled; imported from the project's node_modules at run time, so their code is not in the staged bundle's hash. The lock pins each one's name, version and registry integrity (from package-lock.json):\n");
+    expect(out).toContain("    better-sqlite3@12.11.1 at node_modules/better-sqlite3 (sha512-better)\n    bindings@1.5.0 at node_modules/bindings (sha512-bindings)\n");
+    expect(out).toContain("the runtime refuses an installed version that differs from the lock (LOCK_MISMATCH); after cave verify --write-manifest on the deploy machine (cave.manifest.json) it also refuses any installed file that changed since.");
+
+    // A tool without either power says neither; one whose external is missing from the lock's pins says so.
+    const plain = await cave(["explain", "lookup_order", "--lock", "externals.lock"], dir);
+    expect(plain.stdout).not.toMatch(/native addons|external packages/);
+    lock.tools.lookup_order.source.externals = ["node_modules/unpinned"];
+    writeFileSync(join(dir, "unpinned.lock"), JSON.stringify(lock));
+    expect((await cave(["explain", "lookup_order", "--lock", "unpinned.lock"], dir)).stdout).toContain("    node_modules/unpinned: not pinned by this lock (the runtime refuses the tool: LOCK_INVALID)\n");
   });
 });
