@@ -1,16 +1,17 @@
-// axios (its Node build: http, https, follow-redirects, form-data, proxy-from-env) runs a whole request through its
-// interceptors and transforms with an adapter of the tool's own, so nothing leaves the sandbox.
+// axios (its Node build: http, https, follow-redirects, form-data, proxy-from-env) makes a real request through its
+// interceptors, transforms and Node http adapter: in process straight to the URL, sandboxed through the host's egress
+// broker (its only network), to the one host its sandboxProfile lists.
 import axios from "axios";
 import { schema, tool } from "cave";
 
-const input = schema.object({ id: schema.integer() });
-const output = schema.object({ url: schema.string(), status: schema.integer(), name: schema.string() });
+const input = schema.object({ url: schema.string() });
+const output = schema.object({ status: schema.integer(), body: schema.string() });
 
-async function execute({ id }: { id: number }) {
-  const client = axios.create({ baseURL: "https://api.example.com/v1", adapter: async (config) => ({ data: JSON.stringify({ name: `customer ${id}` }), status: 200, statusText: "OK", headers: { "content-type": "application/json" }, config }) });
-  const response = await client.get<{ name: string }>(`/customers/${id}`, { params: { expand: "orders" } });
-  return { url: client.getUri(response.config), status: response.status, name: response.data.name };
+async function execute({ url }: { url: string }) {
+  const client = axios.create({ headers: { "user-agent": "cave-compat axios" }, timeout: 15_000, responseType: "text", transformResponse: (text: string) => text });
+  const response = await client.get<string>(url, { params: { expand: "orders" } });
+  return { status: response.status, body: response.data };
 }
 
-export const axiosTool = tool({ name: "axios", description: "Runs a request through axios with a local adapter.", effect: "read", input, output, execute });
-export const axiosHost = tool({ name: "axios_host", description: "Runs a request through axios with a local adapter, in process.", effect: "read", sandbox: "none", input, output, execute });
+export const axiosTool = tool({ name: "axios", description: "Fetches a URL with axios.", effect: "external", sandboxProfile: { egress: ["api.compat.test"] }, input, output, execute });
+export const axiosHost = tool({ name: "axios_host", description: "Fetches a URL with axios, in process.", effect: "external", sandbox: "none", input, output, execute });
