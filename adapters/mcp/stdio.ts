@@ -35,7 +35,7 @@ interface ProtocolOut {
  * The returned object calls the real stdout's own write directly, one call per message, and passes its
  * backpressure through (its `drain`). An earlier version was a Writable in front of stdout: every message
  * then went through two stream layers, was converted to a Buffer, and waited for a write callback (about
- * 20 µs of CPU per tools/call at 1,000 tools, bench/adapters).
+ * 20 µs of CPU per tools/call in a CPU profile at 1,000 tools, bench/adapters).
  */
 function protocolStream(stdout: NodeJS.WriteStream): ProtocolOut {
   const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
