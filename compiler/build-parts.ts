@@ -31,7 +31,7 @@ export function buildFolderFiles(staged: StageResult, validated: ValidatorsResul
   const sdk = staged.sdkModule;
   if (sdk !== undefined && lock.sdk?.module?.path === sdk.path) entries.push([sdk.path, sdk.code]);
   // The assets of locked tools, once each.
-  const assets = new Set(Object.values(lock.tools).flatMap((tool) => (tool.source.assets ?? []).map((asset) => asset.path)));
+  const assets = new Set(Object.values(lock.tools).flatMap((tool) => tool.source.assets.map((asset) => asset.path)));
   for (const [path, asset] of staged.assets ?? []) if (assets.has(path)) entries.push([path, asset.content]);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(entries);

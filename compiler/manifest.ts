@@ -15,7 +15,7 @@ export function writeManifest(root: string, lockPath: string): { packages: numbe
   const lock = JSON.parse(readFileSync(join(root, lockPath), "utf8")) as CaveLock;
   let manifest;
   try {
-    manifest = manifestFor(root, lock.integrity, lock.externals ?? {});
+    manifest = manifestFor(root, lock.integrity, lock.externals);
   } catch (thrown) {
     if (thrown instanceof RuntimeError) return { problem: { code: "CAVE9120", message: thrown.message } };
     throw thrown;

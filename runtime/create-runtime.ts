@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { isAbsolute, relative, resolve as resolvePath, sep } from "node:path";
 import type { CallOutcome } from "../src/contract/outcome.js";
-import type { CaveLock } from "../src/contract/lock.js";
+import type { LockedTool } from "../src/contract/lock.js";
 import { Breakers } from "./breaker-state.js";
 import { toolDeclarations, type DeclarationFormat, type DeclarationsOf } from "./declarations.js";
 import { describeTools, type ToolInfo } from "./describe-tools.js";
 import { inProcessDispatcher } from "./dispatch/in-process.js";
 import { RuntimeError } from "./errors.js";
 import { Loader } from "./loader.js";
-import { peekTool, readLock } from "./lock/read-lock.js";
+import { readLock, type RuntimeLock } from "./lock/read-lock.js";
 import { openJournal } from "./journal/open.js";
 import { configuredJournal, shownSetting } from "./journal/setting.js";
 import { RunJournal } from "./journal/run-journal.js";
@@ -106,7 +106,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     journal,
     plans,
   };
-  const toolNames = Object.freeze(Object.keys(lock.tools).sort());
+  const toolNames = lock.toolNames;
   const defaultRun = newRun(engine, { id: undefined, budget: resolved.budget, lockChange: "refuse" }, false);
 
   const runtime: Runtime = Object.freeze({
@@ -199,20 +199,18 @@ function shownPath(root: string, path: string): string {
 }
 
 /**
- * The sandboxed tools of the lock, for the sandbox to check now. An entry that is malformed is left out here: like
- * every entry, it is refused when it is first read (read-lock.ts), so one bad tool never stops the others.
+ * The tools whose powers only the OS layer enforces (the lock's osLayerTools), for the sandbox to check now: only their
+ * entries are read at start-up. One that is refused on its first read is left out here: it is refused at its call, and
+ * one bad tool never stops the others.
  */
-function sandboxedTools(lock: CaveLock): Record<string, CaveLock["tools"][string]> {
-  const sandboxed: Record<string, CaveLock["tools"][string]> = Object.create(null);
-  for (const name of Object.keys(lock.tools)) {
-    let tool: CaveLock["tools"][string];
+function sandboxedTools(lock: RuntimeLock): Record<string, LockedTool> {
+  const sandboxed: Record<string, LockedTool> = Object.create(null);
+  for (const name of lock.osLayerTools) {
     try {
-      // Not kept in the lock: only the sandboxed entries are needed now, and only while the sandbox checks them.
-      tool = peekTool(lock, name);
+      sandboxed[name] = lock.tool(name)!;
     } catch {
       continue;
     }
-    if (tool.sandbox.mode === "required") sandboxed[name] = tool;
   }
   return sandboxed;
 }

@@ -1,5 +1,5 @@
 import type { Effect } from "../src/contract/effects.js";
-import type { CaveLock } from "../src/contract/lock.js";
+import type { RuntimeLock } from "./lock/read-lock.js";
 import { RuntimeError } from "./errors.js";
 import { reservedToolsFor } from "./results/reserved.js";
 
@@ -47,13 +47,13 @@ export const MCP_HINTS: Readonly<Record<Effect, McpToolDeclaration["annotations"
 });
 
 /** Fresh declarations of every locked tool, sorted by name (callers may change them without touching the lock). */
-export function toolDeclarations<F extends DeclarationFormat>(lock: CaveLock, format: F): DeclarationsOf<F> {
+export function toolDeclarations<F extends DeclarationFormat>(lock: RuntimeLock, format: F): DeclarationsOf<F> {
   if (format !== "openai" && format !== "anthropic" && format !== "mcp") {
     throw new RuntimeError("OPTIONS_INVALID", `toolDeclarations() format must be "openai", "anthropic" or "mcp" (got ${typeof format === "string" ? JSON.stringify(format) : typeof format})`);
   }
   const out: unknown[] = [];
-  for (const name of Object.keys(lock.tools).sort()) {
-    const tool = lock.tools[name]!;
+  for (const name of lock.toolNames) {
+    const tool = lock.tool(name)!;
     const schema = JSON.parse(JSON.stringify(tool.input?.jsonSchema ?? NO_INPUT_SCHEMA)) as Record<string, unknown>;
     const description = tool.description;
     if (format === "openai") out.push({ type: "function", function: { name, description, parameters: schema } });

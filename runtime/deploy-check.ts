@@ -4,7 +4,10 @@ import type { CaveCode } from "../src/contract/codes.js";
 import { hashJson, sha256 } from "../src/contract/hash.js";
 import { parseJsonDictionaries } from "../src/contract/dictionary.js";
 import { LOCKFILE_VERSION, type CaveLock } from "../src/contract/lock.js";
+import { lockIntegrity, toolEntryHash } from "../src/contract/lock-seal.js";
 import { checkLockShape } from "./lock/check-shape.js";
+import { upgradeV1 } from "./lock/lock-v1.js";
+import { osLayerTools } from "./sandbox/os-only.js";
 import { checkExternals, readManifest } from "./externals.js";
 import { RuntimeError } from "./errors.js";
 import { jsonParseMessage } from "./node-features.js";
@@ -62,25 +65,27 @@ function externalProblems(root: string, lock: CaveLock): DeploymentProblem[] {
  * it is safe to read (a stale integrity or a dangling name does not stop a diff or a folder check).
  */
 export function inspectLock(text: string, shown: string): InspectedLock {
-  let parsed: unknown;
+  let parsed: Record<string, unknown>;
   try {
-    parsed = parseJsonDictionaries(text);
+    parsed = parseJsonDictionaries(text) as Record<string, unknown>;
   } catch (thrown) {
     return fatal("CAVE9002", `${shown} is not valid JSON (${jsonParseMessage(thrown)}); restore it from version control or run cave build`);
   }
   if (!isRecord(parsed)) return fatal("CAVE9002", `${shown} is not a JSON object; restore it from version control or run cave build`);
-  if (parsed.lockfileVersion !== LOCKFILE_VERSION) {
+  if (parsed.lockfileVersion !== LOCKFILE_VERSION && parsed.lockfileVersion !== 1) {
     const found = typeof parsed.lockfileVersion === "number" ? `lockfileVersion ${parsed.lockfileVersion}` : "no numeric lockfileVersion";
-    return fatal("CAVE9003", `${shown} has ${found}, but this Cave reads lockfileVersion ${LOCKFILE_VERSION}; build it with the Cave version that deploys it`);
+    return fatal("CAVE9003", `${shown} has ${found}, but this Cave reads lockfileVersion 1 and ${LOCKFILE_VERSION}; build it with the Cave version that deploys it`);
   }
 
   const problems: DeploymentProblem[] = [];
-  const { integrity, ...body } = parsed;
-  const actual = hashJson(body);
-  if (typeof integrity !== "string") problems.push({ code: "CAVE9004", message: `${shown}: integrity must be a sha256-<64 hex> hash; run cave build to write the lock again` });
-  else if (integrity !== actual) {
-    problems.push({ code: "CAVE9005", message: `${shown} was edited after cave build: its integrity says ${integrity}, its content hashes to ${actual}; run cave build instead of editing the lock` });
-  }
+  if (parsed.lockfileVersion === 1) {
+    // Lock v1: one hash over everything but integrity. Read as the v2 shape states the same facts (lock-v1.ts).
+    const { integrity, ...body } = parsed;
+    const actual = hashJson(body);
+    if (typeof integrity !== "string") problems.push({ code: "CAVE9004", message: `${shown}: integrity must be a sha256-<64 hex> hash; run cave build to write the lock again` });
+    else if (integrity !== actual) problems.push({ code: "CAVE9005", message: `${shown} was edited after cave build: its integrity says ${integrity}, its content hashes to ${actual}; run cave build instead of editing the lock` });
+    parsed = upgradeV1(parsed) as unknown as Record<string, unknown>;
+  } else problems.push(...sealProblems(parsed, shown));
 
   const dangling = danglingReferences(parsed);
   for (const { at, name } of dangling) {
@@ -94,7 +99,35 @@ export function inspectLock(text: string, shown: string): InspectedLock {
   }
   const lock = parsed as unknown as CaveLock;
   problems.push(...duplicateExports(lock, shown));
+  const needing = osLayerTools(lock.tools);
+  if (needing.join("\n") !== lock.osLayerTools.join("\n")) {
+    problems.push({ code: "CAVE9010", message: `${shown}: osLayerTools lists ${JSON.stringify(lock.osLayerTools)}, but the tools whose sandbox holds a power only the OS layer enforces are ${JSON.stringify(needing)}; run cave build again` });
+  }
   return { lock, problems };
+}
+
+/**
+ * A lock v2's seal (src/contract/lock-seal.ts): the integrity over everything but the entries, and each entry against
+ * its toolHashes pin, every difference named; osLayerTools against the entries.
+ */
+function sealProblems(lock: Record<string, unknown>, shown: string): DeploymentProblem[] {
+  const problems: DeploymentProblem[] = [];
+  const { integrity } = lock;
+  const actual = lockIntegrity(lock);
+  if (typeof integrity !== "string") problems.push({ code: "CAVE9004", message: `${shown}: integrity must be a sha256-<64 hex> hash; run cave build to write the lock again` });
+  else if (integrity !== actual) problems.push({ code: "CAVE9005", message: `${shown} was edited after cave build: its integrity says ${integrity}, its content without the tools' entries hashes to ${actual}; run cave build instead of editing the lock` });
+  const tools = isRecord(lock.tools) ? lock.tools : {};
+  const hashes = isRecord(lock.toolHashes) ? lock.toolHashes : {};
+  for (const name of [...new Set([...Object.keys(hashes), ...Object.keys(tools)])].sort(compare)) {
+    const what = `${shown}: tool ${JSON.stringify(name)}`;
+    if (!Object.hasOwn(tools, name)) problems.push({ code: "CAVE9005", message: `${what} is pinned in toolHashes but has no entry (the lock was cut short or edited after cave build); run cave build instead of editing the lock` });
+    else if (!Object.hasOwn(hashes, name)) problems.push({ code: "CAVE9005", message: `${what} has an entry that toolHashes does not pin, so no runtime would run it (it was added after cave build); run cave build instead of editing the lock` });
+    else {
+      const entryHash = toolEntryHash(tools[name]);
+      if (entryHash !== hashes[name]) problems.push({ code: "CAVE9005", message: `${what}: its entry was edited after cave build (toolHashes says ${String(hashes[name])}, the entry hashes to ${entryHash}); run cave build instead of editing the lock` });
+    }
+  }
+  return problems;
 }
 
 function fatal(code: CaveCode, message: string): InspectedLock {

@@ -1,6 +1,6 @@
 import type { Effect } from "../src/contract/effects.js";
-import { hashJson } from "../src/contract/hash.js";
-import type { CaveLock, ResultStrategy } from "../src/contract/lock.js";
+import type { ResultStrategy } from "../src/contract/lock.js";
+import type { RuntimeLock } from "./lock/read-lock.js";
 import { NO_INPUT_SCHEMA } from "./declarations.js";
 import { reservedToolFor } from "./results/reserved-call.js";
 import { reservedToolsFor } from "./results/reserved.js";
@@ -33,10 +33,10 @@ export interface ToolInfo {
 }
 
 /** Every callable tool, locked ones sorted by name, then the reserved tools the lock's plans need (the order of toolDeclarations()). */
-export function describeTools(lock: CaveLock): ToolInfo[] {
+export function describeTools(lock: RuntimeLock): ToolInfo[] {
   const out: ToolInfo[] = [];
-  for (const name of Object.keys(lock.tools).sort()) {
-    const tool = lock.tools[name]!;
+  for (const name of lock.toolNames) {
+    const tool = lock.tool(name)!;
     out.push({
       name,
       description: tool.description,
@@ -47,7 +47,7 @@ export function describeTools(lock: CaveLock): ToolInfo[] {
       allowRepeat: tool.allowRepeat,
       result: tool.result.plan.strategy,
       reserved: false,
-      sha256: hashJson(tool),
+      sha256: lock.toolHashes[name]!,
     });
   }
   for (const reserved of reservedToolsFor(lock)) {

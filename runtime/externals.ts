@@ -8,7 +8,9 @@ import { RuntimeError } from "./errors.js";
  * External packages (cave.config.json `external`) are imported from the deploy's node_modules, not from the build
  * folder. Before a tool's first use the runtime checks that each one it needs is installed at the version the lock
  * pins, and, when the deploy recorded a manifest (`cave verify --write-manifest`), that none of their files changed
- * since. Native binaries differ by machine, so their bytes are known only to the machine's own manifest.
+ * since. Native binaries differ by machine, so their bytes are known only to the machine's own manifest. A platform
+ * package (`optional` in the lock: npm installs it only where its os/cpu/libc match) may be absent; installed, it is
+ * held to its pin like any other.
  */
 
 /** The deploy's record of the installed external packages' files, beside the lock. */
@@ -42,6 +44,9 @@ export function checkExternals(root: string, paths: readonly string[], pins: Rea
     try {
       version = (JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { version?: unknown }).version;
     } catch {
+      // A platform package (sharp's @img/sharp-<os>-<cpu>) is installed only where its os/cpu/libc match: absent is
+      // fine, unless the deploy's manifest recorded it here (then it was removed since).
+      if (pin.optional && manifest?.packages[path] === undefined) continue;
       throw new RuntimeError("LOCK_MISMATCH", `${what} needs the external package ${pin.name} ${pin.version} at ${path}, which is not installed; install the dependencies package-lock.json pins (npm ci) on this machine`);
     }
     if (version !== pin.version) {
@@ -112,8 +117,8 @@ export function readManifest(root: string, lockIntegrity: string): ExternalsMani
 export function manifestFor(root: string, lockIntegrity: string, pins: Readonly<Record<string, LockedExternal>>): ExternalsManifest {
   const packages: Record<string, ExternalsManifest["packages"][string]> = {};
   const paths = Object.keys(pins).sort();
-  checkExternals(root, paths, pins, null, "the lock");
-  for (const path of paths) packages[path] = { name: pins[path]!.name, version: pins[path]!.version, files: packageFiles(join(root, ...path.split("/"))) };
+  const installed = new Set(checkExternals(root, paths, pins, null, "the lock").map((one) => one.path));
+  for (const path of paths) if (installed.has(path)) packages[path] = { name: pins[path]!.name, version: pins[path]!.version, files: packageFiles(join(root, ...path.split("/"))) };
   return { lockIntegrity, packages };
 }
 

@@ -63,7 +63,7 @@ export class Loader {
       this.verifiedCopy(tool.source.bundle, tool.source.sha256, `tool "${name}": its staged bundle`),
       module === undefined ? Promise.resolve(undefined) : this.verifiedCopy(module.path, module.sha256, `tool "${name}": the SDK module its bundle imports`),
       // The files its code reads next to itself: verified and copied before the code runs, like the code.
-      ...(tool.source.assets ?? []).map((asset) => this.verifiedCopy(asset.path, asset.sha256, `tool "${name}": the file`)),
+      ...tool.source.assets.map((asset) => this.verifiedCopy(asset.path, asset.sha256, `tool "${name}": the file`)),
     ]);
     for (const settled of [bundle, sdk, ...assets]) if (settled.status === "rejected") throw settled.reason;
     const paths = (settled: PromiseSettledResult<string | undefined>) => (settled.status === "fulfilled" && settled.value !== undefined ? [settled.value] : []);
@@ -77,7 +77,7 @@ export class Loader {
    * links and the packages' real folders (with a trailing separator: everything under them).
    */
   private async linkExternals(name: string, tool: LockedTool): Promise<string[]> {
-    const paths = tool.source.externals ?? [];
+    const paths = tool.source.externals;
     if (paths.length === 0) return [];
     const lockIntegrity = this.externals?.lockIntegrity ?? "";
     this.manifest ??= readManifest(this.root, lockIntegrity);

@@ -50,7 +50,7 @@ export function toStaticTool(definition: Definition, home: Home, registry: Regis
     effect: v.effect as Effect,
     timeoutMs: (v.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS,
     allowRepeat: (v.allowRepeat as boolean | undefined) ?? false,
-    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []), ...lockedScope(profile?.egress ?? [], withSecretDefaults(profile?.secrets ?? {})), ...(fs === null ? {} : { fs }), ...(profile?.addons === true ? { addons: true as const } : {}) },
+    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []), ...lockedScope(profile?.egress ?? [], withSecretDefaults(profile?.secrets ?? {})), fs, addons: profile?.addons === true },
     nestedTools: toolNames(v.nestedTools, registry),
     result: requestedResult(v.result, registry),
     declaresInput: v.input !== undefined,

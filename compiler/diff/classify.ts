@@ -70,7 +70,7 @@ function describeNewTool(tool: LockedTool): string {
   const env = tool.sandbox.env.length === 0 ? "no environment variables" : `environment ${listWords(tool.sandbox.env)}`;
   const nested = tool.nestedTools.length === 0 ? "" : `, may call ${listWords(tool.nestedTools.map(quote))}`;
   const repeat = tool.allowRepeat ? ", identical repeated calls allowed" : "";
-  const fs = tool.sandbox.fs === undefined ? "" : `, ${describeFs(tool.sandbox.fs)}`;
+  const fs = tool.sandbox.fs === null ? "" : `, ${describeFs(tool.sandbox.fs)}`;
   const addons = tool.sandbox.addons === true ? ", loads native addons" : "";
   return `new tool: effect ${tool.effect} (${EFFECT_MEANING[tool.effect]}), ${sandbox}, ${env}${fs}${addons}${nested}${repeat}, timeout ${describeTimeout(tool.timeoutMs)}`;
 }
@@ -142,10 +142,10 @@ function agentChanges(
   return out;
 }
 
-/** Lock-wide facts: version, build folder, and any other top-level key. */
+/** Lock-wide facts: version, build folder, and any other top-level key (not those derived from the tools' entries, whose changes are the tools'). */
 function lockChanges(before: CaveLock, after: CaveLock): LockChange[] {
   const out: LockChange[] = [];
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !["integrity", "tools", "agents"].includes(k)).sort();
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !["integrity", "tools", "agents", "toolHashes", "osLayerTools"].includes(k)).sort();
   for (const key of keys) {
     const b = (before as unknown as Record<string, unknown>)[key];
     const a = (after as unknown as Record<string, unknown>)[key];

@@ -15,11 +15,11 @@ export function scopeChanges(name: string, before: LockedSandbox | null, after: 
     out.push({ kind, impact, subject, path: null, message, details: [], before: b ?? null, after: a ?? null });
   };
   const was = before?.egress ?? [];
-  const now = after.egress ?? [];
+  const now = after.egress;
   for (const entry of now) if (!was.includes(entry)) change("egress-host-added", "risky", `may now reach ${describeEntry(entry)} through the egress broker`, null, entry);
   for (const entry of was) if (!now.includes(entry)) change("egress-host-removed", "info", `can no longer reach ${describeEntry(entry)}`, entry, null);
   const hadSecrets = before?.secrets ?? {};
-  const hasSecrets = after.secrets ?? {};
+  const hasSecrets = after.secrets;
   for (const [secret, scope] of Object.entries(hasSecrets)) {
     const old = Object.hasOwn(hadSecrets, secret) ? hadSecrets[secret] : undefined;
     if (old === undefined) change("secret-added", "risky", `may now use the secret ${secret}, injected by the broker as ${sentAs(scope)}`, null, scope);

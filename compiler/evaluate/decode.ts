@@ -28,13 +28,13 @@ function sortedNames(value: unknown, field: string): string[] {
 }
 
 /** The fs scopes a definition reports, as tool() normalised them; none when it declares none. */
-function fsScopes(value: unknown): { fs?: LockedFs } {
-  if (value === null || value === undefined) return {};
+function fsScopes(value: unknown): LockedFs | null {
+  if (value === null || value === undefined) return null;
   if (!isPlainObject(value)) throw new Undecodable("sandboxProfile.fs is not an object");
   const lists = { read: sortedNames(value.read ?? [], "sandboxProfile.fs.read"), write: sortedNames(value.write ?? [], "sandboxProfile.fs.write") };
   const locked = lockedFs(lists);
   if (canonicalJson(locked ?? { read: [], write: [] }) !== canonicalJson(lists)) throw new Undecodable("sandboxProfile.fs holds scopes tool() did not normalise");
-  return locked === null ? {} : { fs: locked };
+  return locked;
 }
 
 function result(value: unknown): RequestedResult {
@@ -80,7 +80,7 @@ export function decodeTool(module: string, exportName: string, raw: RawTool): Ev
     effect,
     timeoutMs: raw.timeout as number,
     allowRepeat: raw.allowRepeat,
-    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...lockedScope(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)), ...fsScopes(raw.fs), ...(raw.addons === true ? { addons: true as const } : {}) },
+    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...lockedScope(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)), fs: fsScopes(raw.fs), addons: raw.addons === true },
     nestedTools: sortedNames(raw.nestedTools, "nestedTools"),
     result: result(raw.result),
     input: schema(raw.input, "input"),

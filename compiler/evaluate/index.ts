@@ -135,8 +135,9 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
 
 /** The pinned external packages not installed where the lock says ("better-sqlite3 12.11.1 (node_modules/better-sqlite3)"). */
 function missingExternals(root: string, staged: StageResult): string[] {
+  // A platform package (optional) of another OS or CPU is not installed here, and is not needed here.
   return Object.entries(staged.externals ?? {})
-    .filter(([path]) => !existsSync(join(root, ...path.split("/"), "package.json")))
+    .filter(([path, pin]) => !pin.optional && !existsSync(join(root, ...path.split("/"), "package.json")))
     .map(([path, pin]) => `${pin.name} ${pin.version} (${path})`);
 }
 
@@ -144,7 +145,9 @@ function missingExternals(root: string, staged: StageResult): string[] {
 export async function linkExternals(root: string, staged: StageResult, copy: PrivateCopy): Promise<string[]> {
   const pins = staged.externals;
   if (pins === undefined) return [];
-  const installed = Object.entries(pins).map(([path, pin]) => ({ path, name: pin.name, real: realpathSync(join(root, ...path.split("/"))) }));
+  const installed = Object.entries(pins)
+    .filter(([path, pin]) => !pin.optional || existsSync(join(root, ...path.split("/"), "package.json")))
+    .map(([path, pin]) => ({ path, name: pin.name, real: realpathSync(join(root, ...path.split("/"))) }));
   await Promise.all(topLevel(installed).map((one) => copy.link(`node_modules/${one.name}`, one.real)));
   return installed.map((one) => `${one.real}${sep}`);
 }

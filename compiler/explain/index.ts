@@ -58,21 +58,21 @@ export function explainTool(lock: CaveLock, name: string): string {
 function describeSandbox(tool: LockedTool): string {
   const env = tool.sandbox.env.length === 0 ? "no environment variables" : `only the environment variable${tool.sandbox.env.length === 1 ? "" : "s"} ${listWords(tool.sandbox.env)}`;
   if (tool.sandbox.mode === "none") return `none: it runs in the host process, with the host's environment, files and network (the sandbox profile does not apply).`;
-  const network = tool.sandbox.egress === undefined ? "network access is off" : "its only network is the host's egress broker (below)";
-  const fs = tool.sandbox.fs === undefined ? "it can read and write no file but its own code" : `files: it ${describeFs(tool.sandbox.fs)}, and nothing else (enforced by the sandbox's OS layer: where it is not in use, the tool is refused)`;
+  const network = tool.sandbox.egress.length === 0 ? "network access is off" : "its only network is the host's egress broker (below)";
+  const fs = tool.sandbox.fs === null ? "it can read and write no file but its own code" : `files: it ${describeFs(tool.sandbox.fs)}, and nothing else (enforced by the sandbox's OS layer: where it is not in use, the tool is refused)`;
   return `required: it runs in a restricted child process with ${env}; ${fs}; ${network}.`;
 }
 
 /** Scoped egress in plain words: each host it may reach, each credential and where it goes (never a value). */
 function describeEgress(tool: LockedTool): string[] {
   const egress = tool.sandbox.egress;
-  if (egress === undefined || tool.sandbox.mode === "none") return [];
+  if (egress.length === 0 || tool.sandbox.mode === "none") return [];
   const lines = [
     "  egress: through the host's egress broker only (HTTP/1.1 from fetch, undici's global dispatcher or the http/https modules; needs the sandbox's OS layer), to:",
     ...egress.map((entry) => `    ${describeEntry(entry)}`),
     "    Every other host, a name resolving to a private or loopback address unless listed by that exact name, and HTTP/2, WebSocket or raw TCP are refused (NETWORK_REFUSED). Each request is recorded in the call's receipt (host, port, method, status, bytes, duration).",
   ];
-  for (const [name, secret] of Object.entries(tool.sandbox.secrets ?? {})) {
+  for (const [name, secret] of Object.entries(tool.sandbox.secrets)) {
     lines.push(`  secret ${name}: the broker sends it as header ${secret.header}: ${JSON.stringify(secret.format)} on requests to ${listWords(secret.hosts)} only; the tool's code never sees the value (it comes from the host's environment or the runtime's secrets provider).`);
   }
   return lines;

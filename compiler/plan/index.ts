@@ -1,7 +1,8 @@
 import { lockedScope } from "../../src/contract/egress.js";
 import { isRetryable, isSpeculable } from "../../src/contract/effects.js";
 import { LOCKFILE_VERSION, type CaveLock, type LockedAgent, type LockedTool } from "../../src/contract/lock.js";
-import { hashJson } from "../../src/contract/hash.js";
+import { sealLock } from "../../src/contract/lock-seal.js";
+import { osLayerTools } from "../../runtime/sandbox/os-only.js";
 import type { CaveConfig, EvaluateResult, StageResult, ValidatorsResult } from "../types.js";
 import { lockSchema } from "./schema-lock.js";
 import { lockResult } from "../results/index.js";
@@ -23,9 +24,9 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
       retryable: isRetryable(tool.effect),
       timeoutMs: tool.timeoutMs,
       allowRepeat: tool.allowRepeat,
-      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...lockedScope(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}), ...(tool.sandbox.fs === undefined ? {} : { fs: tool.sandbox.fs }), ...(tool.sandbox.addons === true ? { addons: true as const } : {}) },
+      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...lockedScope(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}), fs: tool.sandbox.fs ?? null, addons: tool.sandbox.addons === true },
       nestedTools: [...tool.nestedTools].sort(),
-      source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files, ...(source.assets !== undefined && source.assets.length > 0 ? { assets: source.assets } : {}), ...(source.externals !== undefined ? { externals: source.externals } : {}) },
+      source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files, assets: source.assets ?? [], externals: source.externals ?? [] },
       input: lockSchema(tool.input, tool.schemaSemanticsSHA256, validated.validators),
       output: lockSchema(tool.output, tool.schemaSemanticsSHA256, validated.validators),
       result: lockResult(tool, config.outDir),
@@ -39,15 +40,13 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
   // where the general RFC 8785 serialiser took most of planning a 1,000-tool lock; and a lock whose keys are sorted
   // is rendered as it is (renderLock) instead of copied again.
   // Only the external packages locked tools import (a module staged for its agents alone pins nothing).
-  const externals = lockedExternals(tools, staged);
-  const body = sortKeys({ lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools, ...(externals !== undefined ? { externals } : {}) }) as Omit<CaveLock, "integrity">;
-  const lock: CaveLock = { ...body, integrity: hashJson(body) };
-  return dictionary(Object.entries(lock).sort(([a], [b]) => compare(a, b))) as unknown as CaveLock;
+  const unsealed = sortKeys({ lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools, externals: lockedExternals(tools, staged), osLayerTools: osLayerTools(tools) }) as Omit<CaveLock, "integrity" | "toolHashes">;
+  return sealLock(unsealed);
 }
 
 function lockedExternals(tools: Readonly<Record<string, LockedTool>>, staged: StageResult): CaveLock["externals"] {
-  const used = new Set(Object.values(tools).flatMap((tool) => tool.source.externals ?? []));
-  if (used.size === 0 || staged.externals === undefined) return undefined;
+  const used = new Set(Object.values(tools).flatMap((tool) => tool.source.externals));
+  if (used.size === 0 || staged.externals === undefined) return {};
   return Object.fromEntries([...used].sort(compare).map((path) => [path, staged.externals![path]!]));
 }
 

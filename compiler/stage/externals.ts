@@ -10,7 +10,8 @@ import { findWorkspace } from "../workspaces.js";
  * what review can see and every machine agrees on, from the committed package-lock.json: each package's name, version
  * and registry integrity, for the package and every package it depends on (what its code can load), by install path
  * relative to the project root. Native binaries differ by OS, CPU, libc and Node ABI, so their bytes are never pinned
- * here; `cave verify --write-manifest` records them on the deploy machine.
+ * here; `cave verify --write-manifest` records them on the deploy machine. Platform packages (optional, installed
+ * where their os/cpu/libc match) are pinned for every platform, as package-lock.json lists them, and marked optional.
  */
 export interface ExternalPins {
   /** Every pinned package, by install path relative to the root ("node_modules/better-sqlite3"). */
@@ -20,6 +21,7 @@ export interface ExternalPins {
 }
 
 interface LockfilePackage {
+  readonly optional?: unknown;
   readonly version?: unknown;
   readonly integrity?: unknown;
   readonly dependencies?: unknown;
@@ -104,7 +106,9 @@ export function pinExternals(root: string, names: readonly string[], diagnostics
         continue;
       }
       const path = posix.relative(home, key);
-      pins[path] = { name: packageName, version: entry.version, integrity: entry.integrity };
+      // npm marks a package optional when only optional dependencies reach it: a platform's binary (sharp's
+      // @img/sharp-<os>-<cpu>) that package-lock.json records for every platform and npm installs on matching ones only.
+      pins[path] = { name: packageName, version: entry.version, integrity: entry.integrity, optional: entry.optional === true };
       needed.push(path);
       for (const field of [entry.dependencies, entry.optionalDependencies]) {
         if (typeof field !== "object" || field === null) continue;

@@ -1,17 +1,16 @@
 import { badSecretFormat, badSecretHeader, parseEgressEntry, SECRET_NAME, secretHostAllowed } from "../../src/contract/egress.js";
 
 /**
- * The locked sandbox's optional scope fields (sandboxProfile.egress and .secrets), as [key, expected] problems: what
- * cave build writes is sorted, distinct and parseable, and a secret's hosts are egress entries too.
+ * The locked sandbox's scope fields (sandboxProfile.egress and .secrets; [] and {} when none), as [key, expected]
+ * problems: what cave build writes is sorted, distinct and parseable, and a secret's hosts are egress entries too.
  */
 export function scopeProblems(sandbox: Record<string, unknown>): Array<readonly [string, string]> {
   const out: Array<readonly [string, string]> = [];
   const { egress, secrets } = sandbox;
   const entries = Array.isArray(egress) ? (egress as unknown[]) : [];
-  if (egress !== undefined && !sortedEntries(egress)) out.push(["egress", "a non-empty sorted array of distinct egress entries (host or *.host, optional :port)"]);
-  if (secrets === undefined) return out;
-  if (typeof secrets !== "object" || secrets === null || Array.isArray(secrets) || Object.keys(secrets).length === 0) {
-    out.push(["secrets", "a non-empty object of secret names"]);
+  if (!(Array.isArray(egress) && (egress.length === 0 || sortedEntries(egress)))) out.push(["egress", "a sorted array of distinct egress entries (host or *.host, optional :port)"]);
+  if (typeof secrets !== "object" || secrets === null || Array.isArray(secrets)) {
+    out.push(["secrets", "an object of secret names"]);
     return out;
   }
   const names = Object.keys(secrets);

@@ -6,12 +6,13 @@ import { canonicalJson } from "../../src/contract/hash.js";
 import { parseScope, sortedScopes, writeScopeProblem } from "../../src/contract/fs-scopes.js";
 
 /**
- * The structural check of a v1 lock, the runtime's copy of docs/cave.lock.schema.json written as
- * code (the runtime carries no schema compiler). Each check returns the first problem as
- * "<path>: <what>", or undefined when that part has the v1 shape. Integrity is checked before this,
- * so a failure here means a compiler bug or a hand-made lock, never a stray edit.
+ * The structural check of a v2 lock, the runtime's copy of docs/cave.lock.schema.json written as
+ * code (the runtime carries no schema compiler; test/lock-schema.test.ts holds the two together).
+ * Each check returns the first problem as "<path>: <what>", or undefined when that part has the v2
+ * shape. Integrity is checked before this, so a failure here means a compiler bug or a hand-made
+ * lock, never a stray edit.
  *
- * The runtime checks the top level at start-up and each tool's entry when it first reads it
+ * The runtime checks the header at start-up and each tool's entry when it first reads it
  * (read-lock.ts); deploy checks run the whole of checkLockShape(). The passing path allocates
  * nothing it can avoid: a problem's path is built from (prefix, key) only when there is a problem.
  */
@@ -20,7 +21,7 @@ export function checkLockShape(lock: Record<string, unknown>): string | undefine
   const isLocked = (name: string) => tools !== undefined && Object.hasOwn(tools, name);
   const problems: string[] = [];
   const c = new Checker(problems);
-  checkTop(c, lock);
+  checkTop(c, lock, true);
   if (tools !== undefined) {
     // Keys and values as two native arrays: a lock's tools object is too large for fast property lookups.
     const names = Object.keys(tools);
@@ -36,13 +37,14 @@ export function checkLockShape(lock: Record<string, unknown>): string | undefine
 }
 
 /**
- * Everything but the tools' entries: the top-level keys, buildDir, sdk and agents, and that each
- * agent's tools are locked tools. `toolNames` are the keys of `tools`.
+ * The header (the lock without `tools`): its keys, buildDir, sdk, agents, externals, toolHashes and
+ * osLayerTools, and that each agent's tools are locked tools. `toolNames` are the keys of toolHashes.
  */
-export function checkLockTopShape(lock: Record<string, unknown>, toolNames: ReadonlySet<string>): string | undefined {
+export function checkLockTopShape(header: Record<string, unknown>, toolNames: ReadonlySet<string>): string | undefined {
   const problems: string[] = [];
   const c = new Checker(problems);
-  checkTop(c, lock);
+  const lock = header;
+  checkTop(c, lock, false);
   for (const name of toolNames) c.name(name, "tools", name);
   danglingAgentTools(c, lock.agents, (name) => toolNames.has(name));
   return problems[0];
@@ -57,26 +59,37 @@ export function checkToolShape(name: string, tool: unknown, toolNames: ReadonlyS
   return problems[0];
 }
 
-function checkTop(c: Checker, lock: Record<string, unknown>): void {
-  c.keysAt(lock, "", "", LOCK_KEYS, ["externals"]);
-  // Optional in v1: the external packages locked tools import, by install path (externals.ts in the compiler).
-  if (lock.externals !== undefined && c.record(lock.externals, "", "externals")) {
+function checkTop(c: Checker, lock: Record<string, unknown>, withTools: boolean): void {
+  c.keysAt(lock, "", "", withTools ? LOCK_KEYS : HEADER_KEYS);
+  // The external packages locked tools import, by install path (compiler/stage/externals.ts).
+  if (c.record(lock.externals, "", "externals")) {
     const externals = lock.externals as Record<string, unknown>;
     for (const path in externals) {
       if (!isExternalPath(path)) c.problem("externals", path, "keyed by an install path (node_modules/<name>, possibly after ../)");
       if (!c.keysAt(externals[path], "externals", path, EXTERNAL_KEYS)) continue;
       const pin = externals[path] as Record<string, unknown>;
       for (const key of ["name", "version", "integrity"] as const) c.nonEmptyString(pin[key], `externals.${path}`, key);
+      c.boolean(pin.optional, `externals.${path}`, "optional");
     }
   }
+  if (c.record(lock.toolHashes, "", "toolHashes")) {
+    const hashes = lock.toolHashes as Record<string, unknown>;
+    for (const name in hashes) {
+      c.name(name, "toolHashes", name);
+      c.hash(hashes[name], "toolHashes", name);
+    }
+    c.sortedNames(lock.osLayerTools, "", "osLayerTools");
+    if (Array.isArray(lock.osLayerTools)) for (const name of lock.osLayerTools) if (typeof name === "string" && !Object.hasOwn(hashes, name)) c.problem("", "osLayerTools", `names of locked tools (${JSON.stringify(name)} is not in the lock)`);
+  }
   c.relativePath(lock.buildDir, "", "buildDir");
-  if (lock.sdk !== null && c.keysAt(lock.sdk, "sdk", "", SDK_KEYS, ["module"])) {
+  // A lock v1 (read by cave diff and cave verify only, upgraded by lock-v1.ts) written before the SDK module has none.
+  const v1 = lock.lockfileVersion === 1;
+  if (lock.sdk !== null && c.keysAt(lock.sdk, "sdk", "", v1 ? SDK_V1_KEYS : SDK_KEYS, v1 ? ["module"] : [])) {
     const sdk = lock.sdk as Record<string, unknown>;
     if (typeof sdk.id !== "string" || !/^cave@\S+$/.test(sdk.id)) c.problem("sdk", "id", "cave@<version>");
     if (typeof sdk.sha256 !== "string" || !/^sha256-[0-9a-f]{64}$/.test(sdk.sha256)) c.problem("sdk", "sha256", "a sha256-<hex> hash");
     c.record(sdk.files, "sdk", "files");
-    // Optional in v1 (docs/cave.lock.schema.json): the SDK module every bundle imports.
-    if (sdk.module !== undefined && c.keysAt(sdk.module, "sdk", "module", SDK_MODULE_KEYS)) {
+    if (!(v1 && sdk.module === undefined) && c.keysAt(sdk.module, "sdk", "module", SDK_MODULE_KEYS)) {
       const module = sdk.module as Record<string, unknown>;
       c.relativePath(module.path, "sdk.module", "path");
       if (typeof module.sha256 !== "string" || !/^sha256-[0-9a-f]{64}$/.test(module.sha256)) c.problem("sdk.module", "sha256", "a sha256-<hex> hash");
@@ -96,7 +109,7 @@ function checkTop(c: Checker, lock: Record<string, unknown>): void {
       c.sortedNames(a.tools, at, "tools");
     }
   }
-  c.record(lock.tools, "", "tools");
+  if (withTools) c.record(lock.tools, "", "tools");
 }
 
 function danglingAgentTools(c: Checker, agents: unknown, isLocked: (name: string) => boolean): void {
@@ -127,23 +140,23 @@ interface KeyList {
   readonly sorted: readonly string[];
 }
 
-const LOCK_KEYS = keyList("lockfileVersion", "integrity", "buildDir", "sdk", "agents", "tools");
-const SDK_KEYS = keyList("id", "sha256", "files");
+const HEADER_KEYS = keyList("lockfileVersion", "integrity", "buildDir", "sdk", "agents", "externals", "osLayerTools", "toolHashes");
+const LOCK_KEYS = keyList(...HEADER_KEYS.order, "tools");
+const SDK_KEYS = keyList("id", "sha256", "files", "module");
+const SDK_V1_KEYS = keyList("id", "sha256", "files");
 const SDK_MODULE_KEYS = keyList("path", "sha256");
 const AGENT_KEYS = keyList("module", "export", "description", "tools");
 const TOOL_KEYS = keyList("module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result");
-const SANDBOX_KEYS = keyList("mode", "network", "env");
-/** Present only when declared (scoped egress); a lock without them keeps its bytes. */
-const SANDBOX_OPTIONAL = ["egress", "secrets", "fs", "addons"];
+const SANDBOX_KEYS = keyList("mode", "network", "env", "egress", "secrets", "fs", "addons");
 const FS_KEYS = keyList("read", "write");
-const EXTERNAL_KEYS = keyList("name", "version", "integrity");
+const EXTERNAL_KEYS = keyList("name", "version", "integrity", "optional");
 // An install path relative to the root: node_modules/<name> (scoped or nested), after ../ segments in a hoisted workspace.
 const EXTERNAL_PATH = /^(?:\.\.\/)*(?:[^./][^/]*\/)*node_modules\/(?:@[^/.][^/]*\/)?[^/.][^/]*(?:\/node_modules\/(?:@[^/.][^/]*\/)?[^/.][^/]*)*$/;
 
 function isExternalPath(value: unknown): value is string {
   return typeof value === "string" && EXTERNAL_PATH.test(value) && !value.split("/").some((part, i, all) => part === ".." && all.slice(0, i).some((before) => before !== ".."));
 }
-const SOURCE_KEYS = keyList("bundle", "sha256", "files");
+const SOURCE_KEYS = keyList("bundle", "sha256", "files", "assets", "externals");
 const ASSET_KEYS = keyList("path", "sha256");
 const SIDE_KEYS = keyList("jsonSchema", "sha256", "validation");
 const PRECOMPILED_KEYS = keyList("kind", "module", "sha256");
@@ -168,18 +181,17 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
   }
   if (!(Number.isSafeInteger(t.timeoutMs) && (t.timeoutMs as number) >= 1 && (t.timeoutMs as number) <= MAX_TIMEOUT_MS)) c.problem(at, "timeoutMs", `an integer from 1 to ${MAX_TIMEOUT_MS}`);
   c.boolean(t.allowRepeat, at, "allowRepeat");
-  if (c.keysAt(t.sandbox, at, "sandbox", SANDBOX_KEYS, SANDBOX_OPTIONAL)) {
+  if (c.keysAt(t.sandbox, at, "sandbox", SANDBOX_KEYS)) {
     const s = t.sandbox as Record<string, unknown>;
     for (const [key, expected] of scopeProblems(s)) c.problem(`${at}.sandbox`, key, expected);
-    // Optional in v1, written only when true (a power: cave diff shows it).
-    if (s.addons !== undefined && s.addons !== true) c.problem(`${at}.sandbox`, "addons", "true or absent");
+    c.boolean(s.addons, `${at}.sandbox`, "addons");
     if (s.mode !== "required" && s.mode !== "none") c.problem(`${at}.sandbox`, "mode", `"required" or "none"`);
     if (s.network !== false) c.problem(`${at}.sandbox`, "network", "false");
     if (!distinctEnvNames(s.env)) c.problem(`${at}.sandbox`, "env", "an array of distinct environment names");
-    if (s.fs !== undefined) checkFs(c, `${at}.sandbox`, s.fs, s.mode);
+    if (s.fs !== null) checkFs(c, `${at}.sandbox`, s.fs, s.mode);
   }
   c.sortedNames(t.nestedTools, at, "nestedTools");
-  if (c.keysAt(t.source, at, "source", SOURCE_KEYS, ["assets", "externals"])) {
+  if (c.keysAt(t.source, at, "source", SOURCE_KEYS)) {
     const s = t.source as Record<string, unknown>;
     c.relativePath(s.bundle, `${at}.source`, "bundle");
     c.hash(s.sha256, `${at}.source`, "sha256");
@@ -192,8 +204,8 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
         if (typeof hash !== "string" || hash.length !== 71 || !hash.startsWith("sha256-")) c.problem(`${at}.source.files`, file, "a sha256-<64 hex> hash");
       }
     }
-    // Optional in v1: the files the tool reads next to its code, each loaded (copied) by this path and hash.
-    if (s.assets !== undefined) {
+    // The files the tool reads next to its code, each loaded (copied) by this path and hash.
+    {
       if (!Array.isArray(s.assets)) c.problem(`${at}.source`, "assets", "an array of { path, sha256 }");
       else
         s.assets.forEach((asset: unknown, i: number) => {
@@ -203,10 +215,10 @@ function checkTool(c: Checker, name: string, tool: unknown): void {
           c.hash(a.sha256, `${at}.source.assets.${i}`, "sha256");
         });
     }
-    // Optional in v1: the install paths of the external packages it imports, each a key of the lock's externals.
-    if (s.externals !== undefined) {
-      const ok = Array.isArray(s.externals) && s.externals.length > 0 && s.externals.every((path: unknown, i: number) => isExternalPath(path) && (i === 0 || (s.externals as string[])[i - 1]! < path));
-      if (!ok) c.problem(`${at}.source`, "externals", "a sorted, non-empty array of distinct install paths");
+    // The install paths of the external packages it imports, each a key of the lock's externals.
+    {
+      const ok = Array.isArray(s.externals) && s.externals.every((path: unknown, i: number) => isExternalPath(path) && (i === 0 || (s.externals as string[])[i - 1]! < path));
+      if (!ok) c.problem(`${at}.source`, "externals", "a sorted array of distinct install paths");
     }
   }
   checkSide(c, t.input, at, "input");
@@ -256,7 +268,7 @@ function checkSide(c: Checker, side: unknown, tool: string, key: "input" | "outp
   } else c.problem(`${tool}.${key}.validation`, "kind", `"precompiled" or "opaque"`);
 }
 
-/** sandbox.fs (optional in v1): sorted, normalised scopes, at least one; write scopes directories; never for sandbox none. */
+/** sandbox.fs when not null: sorted, normalised scopes, at least one; write scopes directories; never for sandbox none. */
 function checkFs(c: Checker, at: string, fs: unknown, mode: unknown): void {
   if (!c.keysAt(fs, at, "fs", FS_KEYS)) return;
   const lists = fs as Record<string, unknown>;
@@ -269,8 +281,8 @@ function checkFs(c: Checker, at: string, fs: unknown, mode: unknown): void {
     });
     if (!ok || canonicalJson(sortedScopes(list as string[])) !== canonicalJson(list)) c.problem(`${at}.fs`, key, key === "write" ? `${expected}, each a directory` : expected);
   }
-  if (Array.isArray(lists.read) && Array.isArray(lists.write) && lists.read.length === 0 && lists.write.length === 0) c.problem(at, "fs", "absent when the tool has no scope");
-  if (mode === "none") c.problem(at, "fs", 'absent with sandbox "none" (scopes are enforced by the sandbox)');
+  if (Array.isArray(lists.read) && Array.isArray(lists.write) && lists.read.length === 0 && lists.write.length === 0) c.problem(at, "fs", "null when the tool has no scope");
+  if (mode === "none") c.problem(at, "fs", 'null with sandbox "none" (scopes are enforced by the sandbox)');
 }
 
 function distinctEnvNames(env: unknown): boolean {

@@ -1,25 +1,41 @@
 import { readFile } from "node:fs/promises";
-import { dictionary, toDictionary } from "../../src/contract/dictionary.js";
-import { canonicalJson, JsonTooDeepError, MAX_JSON_DEPTH, sha256 } from "../../src/contract/hash.js";
-import { LOCKFILE_VERSION, type CaveLock, type LockedTool } from "../../src/contract/lock.js";
+import { toDictionary } from "../../src/contract/dictionary.js";
+import { JsonTooDeepError, MAX_JSON_DEPTH } from "../../src/contract/hash.js";
+import { LOCKFILE_VERSION, type LockedTool, type LockHeader } from "../../src/contract/lock.js";
+import { lockIntegrity, toolEntryHash } from "../../src/contract/lock-seal.js";
 import { RuntimeError } from "../errors.js";
+import { needsOsLayer } from "../sandbox/os-only.js";
 import { checkLockTopShape, checkToolShape } from "./check-shape.js";
-import { compactLock, type CompactLock, type Member } from "./compact-text.js";
+import { splitLock, type SplitLock } from "./split-lock.js";
 
 /**
- * Reads and verifies a lock before anything runs: it exists, is JSON, has a lockfileVersion this
- * runtime knows (checked first: another version may hash differently), its integrity matches its
- * canonical content, and its top level has the v1 shape. Each tool's entry is parsed and
- * shape-checked when it is first read (a call, toolDeclarations(), verifyAll()): a malformed entry
- * is LOCK_INVALID then, for that tool. `shown` is the lock's path relative to the root, the only
- * form a message may use.
- *
- * Two ways to the same result. A lock as cave build wrote it is checked on its compact bytes
- * (compact-text.ts: whitespace outside strings removed), which are its canonical form: hashing them
- * proves it, and only the small top level is parsed. Anything else (whitespace inside a number, keys
- * out of order, a hash mismatch to report) takes the general path: parse it all, canonicalise, hash.
+ * A lock as the runtime holds it: the header (everything but the tools' entries), verified before anything runs, and
+ * each tool's entry, verified the first time it is read. What it says is what is there: an entry is read through
+ * tool(), which may refuse that one tool, never through a property that throws.
  */
-export async function readLock(absolutePath: string, shown: string): Promise<CaveLock> {
+export interface RuntimeLock extends LockHeader {
+  /** The locked tool names (the keys of toolHashes), sorted. */
+  readonly toolNames: readonly string[];
+  /** Whether a tool of this name is locked. */
+  has(name: string): boolean;
+  /**
+   * The tool's entry, undefined when no such tool is locked. On its first read the entry is hashed and compared with
+   * its toolHashes pin (a difference is LOCK_MISMATCH: it is not what cave build wrote) and shape-checked (LOCK_INVALID);
+   * either refuses this tool only, every time it is read.
+   */
+  tool(name: string): LockedTool | undefined;
+}
+
+/**
+ * Reads a lock and verifies its header: it exists, is JSON, has the lockfileVersion this runtime reads (checked first:
+ * another version is sealed differently), its integrity matches the canonical JSON of everything but `tools` (which
+ * pins each entry by its hash in `toolHashes`), and that part has the v2 shape. No tool's entry is parsed here.
+ *
+ * The header is found without parsing the entries where the lock has the layout cave build writes (split-lock.ts);
+ * any other JSON (reformatted, CRLF line endings) is parsed whole, and verified the same way. `shown` is the lock's
+ * path relative to the root, the only form a message may use.
+ */
+export async function readLock(absolutePath: string, shown: string): Promise<RuntimeLock> {
   let bytes: Buffer;
   try {
     bytes = await readFile(absolutePath);
@@ -28,189 +44,108 @@ export async function readLock(absolutePath: string, shown: string): Promise<Cav
     if (code === "ENOENT" || code === "ENOTDIR") throw new RuntimeError("LOCK_NOT_FOUND", `${shown} does not exist; run cave build in the project root, or pass root and lock to createRuntime()`);
     throw new RuntimeError("LOCK_NOT_FOUND", `${shown} could not be read (${typeof code === "string" ? code : "read error"}); check that the runtime may read it`);
   }
-  return fromCompact(bytes, shown) ?? fromText(bytes.toString("utf8"), shown);
-}
-
-/** The fast path: the lock if its compact bytes are its canonical form and hash to its integrity, else undefined. */
-function fromCompact(bytes: Buffer, shown: string): CaveLock | undefined {
-  const compact = compactLock(bytes);
-  if (compact === undefined || compact.tools === undefined) return undefined;
-  const text = compact.bytes;
-  let integrityAt = -1;
-  const topParts: string[] = [];
-  for (let k = 0; k < compact.members.length; k++) {
-    const member = compact.members[k]!;
-    const key = keyOf(text, member);
-    if (key === undefined) return undefined;
-    if (key === "integrity") {
-      if (integrityAt !== -1) return undefined;
-      integrityAt = k;
-    }
-    // The tools' entries stay unparsed; the top level is parsed with an empty tools object.
-    topParts.push(key === "tools" ? `${text.toString("utf8", member.start, member.colon + 1)}{}` : text.toString("utf8", member.start, member.end));
-  }
-  let top: Record<string, unknown>;
-  try {
-    top = JSON.parse(`{${topParts.join(",")}}`) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  if (top.lockfileVersion !== LOCKFILE_VERSION || integrityAt === -1 || typeof top.integrity !== "string") return undefined;
-  if (sha256(withoutMember(compact, integrityAt)) !== top.integrity) return undefined;
-
-  const names: string[] = [];
-  for (const member of compact.tools) {
-    const name = keyOf(text, member);
-    if (name === undefined) return undefined;
-    names.push(name);
-  }
-  const entry = (i: number): unknown => {
-    const member = compact.tools![i]!;
-    return JSON.parse(text.toString("utf8", member.colon + 1, member.end));
-  };
-  return withLazyTools(top, names, entry, shown);
-}
-
-/** The general path: any JSON the lock may be, with the errors a user sees. */
-function fromText(text: string, shown: string): CaveLock {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new RuntimeError("LOCK_INVALID", `${shown} is not valid JSON; regenerate it with cave build and never edit it by hand`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new RuntimeError("LOCK_INVALID", `${shown} is not a JSON object; regenerate it with cave build`);
-  }
-  const lock = parsed as Record<string, unknown>;
-
-  if (lock.lockfileVersion !== LOCKFILE_VERSION) {
-    const found = typeof lock.lockfileVersion === "number" ? `lockfileVersion ${lock.lockfileVersion}` : "no numeric lockfileVersion";
-    throw new RuntimeError("LOCK_VERSION_UNSUPPORTED", `${shown} has ${found}, but this runtime reads lockfileVersion ${LOCKFILE_VERSION}; build with the cave version you deploy, or upgrade the runtime`);
-  }
-
-  const { integrity, ...body } = lock;
+  const split = splitLock(bytes) ?? parsedWhole(bytes, shown);
+  const header = split.header;
+  checkVersion(header, shown);
+  const { integrity } = header;
   if (typeof integrity !== "string") throw new RuntimeError("LOCK_INVALID", `${shown} has no integrity hash; regenerate it with cave build`);
-  // JSON.stringify keeps the parsed key order; a match proves that order was canonical. Otherwise canonicalise.
-  const actual = sha256(JSON.stringify(body)) === integrity ? integrity : sha256(canonicalOrRefuse(body, shown));
+  const actual = hashOrRefuse(() => lockIntegrity(header), shown, "");
   if (actual !== integrity) {
     throw new RuntimeError("LOCK_MISMATCH", `${shown} does not match its integrity hash (it says ${integrity}, its content hashes to ${actual}): it was edited after cave build; regenerate it with cave build`);
   }
-
-  const tools = lock.tools;
-  if (typeof tools !== "object" || tools === null || Array.isArray(tools)) throw invalid(shown, checkLockTopShape(lock, new Set()) ?? "tools must be an object");
-  const names = Object.keys(tools);
-  const entries = Object.values(tools);
-  return withLazyTools(lock, names, (i) => entries[i], shown);
+  const hashes = header.toolHashes;
+  const names = typeof hashes === "object" && hashes !== null && !Array.isArray(hashes) ? Object.keys(hashes) : [];
+  const locked = new Set(names);
+  const problem = checkLockTopShape(header, locked);
+  if (problem !== undefined) throw invalid(shown, problem);
+  return runtimeLock(header as unknown as LockHeader, [...names].sort(), split, shown);
 }
 
-/** canonicalJson, with a lock nested past MAX_JSON_DEPTH (which cave build never writes) refused as LOCK_INVALID. */
-function canonicalOrRefuse(body: unknown, shown: string): string {
+/** The general path: the whole text parsed, with the errors a user sees. */
+function parsedWhole(bytes: Buffer, shown: string): SplitLock {
+  let parsed: unknown;
   try {
-    return canonicalJson(body);
+    parsed = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw new RuntimeError("LOCK_INVALID", `${shown} is not valid JSON (or was cut short); regenerate it with cave build and never edit it by hand`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new RuntimeError("LOCK_INVALID", `${shown} is not a JSON object; regenerate it with cave build`);
+  const { tools, ...header } = parsed as Record<string, unknown>;
+  if (header.lockfileVersion === LOCKFILE_VERSION && (typeof tools !== "object" || tools === null || Array.isArray(tools))) throw invalid(shown, "tools must be an object");
+  const entries = tools as Record<string, unknown>;
+  return { header, entry: (name) => (Object.hasOwn(entries, name) ? { value: entries[name] } : undefined) };
+}
+
+function checkVersion(header: Record<string, unknown>, shown: string): void {
+  const version = header.lockfileVersion;
+  if (version === LOCKFILE_VERSION) return;
+  if (version === 1) {
+    // A lock v1 is sealed by one hash over every entry; this runtime verifies entries one by one (docs/decisions.md).
+    throw new RuntimeError("LOCK_VERSION_UNSUPPORTED", `${shown} has lockfileVersion 1, written by an earlier cave build, but this runtime reads lockfileVersion ${LOCKFILE_VERSION}; run cave build with this cave version (the same sources give a lockfileVersion ${LOCKFILE_VERSION} lock; cave diff shows the two side by side) and deploy the new lock with its build folder`);
+  }
+  const found = typeof version === "number" ? `lockfileVersion ${version}` : "no numeric lockfileVersion";
+  throw new RuntimeError("LOCK_VERSION_UNSUPPORTED", `${shown} has ${found}, but this runtime reads lockfileVersion ${LOCKFILE_VERSION}; build with the cave version you deploy, or upgrade the runtime`);
+}
+
+/** The verified header, with each entry read, verified and kept on first use (a refusal is kept too: same answer, no re-hashing). */
+function runtimeLock(header: LockHeader, toolNames: readonly string[], split: SplitLock, shown: string): RuntimeLock {
+  const hashes = header.toolHashes;
+  const osLayer = new Set(header.osLayerTools);
+  const locked = new Set(toolNames);
+  const read = new Map<string, LockedTool | RuntimeError>();
+  const verified = (name: string): LockedTool | RuntimeError => {
+    const found = split.entry(name);
+    if (found === undefined) {
+      return new RuntimeError("LOCK_MISMATCH", `${shown} has no entry for tool ${JSON.stringify(name)}, which its toolHashes pins: the lock was cut short or edited after cave build; regenerate it with cave build and deploy it unchanged (the other tools still run)`);
+    }
+    const pinned = hashes[name]!;
+    let actual: string;
+    try {
+      // undefined: the bytes where its entry is are not JSON (split-lock.ts), so they hash to nothing.
+      actual = found.value === undefined ? "(not JSON)" : hashOrRefuse(() => toolEntryHash(found.value), shown, ` (tool ${JSON.stringify(name)})`);
+    } catch (thrown) {
+      if (thrown instanceof RuntimeError) return thrown;
+      throw thrown;
+    }
+    if (actual !== pinned) {
+      return new RuntimeError("LOCK_MISMATCH", `${shown}: the entry of tool ${JSON.stringify(name)} does not match its hash in toolHashes (it says ${pinned}, the entry hashes to ${actual}): it was edited after cave build, so this tool is not run; regenerate the lock with cave build and deploy it unchanged (the other tools still run)`);
+    }
+    const problem = checkToolShape(name, found.value, locked) ?? (needsOsLayer(found.value as LockedTool) !== osLayer.has(name) ? `osLayerTools must name ${name} exactly when its sandbox holds a power only the OS layer enforces` : undefined);
+    if (problem !== undefined) return invalid(shown, problem);
+    return withFileDictionary(found.value);
+  };
+  const { agents, ...rest } = header;
+  return Object.freeze({
+    ...rest,
+    agents: toDictionary(agents as Record<string, unknown>) as LockHeader["agents"],
+    toolNames: Object.freeze(toolNames),
+    has: (name: string) => locked.has(name),
+    tool: (name: string): LockedTool | undefined => {
+      if (!locked.has(name)) return undefined;
+      let entry = read.get(name);
+      if (entry === undefined) read.set(name, (entry = verified(name)));
+      if (entry instanceof RuntimeError) throw new RuntimeError(entry.code, entry.message);
+      return entry;
+    },
+  });
+}
+
+/** A hash of lock content, with content nested past MAX_JSON_DEPTH (which cave build never writes) refused as LOCK_INVALID. */
+function hashOrRefuse(hash: () => string, shown: string, what: string): string {
+  try {
+    return hash();
   } catch (thrown) {
-    if (thrown instanceof JsonTooDeepError) throw new RuntimeError("LOCK_INVALID", `${shown} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep, which cave build never writes; regenerate it with cave build`);
+    if (thrown instanceof JsonTooDeepError) throw new RuntimeError("LOCK_INVALID", `${shown}${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep, which cave build never writes; regenerate it with cave build`);
     throw thrown;
   }
 }
 
-/**
- * The lock with `tools` replaced by an object whose entries are parsed and checked on first read,
- * then kept. The top level is checked now.
- *
- * A Proxy over an object of placeholders, not 1,000 accessor properties: defining accessors costs
- * ~10 µs each at start-up, a plain property ~0.05 µs, and the trap costs a call well under 0.1 µs.
- * Only reads go through the trap; keys, `in` and Object.hasOwn answer from the placeholders (so
- * does Object.getOwnPropertyDescriptor, which the runtime never uses on a lock: it would show one).
- */
-function withLazyTools(top: Record<string, unknown>, names: readonly string[], entry: (i: number) => unknown, shown: string): CaveLock {
-  const locked = new Set(names);
-  if (locked.size !== names.length) throw invalid(shown, "tools must not name a tool twice");
-  // Prototype-free (src/contract/dictionary.ts): a call of "constructor" must not find Object.prototype's.
-  const slots: Record<string, unknown> = dictionary();
-  for (let i = 0; i < names.length; i++) slots[names[i]!] = new Pending(i);
-  /** The checked entry in slot `name` (parsed now unless it was read before). */
-  const read = (target: Record<string, unknown>, name: string): unknown => {
-    const value = target[name];
-    if (!(value instanceof Pending) || !Object.hasOwn(target, name)) return value;
-    const parsed = entry(value.index);
-    const problem = checkToolShape(name, parsed, locked);
-    if (problem !== undefined) throw invalid(shown, problem);
-    return withFileDictionary(parsed);
-  };
-  const tools = new Proxy(slots, {
-    get(target, name) {
-      const value = target[name as string];
-      if (!(value instanceof Pending)) return value;
-      const entry$ = read(target, name as string);
-      target[name as string] = entry$;
-      return entry$;
-    },
-    // Writes and deletions would bypass the checks; a lock is read-only.
-    set: () => false,
-    deleteProperty: () => false,
-    defineProperty: () => false,
-  }) as Record<string, LockedTool>;
-  const agents = top.agents;
-  const lock = { ...top, agents: typeof agents === "object" && agents !== null && !Array.isArray(agents) ? toDictionary(agents as Record<string, unknown>) : agents, tools };
-  const problem = checkLockTopShape(lock, locked);
-  if (problem !== undefined) throw invalid(shown, problem);
-  peeks.set(lock, (name) => read(slots, name) as LockedTool);
-  return lock as unknown as CaveLock;
-}
-
-/** For each lock readLock made: its entry reader that does not keep what it parses. */
-const peeks = new WeakMap<object, (name: string) => LockedTool>();
-
-/**
- * A tool's checked entry, as `lock.tools[name]` gives it (LOCK_INVALID thrown the same way), without keeping it in
- * the lock when it was not read before: for a start-up look at every entry (which tools are sandboxed) that must not
- * leave the whole lock parsed in the heap. Measured with 1,000 tools: the parsed entries kept at start-up made every
- * later call's garbage costlier to collect (per call 22–40 µs against 9–15 µs without them; docs/benchmarks.md).
- */
-export function peekTool(lock: CaveLock, name: string): LockedTool {
-  const peek = peeks.get(lock);
-  return peek === undefined ? lock.tools[name]! : peek(name);
-}
-
 /** A checked tool entry whose source files (keyed by path) are a prototype-free record. */
-function withFileDictionary(entry: unknown): unknown {
+function withFileDictionary(entry: unknown): LockedTool {
   const tool = entry as { source: { files: Record<string, string> } };
-  return { ...tool, source: { ...tool.source, files: toDictionary(tool.source.files) } };
-}
-
-/** A tool entry not read yet: its index among the lock's tools. */
-class Pending {
-  constructor(readonly index: number) {}
+  return { ...tool, source: { ...tool.source, files: toDictionary(tool.source.files) } } as unknown as LockedTool;
 }
 
 function invalid(shown: string, problem: string): RuntimeError {
   return new RuntimeError("LOCK_INVALID", `${shown} is not a valid lockfileVersion ${LOCKFILE_VERSION} lock: ${problem}; regenerate it with cave build`);
-}
-
-/** A member's key, or undefined if it is not a JSON string. */
-function keyOf(text: Buffer, member: Member): string | undefined {
-  // A key without escapes or control bytes (every tool name) is its bytes between the quotes.
-  const end = member.colon - 1;
-  if (text[member.start] === 0x22 && text[end] === 0x22 && end > member.start) {
-    let plain = true;
-    for (let i = member.start + 1; i < end && plain; i++) plain = text[i]! !== 0x5c && text[i]! >= 0x20;
-    if (plain) return text.toString("utf8", member.start + 1, end);
-  }
-  try {
-    const key: unknown = JSON.parse(text.toString("utf8", member.start, member.colon));
-    return typeof key === "string" ? key : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The compact bytes of the top-level object without member k and the comma that joined it. */
-function withoutMember(compact: CompactLock, k: number): Uint8Array {
-  const { bytes, members } = compact;
-  const member = members[k]!;
-  if (members.length === 1) return Buffer.from("{}");
-  // The comma after it, or for the last member the comma before it.
-  const [from, to] = k < members.length - 1 ? [member.start, members[k + 1]!.start] : [members[k - 1]!.end, member.end];
-  return Buffer.concat([bytes.subarray(0, from), bytes.subarray(to)]);
 }

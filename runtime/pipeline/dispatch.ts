@@ -13,7 +13,7 @@ import type { CallState } from "./state.js";
 export function dispatchRequest(state: CallState, input: unknown): DispatchRequest {
   const { engine, name } = state;
   const tool = state.tool!;
-  if (tool.sandbox.egress !== undefined) state.egress ??= [];
+  if (tool.sandbox.egress.length > 0) state.egress ??= [];
   const loads = loadsOf(state);
   return { name, tool, root: engine.root, runId: state.run.id, input, context: state.context!, egressLog: state.egress, loadModule: loads.loadModule, stageFiles: loads.stageFiles, mapStack: loads.mapStack };
 }

@@ -25,20 +25,20 @@ export function resolve(state: CallState): Failure | undefined {
     }
   }
 
-  const tools = state.engine.lock.tools;
+  const lock = state.engine.lock;
   let tool = state.engine.resolved.get(state.name);
   if (tool === undefined) {
     try {
-      tool = Object.hasOwn(tools, state.name) ? tools[state.name] : reservedToolFor(state.engine.lock, state.name);
+      tool = lock.has(state.name) ? lock.tool(state.name) : reservedToolFor(lock, state.name);
     } catch (thrown) {
-      // A tool's lock entry is parsed and shape-checked on first read (runtime/lock/read-lock.ts).
+      // A tool's lock entry is verified against its hash and shape-checked on first read (runtime/lock/read-lock.ts).
       if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
       throw thrown;
     }
     if (tool !== undefined) state.engine.resolved.set(state.name, tool);
   }
   if (tool === undefined) {
-    return { code: "UNKNOWN_TOOL", message: `${JSON.stringify(state.name)} is not a locked tool (the lock has ${Object.keys(tools).length}; runtime.toolDeclarations() lists them); call a locked tool, or add it and run cave build` };
+    return { code: "UNKNOWN_TOOL", message: `${JSON.stringify(state.name)} is not a locked tool (the lock has ${lock.toolNames.length}; runtime.toolDeclarations() lists them); call a locked tool, or add it and run cave build` };
   }
   state.tool = tool;
 

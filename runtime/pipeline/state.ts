@@ -1,6 +1,7 @@
 import type { EgressRecord } from "../../src/contract/outcome.js";
 import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
-import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
+import type { LockedTool } from "../../src/contract/lock.js";
+import type { RuntimeLock } from "../lock/read-lock.js";
 import type { Breakers } from "../breaker-state.js";
 import type { CallSignal } from "../call-signal.js";
 import type { Dispatcher, ToolContext } from "../dispatch/types.js";
@@ -14,7 +15,7 @@ import type { JournaledCall } from "./journal.js";
 
 /** What every call of one runtime shares. */
 export interface Engine {
-  readonly lock: CaveLock;
+  readonly lock: RuntimeLock;
   /** Absolute; never shown. */
   readonly root: string;
   readonly options: ResolvedOptions;

@@ -1,4 +1,5 @@
-import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
+import type { LockedTool } from "../../src/contract/lock.js";
+import type { RuntimeLock } from "../lock/read-lock.js";
 import type { Dispatcher, DispatchResult } from "../dispatch/types.js";
 import type { ResultPlans } from "./engine.js";
 import { RESERVED_TOOLS, isReservedTool, reservedToolsFor } from "./reserved.js";
@@ -12,7 +13,7 @@ import { RESERVED_TOOLS, isReservedTool, reservedToolsFor } from "./reserved.js"
  */
 const SYNTHETIC = new WeakMap<object, ReadonlyMap<string, LockedTool>>();
 
-export function reservedToolFor(lock: CaveLock, name: string): LockedTool | undefined {
+export function reservedToolFor(lock: RuntimeLock, name: string): LockedTool | undefined {
   if (!isReservedTool(name)) return undefined;
   let tools = SYNTHETIC.get(lock);
   if (tools === undefined) {
@@ -36,9 +37,9 @@ function synthetic(name: keyof typeof RESERVED_TOOLS, lockIntegrity: string): Lo
     retryable: false,
     timeoutMs: 30_000,
     allowRepeat: true,
-    sandbox: Object.freeze({ mode: "none", network: false, env: Object.freeze([]) }),
+    sandbox: Object.freeze({ mode: "none", network: false, env: Object.freeze([]), egress: Object.freeze([]), secrets: Object.freeze({}), fs: null, addons: false }),
     nestedTools: Object.freeze([]),
-    source: Object.freeze({ bundle: "(cave)", sha256: "(cave)", files: Object.freeze({}) }),
+    source: Object.freeze({ bundle: "(cave)", sha256: "(cave)", files: Object.freeze({}), assets: Object.freeze([]), externals: Object.freeze([]) }),
     input: null,
     output: null,
     result: Object.freeze({

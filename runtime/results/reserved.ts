@@ -1,5 +1,6 @@
 import { CAVE_PAGE, CAVE_RECOVER } from "../../src/contract/results/constants.js";
-import type { CaveLock } from "../../src/contract/lock.js";
+import type { LockedTool } from "../../src/contract/lock.js";
+import type { RuntimeLock } from "../lock/read-lock.js";
 
 /** A framework tool that exists only when a locked plan needs it. Read-only: it returns stored bytes. */
 export interface ReservedTool {
@@ -42,10 +43,17 @@ export function isReservedTool(name: string): name is ReservedTool["name"] {
 }
 
 /** The reserved tools the lock's plans can refer the model to, sorted by name: only these are declared and callable. */
-export function reservedToolsFor(lock: CaveLock): ReservedTool[] {
+export function reservedToolsFor(lock: RuntimeLock): ReservedTool[] {
   let page = false;
   let recover = false;
-  for (const tool of Object.values(lock.tools)) {
+  for (const name of lock.toolNames) {
+    let tool: LockedTool;
+    try {
+      tool = lock.tool(name)!;
+    } catch {
+      // An entry refused on its first read (read-lock.ts) refers the model to nothing: it never runs.
+      continue;
+    }
     const plan = tool.result.plan;
     if (plan.strategy === "page") page = true;
     if (plan.recovery === "exact_ccr") recover = true;

@@ -33,7 +33,7 @@ export async function checkIsolation(root: string, lock: CaveLock, env: Readonly
   const problems: DeploymentProblem[] = [];
   for (const { name, tool, powers } of needing) {
     if (!probe.available) problems.push({ code: "OS_LAYER_REQUIRED", message: osLayerRequired(name, powers, probe.reason) });
-    const grant = tool.sandbox.fs === undefined ? null : grantScopes(tool.sandbox.fs, root, env, "check");
+    const grant = tool.sandbox.fs === null ? null : grantScopes(tool.sandbox.fs, root, env, "check");
     if (grant !== null && "problem" in grant) problems.push({ code: "FS_SCOPE_UNAVAILABLE", message: `tool ${JSON.stringify(name)}: its ${grant.problem}` });
   }
   return problems;

@@ -142,16 +142,16 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const { tool, root } = request;
     let known = toolKeys.get(tool);
     if (known === undefined || known.root !== root) {
-      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env, tool.sandbox.egress ?? null, tool.sandbox.secrets ?? null, tool.sandbox.fs ?? null, tool.sandbox.addons === true]) };
+      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env, tool.sandbox.egress, tool.sandbox.secrets, tool.sandbox.fs, tool.sandbox.addons]) };
       toolKeys.set(tool, known);
     }
     return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
   }
 
   function spec(name: string, tool: LockedTool, root: string, files: StagedFiles, flag: string, layer: OsLayer | null): ChildSpec {
-    const scope = tool.sandbox.egress === undefined ? null : { egress: tool.sandbox.egress, secrets: tool.sandbox.secrets ?? {} };
+    const scope = tool.sandbox.egress.length === 0 ? null : { egress: tool.sandbox.egress, secrets: tool.sandbox.secrets };
     // Scopes are checked again for every child, spares included: one replaced by a symbolic link since is refused.
-    const grant = tool.sandbox.fs === undefined ? null : grantScopes(tool.sandbox.fs, root, process.env, "create");
+    const grant = tool.sandbox.fs === null ? null : grantScopes(tool.sandbox.fs, root, process.env, "create");
     const refused = grant !== null && "problem" in grant ? `tool ${JSON.stringify(name)} was not run: its ${grant.problem}` : undefined;
     const scopes = grant !== null && !("problem" in grant) ? grant : null;
     return {
@@ -175,7 +175,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       osLayer: layer,
       // A socket of its own per child: the broker knows the tool's scope by the socket a request arrives on.
       egress: scope === null ? null : new EgressChannel(scope, resolved.egress, upstream()),
-      addons: tool.sandbox.addons === true,
+      addons: tool.sandbox.addons,
     };
   }
 
@@ -190,7 +190,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     // The secrets' values are read for each call, before the tool starts (a vault may rotate them); they go to the
     // broker only, never into the child.
     let secrets: ReadonlyMap<string, string> = new Map();
-    if (tool.sandbox.secrets !== undefined) {
+    if (Object.keys(tool.sandbox.secrets).length > 0) {
       const found = await secretValues(tool.sandbox.secrets, resolved.secrets);
       if (!found.ok) return failure("SECRET_MISSING", `tool ${JSON.stringify(name)} needs the secret ${found.name} (sandboxProfile.secrets), but ${found.why}; it was not run. Set ${found.name} in the host's environment or give it to createRuntime({ secrets })`);
       secrets = found.values;
@@ -300,7 +300,7 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       if (found.isolation !== "os" && needing.length > 0) throw new RuntimeError("OS_LAYER_REQUIRED", needing.map(({ name, powers }) => osLayerRequired(name, powers, found.reason)).join("; "));
       // Write scopes are created now, at deploy, and every scope is checked before the runtime is ready.
       for (const { name, tool } of needing) {
-        const grant = tool.sandbox.fs === undefined ? null : grantScopes(tool.sandbox.fs, root, process.env, "create");
+        const grant = tool.sandbox.fs === null ? null : grantScopes(tool.sandbox.fs, root, process.env, "create");
         if (grant !== null && "problem" in grant) throw new RuntimeError("FS_SCOPE_UNAVAILABLE", `tool ${JSON.stringify(name)}: its ${grant.problem}`);
       }
     },

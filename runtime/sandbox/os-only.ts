@@ -1,4 +1,4 @@
-import type { LockedSandbox } from "../../src/contract/lock.js";
+import type { LockedSandbox, LockedTool } from "../../src/contract/lock.js";
 
 /**
  * The one rule behind "without the OS layer, less is allowed" (docs/sandbox.md): the powers a tool's locked sandbox
@@ -14,11 +14,26 @@ export function osOnlyPowers(sandbox: LockedSandbox): string[] {
   for (const scope of sandbox.fs?.read ?? []) powers.push(`read access to ${scope}`);
   // Egress goes through a broker socket bound into the child: without a mount and network namespace that socket is a
   // path any process of the host's user may reach, and nothing stops the child's other routes but the deny layer.
-  for (const host of sandbox.egress ?? []) powers.push(`egress to ${host}`);
-  for (const name of Object.keys(sandbox.secrets ?? {}).sort()) powers.push(`the secret ${name}`);
+  for (const host of sandbox.egress) powers.push(`egress to ${host}`);
+  for (const name of Object.keys(sandbox.secrets).sort()) powers.push(`the secret ${name}`);
   // A native addon runs machine code Node's permission model does not see.
   if (sandbox.addons === true) powers.push("native addons");
   return powers;
+}
+
+/**
+ * The lock's `osLayerTools`: the sandboxed tools with a power only the OS layer enforces, sorted. The compiler writes it
+ * so that start-up can check them without reading every entry; the runtime holds each entry to it on first read.
+ */
+export function osLayerTools(tools: Readonly<Record<string, LockedTool>>): string[] {
+  return Object.keys(tools)
+    .filter((name) => needsOsLayer(tools[name]!))
+    .sort();
+}
+
+/** Whether a tool is one of the lock's `osLayerTools`. */
+export function needsOsLayer(tool: LockedTool): boolean {
+  return tool.sandbox.mode === "required" && osOnlyPowers(tool.sandbox).length > 0;
 }
 
 /** OS_LAYER_REQUIRED's message: the tool, its powers, why the OS layer is not in use, and what to do. */

@@ -3,26 +3,45 @@ import type { LockedFs } from "./fs-scopes.js";
 import type { Effect } from "./effects.js";
 
 /**
- * The shape of `cave.lock`: the only interface between the compiler and the runtime.
- * All paths are POSIX, relative to the project root; all hashes are `sha256-<hex>`.
+ * The shape of `cave.lock` (lockfileVersion 2): the only interface between the compiler and the runtime, and the one
+ * statement of its shape in TypeScript (docs/cave.lock.schema.json states it for other tools; test/lock-schema.test.ts
+ * holds the two and every produced lock together). All paths are POSIX, relative to the project root; all hashes are
+ * `sha256-<hex>` (src/contract/hash.ts). Every field is always written: what lock v1 had as optional fields (assets,
+ * externals, egress, secrets, fs, addons, the SDK module) are regular fields with an empty value.
+ *
+ * Sealing (src/contract/lock-seal.ts): `toolHashes` holds one hash per tool entry, and `integrity` covers everything
+ * but `tools` (so the per-tool hashes, not the entries). The runtime verifies that small part at start-up and each
+ * tool's entry against its hash on first use; `cave verify` and `cave diff` check them all.
  */
-export const LOCKFILE_VERSION = 1;
+export const LOCKFILE_VERSION = 2;
 
-export interface CaveLock {
+export interface CaveLock extends LockHeader {
+  /** Each tool's entry, by name (the last key of the file: runtime/lock/read-lock.ts reads what comes before it alone). */
+  readonly tools: Readonly<Record<string, LockedTool>>;
+}
+
+/** Everything in a lock but the tools' entries: what the runtime reads and verifies at start-up. */
+export interface LockHeader {
   readonly lockfileVersion: number;
-  /** sha256 of the canonical JSON of this lock without the `integrity` key. */
+  /** sha256 of the canonical JSON of this lock without its `integrity` and `tools` keys (they are pinned by `toolHashes`). */
   readonly integrity: string;
   /** Where the build folder is, relative to the project root (default ".cave"). */
   readonly buildDir: string;
   /** The cave SDK every staged bundle imports, listed once (null when no tool was staged). */
   readonly sdk: LockedSdk | null;
   readonly agents: Readonly<Record<string, LockedAgent>>;
-  readonly tools: Readonly<Record<string, LockedTool>>;
   /**
-   * Optional in lock v1: the external packages (cave.config.json `external`) and every package they depend on, by
-   * install path relative to the project root, as package-lock.json records them. Absent when there are none.
+   * The external packages (cave.config.json `external`) locked tools import and every package they depend on, by install
+   * path relative to the project root, as package-lock.json records them ({} when there are none).
    */
-  readonly externals?: Readonly<Record<string, LockedExternal>>;
+  readonly externals: Readonly<Record<string, LockedExternal>>;
+  /**
+   * The sandboxed tools whose locked powers only the sandbox's OS layer enforces (runtime/sandbox/os-only.ts), sorted:
+   * the runtime checks at start-up that it can run them without reading every tool's entry.
+   */
+  readonly osLayerTools: readonly string[];
+  /** sha256 of the canonical JSON of each tool's entry, by tool name: every locked tool is named here. */
+  readonly toolHashes: Readonly<Record<string, string>>;
 }
 
 /** An installed package a tool imports at run time instead of bundling it: what every machine agrees on. */
@@ -31,6 +50,11 @@ export interface LockedExternal {
   readonly version: string;
   /** The registry integrity package-lock.json records (e.g. sha512-...). */
   readonly integrity: string;
+  /**
+   * true for a package npm installs only where its os/cpu/libc match (package-lock.json marks it optional, e.g. sharp's
+   * `@img/sharp-<os>-<cpu>`): every platform's is pinned, and the runtime accepts it absent, or installed at its pin.
+   */
+  readonly optional: boolean;
 }
 
 export interface LockedSdk {
@@ -40,11 +64,8 @@ export interface LockedSdk {
   readonly sha256: string;
   /** Every file of the SDK's graph, by canonical path, with its sha256. */
   readonly files: Readonly<Record<string, string>>;
-  /**
-   * The SDK as one ES module in the build folder, which every staged bundle imports by a relative specifier, pinned
-   * by the sha256 of its bytes. Optional in lock v1: a lock written before it has bundles that each embed the SDK.
-   */
-  readonly module?: { readonly path: string; readonly sha256: string };
+  /** The SDK as one ES module in the build folder, which every staged bundle imports by a relative specifier, pinned by the sha256 of its bytes. */
+  readonly module: { readonly path: string; readonly sha256: string };
 }
 
 export interface LockedAgent {
@@ -80,20 +101,20 @@ export interface LockedSandbox {
   readonly network: false;
   /** Environment names the tool may receive, sorted. */
   readonly env: readonly string[];
-  /** Hosts the tool may reach through the egress broker, sorted; absent when none. */
-  readonly egress?: readonly string[];
-  /** Credentials the broker injects, by name (never a value); absent when none. */
-  readonly secrets?: Readonly<Record<string, SecretScope>>;
+  /** Hosts the tool may reach through the egress broker, sorted ([] when none). */
+  readonly egress: readonly string[];
+  /** Credentials the broker injects, by name (never a value; {} when none). */
+  readonly secrets: Readonly<Record<string, SecretScope>>;
   /**
-   * Optional in lock v1, present only when the tool declares a scope: what it may read and write (scope texts as
-   * src/contract/fs-scopes.ts normalises them, sorted). Only the OS layer can enforce them (runtime/sandbox/os-only.ts).
+   * What the tool may read and write (scope texts as src/contract/fs-scopes.ts normalises them, sorted), null when it
+   * declares no scope. Only the OS layer can enforce them (runtime/sandbox/os-only.ts).
    */
-  readonly fs?: LockedFs;
+  readonly fs: LockedFs | null;
   /**
-   * Optional in lock v1, present only when true: the tool may load native addons (sandboxProfile.addons), which
-   * bypass Node's permission model, so its sandbox runs only under the OS layer (runtime/sandbox/os-only.ts).
+   * Whether the tool may load native addons (sandboxProfile.addons), which bypass Node's permission model, so its
+   * sandbox runs only under the OS layer (runtime/sandbox/os-only.ts).
    */
-  readonly addons?: true;
+  readonly addons: boolean;
 }
 
 export interface LockedSource {
@@ -104,16 +125,16 @@ export interface LockedSource {
   /** Every input file of the staged source graph, by canonical path, with its sha256; the SDK as one `cave@<version>` entry (see CaveLock.sdk). */
   readonly files: Readonly<Record<string, string>>;
   /**
-   * Optional in lock v1: the files the tool's code reads next to itself (static references, cave.config.json assets),
-   * staged in the build folder's mirror of the project, each pinned by the sha256 of its bytes (text normalised),
-   * sorted by path. The runtime verifies them with the bundle and lets only this tool's sandbox read them.
+   * The files the tool's code reads next to itself (static references, cave.config.json assets), staged in the build
+   * folder's mirror of the project, each pinned by the sha256 of its bytes (text normalised), sorted by path ([] when
+   * none). The runtime verifies them with the bundle and lets only this tool's sandbox read them.
    */
-  readonly assets?: readonly { readonly path: string; readonly sha256: string }[];
+  readonly assets: readonly { readonly path: string; readonly sha256: string }[];
   /**
-   * Optional in lock v1: the install paths (keys of the lock's `externals`) of the external packages its bundle
-   * imports and of their dependencies, sorted. The runtime checks their installed versions before the first use.
+   * The install paths (keys of the lock's `externals`) of the external packages its bundle imports and of their
+   * dependencies, sorted ([] when none). The runtime checks their installed versions before the first use.
    */
-  readonly externals?: readonly string[];
+  readonly externals: readonly string[];
 }
 
 export interface LockedSchema {

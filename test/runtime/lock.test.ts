@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, RuntimeError } from "../../runtime/index.js";
-import { peekTool, readLock as readLockFile } from "../../runtime/lock/read-lock.js";
+import { readLock as readLockFile } from "../../runtime/lock/read-lock.js";
 import { hashJson } from "../../src/contract/hash.js";
 import type { CaveLock } from "../../src/contract/lock.js";
+import { sealLock } from "../../src/contract/lock-seal.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./helpers.js";
 
@@ -31,10 +32,17 @@ function readLock(root: string): CaveLock {
   return JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as CaveLock;
 }
 
-/** Writes a lock with a correct integrity for its (changed) content. */
+/** Writes a lock sealed for its (changed) content, as a forger who recomputes every hash would: tool hashes and integrity. */
 function writeSealed(root: string, lock: Record<string, unknown>): void {
-  const { integrity: _old, ...body } = lock;
-  writeFileSync(join(root, "cave.lock"), `${JSON.stringify({ ...body, integrity: hashJson(body) }, null, 2)}\n`);
+  const { integrity: _integrity, toolHashes: _hashes, ...body } = lock;
+  writeFileSync(join(root, "cave.lock"), `${JSON.stringify(sealLock(body as never), null, 2)}\n`);
+}
+
+/** Writes the lock with only `edit` applied, every hash left as cave build wrote it. */
+function writeEdited(root: string, edit: (lock: Record<string, any>) => void): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const lock = readLock(root) as unknown as Record<string, unknown>;
+  edit(lock);
+  writeFileSync(join(root, "cave.lock"), `${JSON.stringify(lock, null, 2)}\n`);
 }
 
 async function refusal(options: Parameters<typeof createRuntime>[0]): Promise<RuntimeError> {
@@ -54,16 +62,28 @@ function flipByte(file: string, at = 200): void {
 }
 
 describe("start-up verification", () => {
-  it("refuses a lock edited after the build (stale integrity), naming the file relative to the root", async () => {
+  it("refuses a lock whose header was edited after the build (stale integrity), naming the file relative to the root", async () => {
     const root = copy();
-    const lock = readLock(root) as unknown as Record<string, Record<string, Record<string, unknown>>>;
-    lock.tools!.lookup!.timeoutMs = 99_999;
-    writeFileSync(join(root, "cave.lock"), JSON.stringify(lock, null, 2));
+    writeEdited(root, (lock) => (lock.agents = { ...lock.agents, team: { module: "tools/read.ts", export: "team", description: null, tools: ["lookup"] } }));
     const error = await refusal({ root, mode: "host" });
     expect(error.code).toBe("LOCK_MISMATCH");
     expect(error.message).toMatch(/^cave\.lock does not match its integrity hash/);
     expect(error.message).toContain("cave build");
     expect(error.message).not.toContain(root);
+  });
+
+  it("refuses a lock whose manifest of tool hashes was edited (a tool's pin changed, added or removed) at start-up", async () => {
+    for (const edit of [
+      (lock: Record<string, any>) => (lock.toolHashes.lookup = hashJson({ forged: true })), // eslint-disable-line @typescript-eslint/no-explicit-any
+      (lock: Record<string, any>) => (lock.toolHashes.extra = hashJson({ forged: true })), // eslint-disable-line @typescript-eslint/no-explicit-any
+      (lock: Record<string, any>) => delete lock.toolHashes.lookup, // eslint-disable-line @typescript-eslint/no-explicit-any
+    ]) {
+      const root = copy();
+      writeEdited(root, edit);
+      const error = await refusal({ root, mode: "host" });
+      expect(error.code).toBe("LOCK_MISMATCH");
+      expect(error.message).toMatch(/^cave\.lock does not match its integrity hash .*: it was edited after cave build; regenerate it with cave build$/);
+    }
   });
 
   it("refuses a lock whose integrity value was edited", async () => {
@@ -88,11 +108,34 @@ describe("start-up verification", () => {
 
   it("refuses an unknown lockfileVersion, naming both versions", async () => {
     const root = copy();
-    writeSealed(root, { ...readLock(root), lockfileVersion: 2 });
+    writeSealed(root, { ...readLock(root), lockfileVersion: 3 });
     const error = await refusal({ root, mode: "host" });
     expect(error.code).toBe("LOCK_VERSION_UNSUPPORTED");
-    expect(error.message).toContain("cave.lock has lockfileVersion 2");
-    expect(error.message).toContain("reads lockfileVersion 1");
+    expect(error.message).toContain("cave.lock has lockfileVersion 3");
+    expect(error.message).toContain("reads lockfileVersion 2");
+  });
+
+  it("refuses a lock v1 (an earlier cave build), saying to rebuild with this version", async () => {
+    const root = copy();
+    // A lock v1 as cave build wrote it: one hash over everything but integrity (version is checked before any hash).
+    const { integrity: _i, toolHashes: _h, osLayerTools: _o, ...body } = { ...readLock(root), lockfileVersion: 1 } as Record<string, unknown>;
+    writeFileSync(join(root, "cave.lock"), `${JSON.stringify({ ...body, integrity: hashJson(body) }, null, 2)}\n`);
+    const error = await refusal({ root, mode: "host" });
+    expect(error.code).toBe("LOCK_VERSION_UNSUPPORTED");
+    expect(error.message).toBe(
+      "cave.lock has lockfileVersion 1, written by an earlier cave build, but this runtime reads lockfileVersion 2; run cave build with this cave version (the same sources give a lockfileVersion 2 lock; cave diff shows the two side by side) and deploy the new lock with its build folder",
+    );
+  });
+
+  it("refuses a lock cut short at start-up, wherever it was cut", async () => {
+    const text = readFileSync(join(built, "cave.lock"));
+    for (const at of [text.length - 2, text.length - 4, Math.floor(text.length * 0.9), Math.floor(text.length / 2), 40]) {
+      const root = copy();
+      writeFileSync(join(root, "cave.lock"), text.subarray(0, at));
+      const error = await refusal({ root, mode: "host" });
+      expect(error.code).toBe("LOCK_INVALID");
+      expect(error.message).toBe("cave.lock is not valid JSON (or was cut short); regenerate it with cave build and never edit it by hand");
+    }
   });
 
   it("refuses a missing lock", async () => {
@@ -105,7 +148,7 @@ describe("start-up verification", () => {
     expect(elsewhere.message).toMatch(/^deploy\/cave\.lock does not exist/);
   });
 
-  it("refuses a lock that is not JSON, or whose top level is not the v1 shape even with a matching integrity", async () => {
+  it("refuses a lock that is not JSON, or whose header is not the v2 shape even with a matching integrity", async () => {
     const root = copy();
     writeFileSync(join(root, "cave.lock"), "{ not json");
     expect((await refusal({ root, mode: "host" })).code).toBe("LOCK_INVALID");
@@ -114,17 +157,57 @@ describe("start-up verification", () => {
     writeSealed(root, { ...lock, buildDir: "../elsewhere" } as unknown as Record<string, unknown>);
     const error = await refusal({ root, mode: "host" });
     expect(error.code).toBe("LOCK_INVALID");
-    expect(error.message).toBe("cave.lock is not a valid lockfileVersion 1 lock: buildDir must be a POSIX path relative to the project root, inside it; regenerate it with cave build");
+    expect(error.message).toBe("cave.lock is not a valid lockfileVersion 2 lock: buildDir must be a POSIX path relative to the project root, inside it; regenerate it with cave build");
 
     const agent = { module: "tools/read.ts", export: "team", description: null, tools: ["ghost", "lookup"] };
     writeSealed(root, { ...lock, agents: { ...lock.agents, team: agent } } as unknown as Record<string, unknown>);
     expect((await refusal({ root, mode: "host" })).message).toContain('agents.team.tools must be names of locked tools ("ghost" is not in the lock)');
 
     writeSealed(root, { ...lock, tools: { ...lock.tools, "bad name!": lock.tools.lookup } } as unknown as Record<string, unknown>);
-    expect((await refusal({ root, mode: "host" })).message).toContain("tools.bad name! must be named by");
+    expect((await refusal({ root, mode: "host" })).message).toContain("toolHashes.bad name! must be named by");
   });
 
-  it("refuses a malformed tool entry (with a matching integrity) when that tool is first read, and nothing of it runs", async () => {
+  it("refuses a tool entry edited after the build on its first use (LOCK_MISMATCH), every time, while the other tools run", async () => {
+    const root = copy();
+    const pinned = readLock(root).toolHashes.lookup!;
+    writeEdited(root, (lock) => (lock.tools.lookup.timeoutMs = 99_999));
+    const runtime = await createRuntime({ root, mode: "host" });
+    expect(runtime.toolNames).toContain("lookup");
+    for (let i = 0; i < 2; i++) {
+      const outcome = await runtime.call("lookup", { region: "EU" });
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.error.code).toBe("LOCK_MISMATCH");
+      expect(outcome.error.message).toMatch(
+        new RegExp(`^cave\\.lock: the entry of tool "lookup" does not match its hash in toolHashes \\(it says ${pinned}, the entry hashes to sha256-[0-9a-f]{64}\\): it was edited after cave build, so this tool is not run; regenerate the lock with cave build and deploy it unchanged \\(the other tools still run\\)$`),
+      );
+      expect(outcome.receipt.outcome).toBe("LOCK_MISMATCH");
+    }
+    expect(await runtime.call("echo", { text: "still here" })).toMatchObject({ ok: true });
+    await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining('the entry of tool "lookup"') });
+  });
+
+  it("refuses a tool whose entry is gone from the lock on its first use, while the other tools run", async () => {
+    const root = copy();
+    writeEdited(root, (lock) => delete lock.tools.lookup);
+    const runtime = await createRuntime({ root, mode: "host" });
+    const outcome = await runtime.call("lookup", { region: "EU" });
+    expect(outcome.ok ? undefined : outcome.error).toEqual({
+      code: "LOCK_MISMATCH",
+      message: 'cave.lock has no entry for tool "lookup", which its toolHashes pins: the lock was cut short or edited after cave build; regenerate it with cave build and deploy it unchanged (the other tools still run)',
+    });
+    expect(await runtime.call("echo", {})).toMatchObject({ ok: true });
+  });
+
+  it("never runs an entry added after the build: only toolHashes names tools", async () => {
+    const root = copy();
+    writeEdited(root, (lock) => (lock.tools.intruder = lock.tools.echo));
+    const runtime = await createRuntime({ root, mode: "host" });
+    expect(runtime.toolNames).not.toContain("intruder");
+    expect(await runtime.call("intruder", {})).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
+  });
+
+  it("refuses a malformed tool entry (sealed with matching hashes) when that tool is first read, and nothing of it runs", async () => {
     const root = copy();
     const lock = readLock(root);
     const broken = {
@@ -144,7 +227,7 @@ describe("start-up verification", () => {
     expect(lookup.ok).toBe(false);
     expect(lookup.ok ? undefined : lookup.error).toEqual({
       code: "LOCK_INVALID",
-      message: "cave.lock is not a valid lockfileVersion 1 lock: tools.lookup.effect must be one of read, write, idempotent, external; regenerate it with cave build",
+      message: "cave.lock is not a valid lockfileVersion 2 lock: tools.lookup.effect must be one of read, write, idempotent, external; regenerate it with cave build",
     });
     expect(lookup.receipt.outcome).toBe("LOCK_INVALID");
     const composite = await runtime.call("composite", {});
@@ -171,14 +254,20 @@ describe("start-up verification", () => {
     expect((await runtime.call("lookup", { region: "EU" })).ok).toBe(true);
   });
 
-  it("refuses a lock whose whitespace splits a number, though removing it would give the sealed bytes", async () => {
+  it("refuses a lock whose whitespace splits a number in the header at start-up, and in a tool's entry at that tool's first use", async () => {
     const root = copy();
     const text = readFileSync(join(root, "cave.lock"), "utf8");
-    const timeout = /"timeoutMs": (\d)(\d+)/.exec(text)!;
-    writeFileSync(join(root, "cave.lock"), text.replace(timeout[0], `"timeoutMs": ${timeout[1]} ${timeout[2]}`));
+    writeFileSync(join(root, "cave.lock"), text.replace('"lockfileVersion": 2', '"lockfileVersion": 2 0'));
     const error = await refusal({ root, mode: "host" });
     expect(error.code).toBe("LOCK_INVALID");
-    expect(error.message).toBe("cave.lock is not valid JSON; regenerate it with cave build and never edit it by hand");
+    expect(error.message).toBe("cave.lock is not valid JSON (or was cut short); regenerate it with cave build and never edit it by hand");
+
+    const at = text.indexOf('\n    "lookup": {');
+    const timeout = /"timeoutMs": (\d)(\d+)/.exec(text.slice(at))!;
+    writeFileSync(join(root, "cave.lock"), text.slice(0, at) + text.slice(at).replace(timeout[0], `"timeoutMs": ${timeout[1]} ${timeout[2]}`));
+    const runtime = await createRuntime({ root, mode: "host" });
+    expect(await runtime.call("lookup", { region: "EU" })).toMatchObject({ ok: false, error: { code: "LOCK_MISMATCH", message: expect.stringContaining("the entry hashes to (not JSON)") } });
+    expect(await runtime.call("echo", {})).toMatchObject({ ok: true });
   });
 
   it("refuses unknown and ill-typed options", async () => {
@@ -253,40 +342,31 @@ describe("tampering after the build", () => {
   });
 });
 
-describe("peekTool: a start-up look at a lock entry that the lock does not keep", () => {
-  it("gives the same checked entry as lock.tools[name], and the lock parses it again when the tool is read", async () => {
-    const lock = await readLockFile(join(built, "cave.lock"), "cave.lock");
-    const peeked = peekTool(lock, "echo");
-    const read = lock.tools.echo!;
-    expect(peeked).toEqual(read);
-    expect(peeked).not.toBe(read);
-    // Once read, the entry is kept, and a peek gives that very entry.
-    expect(peekTool(lock, "echo")).toBe(read);
-    expect(lock.tools.echo).toBe(read);
-  });
-
-  it("refuses a malformed entry with the message the lock's own read gives (LOCK_INVALID), each time", async () => {
+describe("the lock's two readings: its layout from cave build (header alone) and any other JSON (parsed whole)", () => {
+  it("give the same header and the same entries", async () => {
     const root = copy();
-    const sealed = readLock(root);
-    writeSealed(root, { ...sealed, tools: { ...sealed.tools, lookup: { ...sealed.tools.lookup!, effect: "delete" } } } as unknown as Record<string, unknown>);
-    const lock = await readLockFile(join(root, "cave.lock"), "cave.lock");
-    const message = "cave.lock is not a valid lockfileVersion 1 lock: tools.lookup.effect must be one of read, write, idempotent, external; regenerate it with cave build";
-    for (let i = 0; i < 2; i++) {
-      let thrown: unknown;
-      try {
-        peekTool(lock, "lookup");
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(RuntimeError);
-      expect(thrown).toMatchObject({ code: "LOCK_INVALID", message });
+    writeFileSync(join(root, "cave.lock"), JSON.stringify(readLock(built)));
+    const split = await readLockFile(join(built, "cave.lock"), "cave.lock");
+    const whole = await readLockFile(join(root, "cave.lock"), "cave.lock");
+    const { tools, ...header } = readLock(built);
+    for (const lock of [split, whole]) {
+      const { toolNames, has: _has, tool: _tool, ...read } = lock;
+      expect(JSON.parse(JSON.stringify(read))).toEqual(header);
+      expect(toolNames).toEqual(Object.keys(tools).sort());
+      for (const name of toolNames) expect(JSON.parse(JSON.stringify(lock.tool(name)))).toEqual(tools[name]);
+      expect(lock.tool("nope")).toBeUndefined();
+      expect(lock.has("nope")).toBe(false);
     }
-    expect(() => lock.tools.lookup).toThrow(message);
   });
 
-  it("falls back to lock.tools[name] for a lock readLock did not make", () => {
-    const entry = { name: "x" };
-    const lock = { tools: { x: entry } } as unknown as CaveLock;
-    expect(peekTool(lock, "x")).toBe(entry);
+  it("find a tool's entry in the layout cave build writes without reading the others: a broken neighbour does not matter", async () => {
+    const root = copy();
+    const text = readFileSync(join(root, "cave.lock"), "utf8");
+    // Break echo's entry in place (the file stays the shape cave build writes, the JSON of one entry does not parse).
+    const at = text.indexOf('\n    "echo": {');
+    writeFileSync(join(root, "cave.lock"), `${text.slice(0, at)}\n    "echo": {{${text.slice(at + '\n    "echo": {'.length)}`);
+    const lock = await readLockFile(join(root, "cave.lock"), "cave.lock");
+    expect(lock.tool("lookup")?.effect).toBe("read");
+    expect(() => lock.tool("echo")).toThrow(/the entry of tool "echo" does not match its hash in toolHashes/);
   });
 });
