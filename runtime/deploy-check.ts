@@ -43,7 +43,9 @@ export async function checkDeployment(root: string, lockPath = "cave.lock"): Pro
   }
   const inspected = inspectLock(text, shown);
   if (inspected.lock === null) return [...inspected.problems];
-  return [...inspected.problems, ...(await checkBuildFolder(root, inspected.lock)), ...externalProblems(root, inspected.lock)];
+  // Read (cave diff compares it), but not run: the runtime verifies each entry against toolHashes, which v1 lacks.
+  const v1: DeploymentProblem[] = inspected.lock.lockfileVersion === 1 ? [{ code: "CAVE9003", message: `${shown} has lockfileVersion 1 (an earlier cave build): this Cave reads it for cave diff and cave verify, but its runtime runs lockfileVersion ${LOCKFILE_VERSION} only; run cave build and deploy the new lock with its build folder` }] : [];
+  return [...v1, ...inspected.problems, ...(await checkBuildFolder(root, inspected.lock)), ...externalProblems(root, inspected.lock)];
 }
 
 /** The installed external packages against the lock's pins (and the deploy's manifest, when there is one): one problem at most. */

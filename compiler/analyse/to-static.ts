@@ -1,4 +1,5 @@
-import { lockedScope, withSecretDefaults } from "../../src/contract/egress.js";
+import { withSecretDefaults } from "../../src/contract/egress.js";
+import { scopeFields } from "../plan/scope-fields.js";
 import type { SandboxProfile } from "../../src/types.js";
 import { ARTIFACT_DEFAULTS } from "../../src/artifact.js";
 import { lockedFs } from "../../src/contract/fs-scopes.js";
@@ -50,7 +51,7 @@ export function toStaticTool(definition: Definition, home: Home, registry: Regis
     effect: v.effect as Effect,
     timeoutMs: (v.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS,
     allowRepeat: (v.allowRepeat as boolean | undefined) ?? false,
-    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []), ...lockedScope(profile?.egress ?? [], withSecretDefaults(profile?.secrets ?? {})), fs, addons: profile?.addons === true },
+    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []), ...scopeFields(profile?.egress ?? [], withSecretDefaults(profile?.secrets ?? {})), fs, addons: profile?.addons === true },
     nestedTools: toolNames(v.nestedTools, registry),
     result: requestedResult(v.result, registry),
     declaresInput: v.input !== undefined,

@@ -1,4 +1,5 @@
-import { lockedScope, type SecretScope } from "../../src/contract/egress.js";
+import type { SecretScope } from "../../src/contract/egress.js";
+import { scopeFields } from "../plan/scope-fields.js";
 import { isEffect } from "../../src/contract/effects.js";
 import type { RequestedResult } from "../../src/contract/lock.js";
 import { canonicalJson } from "../../src/contract/hash.js";
@@ -80,7 +81,7 @@ export function decodeTool(module: string, exportName: string, raw: RawTool): Ev
     effect,
     timeoutMs: raw.timeout as number,
     allowRepeat: raw.allowRepeat,
-    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...lockedScope(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)), fs: fsScopes(raw.fs), addons: raw.addons === true },
+    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...scopeFields(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)), fs: fsScopes(raw.fs), addons: raw.addons === true },
     nestedTools: sortedNames(raw.nestedTools, "nestedTools"),
     result: result(raw.result),
     input: schema(raw.input, "input"),

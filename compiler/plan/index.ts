@@ -1,4 +1,4 @@
-import { lockedScope } from "../../src/contract/egress.js";
+import { scopeFields } from "./scope-fields.js";
 import { isRetryable, isSpeculable } from "../../src/contract/effects.js";
 import { LOCKFILE_VERSION, type CaveLock, type LockedAgent, type LockedTool } from "../../src/contract/lock.js";
 import { sealLock } from "../../src/contract/lock-seal.js";
@@ -24,7 +24,7 @@ export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: Stag
       retryable: isRetryable(tool.effect),
       timeoutMs: tool.timeoutMs,
       allowRepeat: tool.allowRepeat,
-      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...lockedScope(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}), fs: tool.sandbox.fs ?? null, addons: tool.sandbox.addons === true },
+      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...scopeFields(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}), fs: tool.sandbox.fs ?? null, addons: tool.sandbox.addons === true },
       nestedTools: [...tool.nestedTools].sort(),
       source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files, assets: source.assets ?? [], externals: source.externals ?? [] },
       input: lockSchema(tool.input, tool.schemaSemanticsSHA256, validated.validators),

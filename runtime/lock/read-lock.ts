@@ -36,15 +36,15 @@ export interface RuntimeLock extends LockHeader {
  * path relative to the root, the only form a message may use.
  */
 export async function readLock(absolutePath: string, shown: string): Promise<RuntimeLock> {
-  let bytes: Buffer;
+  let split: SplitLock;
   try {
-    bytes = await readFile(absolutePath);
+    split = splitLock(absolutePath) ?? parsedWhole(await readFile(absolutePath), shown);
   } catch (thrown) {
+    if (thrown instanceof RuntimeError) throw thrown;
     const code = (thrown as { code?: unknown }).code;
     if (code === "ENOENT" || code === "ENOTDIR") throw new RuntimeError("LOCK_NOT_FOUND", `${shown} does not exist; run cave build in the project root, or pass root and lock to createRuntime()`);
     throw new RuntimeError("LOCK_NOT_FOUND", `${shown} could not be read (${typeof code === "string" ? code : "read error"}); check that the runtime may read it`);
   }
-  const split = splitLock(bytes) ?? parsedWhole(bytes, shown);
   const header = split.header;
   checkVersion(header, shown);
   const { integrity } = header;
@@ -94,7 +94,12 @@ function runtimeLock(header: LockHeader, toolNames: readonly string[], split: Sp
   const locked = new Set(toolNames);
   const read = new Map<string, LockedTool | RuntimeError>();
   const verified = (name: string): LockedTool | RuntimeError => {
-    const found = split.entry(name);
+    let found: { readonly value: unknown } | undefined;
+    try {
+      found = split.entry(name);
+    } catch {
+      return new RuntimeError("LOCK_MISMATCH", `${shown} could not be read again for the entry of tool ${JSON.stringify(name)} (it was moved or removed after start-up); deploy the lock and its build folder unchanged, and restart`);
+    }
     if (found === undefined) {
       return new RuntimeError("LOCK_MISMATCH", `${shown} has no entry for tool ${JSON.stringify(name)}, which its toolHashes pins: the lock was cut short or edited after cave build; regenerate it with cave build and deploy it unchanged (the other tools still run)`);
     }

@@ -1,8 +1,12 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+
 /**
- * A lock's header parsed alone, and its tools' entries found without parsing them, for a lock in the layout cave build
- * writes (compiler/emit/render.ts): keys sorted, so `tools` is the last top-level key; two-space indent, so each tool's
- * key is on its own line indented twice, and the file ends with the two closing braces. JSON strings hold no raw line
- * break, so these lines cannot appear inside a value.
+ * A lock's header read and parsed alone, and one tool's entry read and parsed on demand, for a lock in the layout cave
+ * build writes (compiler/emit/render.ts): keys sorted, so `tools` is the last top-level key and the tools are in name
+ * order; two-space indent, so each tool's key is on its own line indented twice, and the file ends with the two
+ * closing braces. JSON strings hold no raw line break, so these lines cannot appear inside a value. Start-up reads the
+ * file up to the `tools` line and its last bytes; an entry is found by bisecting the tools part by name, reading a few
+ * KB per step, so neither depends on the number of tools.
  *
  * Nothing here is trusted: the header is verified against the integrity, and each entry found here against its
  * toolHashes pin before it is used (read-lock.ts), so an entry found in the wrong place is refused, never run. A lock
@@ -11,69 +15,192 @@
 export interface SplitLock {
   /** The top-level object without `tools`. */
   readonly header: Record<string, unknown>;
-  /** The entry of tool `name` (parsed now), or undefined when the lock has no entry of that name. */
+  /** The entry of tool `name` (read and parsed now; value undefined: its bytes are not JSON), or undefined when there is none. */
   entry(name: string): { readonly value: unknown } | undefined;
 }
 
 const TOOLS_LINE = Buffer.from('\n  "tools": {');
 const TOOL_KEY_LINE = Buffer.from('\n    "');
 const END = Buffer.from("}\n}\n");
-const NO_TOOLS_END = Buffer.from('\n  "tools": {}\n}\n');
+const TOOLS_END = Buffer.from("\n  }\n}\n");
+const CHUNK = 64 * 1024;
+/** Bytes read per bisection step: a few entries of a typical lock. */
+const PROBE = 4 * 1024;
+/** Entries found by bisection before the tools part is read and indexed at once. */
+const BISECTIONS = 8;
 
-export function splitLock(bytes: Buffer): SplitLock | undefined {
-  // A lock cut short never ends with the closing braces: it is parsed whole, and refused as not JSON.
-  if (bytes.length < END.length || bytes.compare(END, 0, END.length, bytes.length - END.length) !== 0) return undefined;
-  const at = bytes.lastIndexOf(TOOLS_LINE);
-  if (at < 1 || bytes[at - 1] !== 0x2c) return undefined;
-  let header: unknown;
+/** The header of the lock file at `path` and a reader of its entries, or undefined when it is not in cave build's layout. */
+export function splitLock(path: string): SplitLock | undefined {
+  const fd = openSync(path, "r");
+  let header: Buffer;
+  let size: number;
   try {
-    header = JSON.parse(`${bytes.toString("utf8", 0, at - 1)}\n}`);
+    size = fstatSync(fd).size;
+    // A lock cut short never ends with the closing braces: it is parsed whole, and refused as not JSON.
+    if (size < TOOLS_LINE.length + END.length || !readAt(fd, size - END.length, END.length).equals(END)) return undefined;
+    const found = readHeader(fd, size);
+    if (found === undefined) return undefined;
+    header = found;
+  } finally {
+    closeSync(fd);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(`${header.toString("utf8", 0, header.length - 1)}\n}`);
   } catch {
     return undefined;
   }
-  if (typeof header !== "object" || header === null || Array.isArray(header) || Object.hasOwn(header, "tools")) return undefined;
-  const empty = bytes.length - at === NO_TOOLS_END.length && bytes.compare(NO_TOOLS_END, 0, NO_TOOLS_END.length, at) === 0;
-  let ranges: Map<string, readonly [number, number]> | undefined;
-  return {
-    header: header as Record<string, unknown>,
-    entry: (name) => {
-      if (empty) return undefined;
-      ranges ??= entryRanges(bytes, at + TOOLS_LINE.length);
-      const range = ranges.get(name);
-      if (range === undefined) return undefined;
-      try {
-        return { value: JSON.parse(bytes.toString("utf8", range[0], range[1])) };
-      } catch {
-        // Not JSON where an entry should be: an entry that is not what was built (its hash cannot match).
-        return { value: undefined };
-      }
-    },
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || Object.hasOwn(parsed, "tools")) return undefined;
+  // The tools part: from after the `tools` line to before the closing lines.
+  const from = header.length + TOOLS_LINE.length;
+  const to = size - TOOLS_END.length;
+  // A few entries are found by bisection; past that (every tool described, or called once), the tools part is read once
+  // and indexed, so reading all of them costs one read of the file, not one bisection each.
+  let bisected = 0;
+  let index: Map<string, unknown> | undefined;
+  const entry = (name: string): { readonly value: unknown } | undefined => {
+    if (to <= from) return undefined;
+    if (index === undefined && ++bisected <= BISECTIONS) return readEntry(path, from, to, name);
+    index ??= indexEntries(path, from, to);
+    return index.has(name) ? { value: index.get(name) } : undefined;
   };
+  return { header: parsed as Record<string, unknown>, entry };
 }
 
-/**
- * Where each tool's entry is: from after `"<name>": ` to its line's end before the next tool's key (without the comma),
- * the last one up to the tools object's closing line. One scan of the tools' part, on the first entry read.
- */
-function entryRanges(bytes: Buffer, from: number): Map<string, readonly [number, number]> {
-  const starts: number[] = [];
-  for (let at = bytes.indexOf(TOOL_KEY_LINE, from); at !== -1; at = bytes.indexOf(TOOL_KEY_LINE, at + TOOL_KEY_LINE.length)) starts.push(at);
-  const ranges = new Map<string, readonly [number, number]>();
-  const toolsEnd = bytes.length - "\n  }\n}\n".length;
-  for (let i = 0; i < starts.length; i++) {
-    const keyStart = starts[i]! + TOOL_KEY_LINE.length - 1;
-    const colon = bytes.indexOf('": ', keyStart + 1);
-    if (colon === -1) break;
-    let end = i + 1 < starts.length ? starts[i + 1]! : toolsEnd;
-    if (i + 1 < starts.length && bytes[end - 1] === 0x2c) end--;
-    let name: unknown;
-    try {
-      name = JSON.parse(bytes.toString("utf8", keyStart, colon + 1));
-    } catch {
-      continue;
+/** Every entry of the tools part by name, each parsed (undefined: not JSON), from one read of the file. */
+function indexEntries(path: string, from: number, to: number): Map<string, unknown> {
+  const fd = openSync(path, "r");
+  try {
+    const bytes = readAt(fd, 0, to + TOOL_KEY_LINE.length);
+    const index = new Map<string, unknown>();
+    for (let at = bytes.indexOf(TOOL_KEY_LINE, from); at !== -1 && at < to; ) {
+      const keyStart = at + TOOL_KEY_LINE.length - 1;
+      const colon = bytes.indexOf('": ', keyStart + 1);
+      const next = bytes.indexOf(TOOL_KEY_LINE, at + 1);
+      const end = next === -1 || next >= to ? to : next;
+      let key: unknown;
+      try {
+        key = colon === -1 || colon > end ? undefined : JSON.parse(bytes.toString("utf8", keyStart, colon + 1));
+      } catch {
+        key = undefined;
+      }
+      // The first of two entries with one name is kept: either way, only an entry that hashes to its pin is used.
+      // The comma before the next key line is not part of the entry.
+      const valueEnd = end !== to && bytes[end - 1] === 0x2c ? end - 1 : end;
+      if (typeof key === "string" && !index.has(key)) index.set(key, parseOr(bytes.toString("utf8", colon + 3, valueEnd)));
+      at = next === -1 || next >= to ? -1 : next;
     }
-    // The first of two entries with one name is kept: either way, only an entry that hashes to its pin is used.
-    if (typeof name === "string" && !ranges.has(name)) ranges.set(name, [colon + 3, end]);
+    return index;
+  } finally {
+    closeSync(fd);
   }
-  return ranges;
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bytes before the `tools` line, ending with the comma before it; undefined when there is no such line. */
+function readHeader(fd: number, size: number): Buffer | undefined {
+  const parts: Buffer[] = [];
+  let length = 0;
+  while (length < size) {
+    const chunk = readAt(fd, length, Math.min(CHUNK, size - length));
+    parts.push(chunk);
+    length += chunk.length;
+    const soFar = Buffer.concat(parts, length);
+    // The first such line: a header in this layout holds none (its own "tools" keys are indented deeper).
+    const at = soFar.indexOf(TOOLS_LINE, Math.max(0, length - chunk.length - TOOLS_LINE.length));
+    if (at !== -1) return at > 0 && soFar[at - 1] === 0x2c ? soFar.subarray(0, at) : undefined;
+  }
+  return undefined;
+}
+
+/** Tool `name`'s entry, bisecting the tools part (sorted by name) for its key line, then reading to the next one. */
+function readEntry(path: string, from: number, to: number, name: string): { readonly value: unknown } | undefined {
+  const fd = openSync(path, "r");
+  try {
+    let lo = from - 1;
+    let hi = to;
+    // Invariant: every key line starting before lo + 1 has a key < name; none starting at or after hi is needed.
+    while (lo + 1 < hi) {
+      const mid = Math.floor((lo + 1 + hi) / 2);
+      const line = keyLineFrom(fd, mid, to);
+      if (line === undefined) {
+        hi = mid;
+        continue;
+      }
+      if (line.key === name) return entryAt(fd, line, to);
+      if (line.key < name) lo = line.at;
+      else hi = mid;
+    }
+    // Not where name order puts it: tools out of order (a lock cave build did not write) are read one by one.
+    for (let line = keyLineFrom(fd, from, to); line !== undefined; line = keyLineFrom(fd, line.at + 1, to)) {
+      if (line.key === name) return entryAt(fd, line, to);
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface KeyLine {
+  /** Where the line break before the key is. */
+  readonly at: number;
+  readonly key: string;
+  /** Where the entry's value starts (after `": `). */
+  readonly value: number;
+}
+
+/** The first tool key line whose line break is at or after `start` (and before `to`). */
+function keyLineFrom(fd: number, start: number, to: number): KeyLine | undefined {
+  // Chunks overlap by the line's length, so a key line across two chunks is found.
+  for (let position = start; position < to; position += PROBE - TOOL_KEY_LINE.length) {
+    const chunk = readAt(fd, position, Math.min(PROBE, to + TOOL_KEY_LINE.length - position));
+    const found = chunk.indexOf(TOOL_KEY_LINE);
+    if (found === -1) continue;
+    const at = position + found;
+    if (at >= to) return undefined;
+    // The key: a JSON string on that line, up to `": ` (tool names hold no quote; anything else fails to parse).
+    const line = readAt(fd, at + TOOL_KEY_LINE.length - 1, 1024);
+    const colon = line.indexOf('": ');
+    if (colon === -1) return undefined;
+    let key: unknown;
+    try {
+      key = JSON.parse(line.toString("utf8", 0, colon + 1));
+    } catch {
+      return undefined;
+    }
+    return typeof key === "string" ? { at, key, value: at + TOOL_KEY_LINE.length - 1 + colon + 3 } : undefined;
+  }
+  return undefined;
+}
+
+/** The value after a key line, up to the next key line (without its comma) or the end of the tools part. */
+function entryAt(fd: number, line: KeyLine, to: number): { readonly value: unknown } {
+  const next = keyLineFrom(fd, line.at + 1, to);
+  let end = next === undefined ? to : next.at;
+  const bytes = readAt(fd, line.value, end - line.value);
+  if (next !== undefined && bytes[bytes.length - 1] === 0x2c) end--;
+  try {
+    return { value: JSON.parse(bytes.toString("utf8", 0, end - line.value)) };
+  } catch {
+    // Not JSON where an entry should be: an entry that is not what was built (its hash cannot match).
+    return { value: undefined };
+  }
+}
+
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(Math.max(length, 0));
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, position + read);
+    if (n === 0) break;
+    read += n;
+  }
+  return buffer.subarray(0, read);
 }

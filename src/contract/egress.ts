@@ -114,16 +114,22 @@ export function withSecretDefaults(secrets: Readonly<Record<string, { readonly h
 }
 
 /**
- * The scope fields of a locked sandbox: `egress` sorted and `secrets` by sorted name with sorted hosts ([] and {} when
- * none are declared: regular fields since lock v2).
+ * The scope fields of a locked sandbox: `egress` sorted and `secrets` by sorted name with sorted hosts, each present
+ * only when declared, so that a lock without scoped egress keeps exactly the bytes it had before the fields existed.
  */
-export function lockedScope(egress: readonly string[], secrets: Readonly<Record<string, SecretScope>>): { egress: string[]; secrets: Record<string, SecretScope> } {
-  const sorted: Record<string, SecretScope> = {};
-  for (const name of Object.keys(secrets).sort()) {
-    const s = secrets[name]!;
-    sorted[name] = { format: s.format, header: s.header, hosts: [...s.hosts].sort() };
+export function lockedScope(egress: readonly string[], secrets: Readonly<Record<string, SecretScope>>): { egress?: string[]; secrets?: Record<string, SecretScope> } {
+  const out: { egress?: string[]; secrets?: Record<string, SecretScope> } = {};
+  if (egress.length > 0) out.egress = [...egress].sort();
+  const names = Object.keys(secrets).sort();
+  if (names.length > 0) {
+    const sorted: Record<string, SecretScope> = {};
+    for (const name of names) {
+      const s = secrets[name]!;
+      sorted[name] = { format: s.format, header: s.header, hosts: [...s.hosts].sort() };
+    }
+    out.secrets = sorted;
   }
-  return { egress: [...egress].sort(), secrets: sorted };
+  return out;
 }
 
 /** Whether a secret's host is one the tool may reach: listed in egress as written, or (a plain host) covered by an entry at its port (443 when none). */

@@ -10,6 +10,7 @@ import { snapshotJson } from "../../runtime/json-data.js";
 import { canonicalJson, hashJson } from "../../src/contract/hash.js";
 import { copyProject, removeCopies } from "../support/projects.js";
 import { builtProject, freshProbe, probe } from "./helpers.js";
+import { sealLock } from "../../src/contract/lock-seal.js";
 
 // The per-call fast paths (one canonical serialisation per value, call ids, the shared deadline
 // timer, results that enter context without counting) must give what the general paths give.
@@ -142,8 +143,8 @@ describe("results that enter context without counting", () => {
     cpSync(plans, dir, { recursive: true, filter: (source) => !source.includes("node_modules") });
     const lock = JSON.parse(readFileSync(join(dir, "cave.lock"), "utf8")) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     lock.tools.list_orders.result.plan.tokenizer = { id: "o200k_base", version: "0.0.1" };
-    const { integrity: _old, ...body } = lock;
-    writeFileSync(join(dir, "cave.lock"), JSON.stringify({ ...body, integrity: hashJson(body) }, null, 2));
+    const { integrity: _old, toolHashes: _hashes, ...body } = lock;
+    writeFileSync(join(dir, "cave.lock"), JSON.stringify(sealLock(body as never), null, 2));
     const runtime = await createRuntime({ root: dir, mode: "host" });
     const outcome = await runtime.call("list_orders", { count: 1 });
     expect(outcome.ok === false && outcome.error.code).toBe("TOKENIZER_MISMATCH");

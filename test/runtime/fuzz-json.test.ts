@@ -10,6 +10,7 @@ import { canonicalJson, sha256 } from "../../src/contract/hash.js";
 import type { CallOutcome } from "../../src/contract/outcome.js";
 import { copyProject, removeCopies } from "../support/projects.js";
 import { builtProject, probe } from "./helpers.js";
+import { sealLock } from "../../src/contract/lock-seal.js";
 
 /** A property runs dozens of calls with values up to a few MB: minutes on a loaded machine, never an assertion about time. */
 const FUZZ_TIMEOUT_MS = 600_000;
@@ -185,13 +186,14 @@ describe("fuzz: lock entries", () => {
         const lock = JSON.parse(lockText) as Record<string, unknown> & { tools: Record<string, Record<string, unknown>> };
         lock.tools[tool]![field] = value;
         delete lock.integrity;
-        let integrity: string;
+        delete lock.toolHashes;
+        let sealed: unknown;
         try {
-          integrity = sha256(canonicalJson(lock));
+          sealed = sealLock(lock as never);
         } catch {
-          integrity = "sha256-" + "0".repeat(64);
+          sealed = { ...lock, integrity: "sha256-" + "0".repeat(64) };
         }
-        writeFileSync(join(project, "cave.lock"), JSON.stringify({ ...lock, integrity }, null, 2));
+        writeFileSync(join(project, "cave.lock"), JSON.stringify(sealed, null, 2));
         const receipts = new MemoryReceiptSink();
         let rt: Runtime;
         try {

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { splitLock } from "../../runtime/lock/split-lock.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { splitLock as splitLockFile } from "../../runtime/lock/split-lock.js";
 import { checkLockShape } from "../../runtime/lock/check-shape.js";
 import { canonicalJson } from "../../src/contract/hash.js";
 import { REPO_ROOT } from "../support/golden.js";
@@ -12,6 +13,16 @@ import { REPO_ROOT } from "../support/golden.js";
 const exampleText = readFileSync(join(REPO_ROOT, "cave.lock.example"), "utf8");
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const example = (): Json => JSON.parse(exampleText) as Json;
+
+const scratch = mkdtempSync(join(tmpdir(), "cave-split-lock-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let written = 0;
+/** splitLock of a lock file holding these bytes. */
+function splitLock(bytes: Buffer): ReturnType<typeof splitLockFile> {
+  const path = join(scratch, `${written++}.lock`);
+  writeFileSync(path, bytes);
+  return splitLockFile(path);
+}
 
 describe("splitLock", () => {
   /** If splitLock answers, its header and every entry it finds are the text's own. */
@@ -51,6 +62,21 @@ describe("splitLock", () => {
       if (faithful(pick([text, text, text.replaceAll("\n", "\r\n")])) !== undefined) answered++;
     }
     expect(answered).toBeGreaterThan(50);
+  });
+
+  it("finds every entry of a many-tool lock, by bisection and then from one read, in name order or not", () => {
+    const example = JSON.parse(exampleText) as Json;
+    const entries = Object.values(example.tools);
+    for (const order of ["sorted", "reversed"]) {
+      const names = Array.from({ length: 60 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+      if (order === "reversed") names.reverse();
+      const tools = Object.fromEntries(names.map((name, i) => [name, { ...(entries[i % entries.length] as Json), description: `${name} ${"x".repeat(i * 97)}` }]));
+      const text = `${JSON.stringify({ ...example, tools }, null, 2)}\n`;
+      const split = splitLock(Buffer.from(text))!;
+      // More reads than bisections: the later ones come from the index.
+      for (const name of [...names].sort().reverse()) expect(split.entry(name), `${order} ${name}`).toEqual({ value: tools[name] });
+      expect(split.entry("tool_999")).toBeUndefined();
+    }
   });
 
   it("gives up on what is not a whole lock in that layout: the runtime then parses it whole", () => {

@@ -13,6 +13,7 @@ import { removeCopies } from "../support/projects.js";
 import { startHost } from "./support/host-process.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, sandboxed, code } from "./support/runtime.js";
+import { sealLock } from "../../src/contract/lock-seal.js";
 
 let root: string;
 beforeAll(async () => {
@@ -94,8 +95,8 @@ describe("row 23: lock tampering", () => {
     const lockPath = join(project, "cave.lock");
     const lock = JSON.parse(readFileSync(lockPath, "utf8")) as { integrity: string; tools: Record<string, unknown> };
     delete lock.tools.add;
-    const { integrity: _old, ...body } = lock;
-    writeFileSync(lockPath, `${JSON.stringify({ ...body, integrity: hashJson(body) }, null, 2)}\n`);
+    const { integrity: _old, toolHashes: _hashes, ...body } = lock as typeof lock & { toolHashes: unknown };
+    writeFileSync(lockPath, `${JSON.stringify(sealLock(body as never), null, 2)}\n`);
     expect(await checkDeployment(project)).toContainEqual(expect.objectContaining({ code: "CAVE9009", message: expect.stringContaining('names tool "add"') }));
     // Tool entries are checked on first read (docs/runtime.md): the deploy-time check reads them all.
     const runtime = await createRuntime({ root: project, mode: "host" });
