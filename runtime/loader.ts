@@ -30,10 +30,11 @@ export class Loader {
   private readonly loaded = new WeakMap<object, CompiledValidator>();
   private copy: PrivateCopy | undefined;
   private manifest: ExternalsManifest | null | undefined;
-  private readonly checkedExternals = new Map<string, InstalledExternal>();
+  /** Each external checked so far: where it is installed, or null for a platform package not installed here. */
+  private readonly checkedExternals = new Map<string, InstalledExternal | null>();
   private readonly stacks = new StackMapper(
     () => this.copy,
-    () => [...this.checkedExternals.values()].map((one) => ({ dir: one.real, path: one.path })),
+    () => [...this.checkedExternals.values()].flatMap((one) => (one === null ? [] : [{ dir: one.real, path: one.path }])),
   );
 
   constructor(
@@ -83,8 +84,11 @@ export class Loader {
     this.manifest ??= readManifest(this.root, lockIntegrity);
     // Each package once per runtime (a manifest check hashes every file of it).
     const unchecked = paths.filter((path) => !this.checkedExternals.has(path));
-    for (const one of checkExternals(this.root, unchecked, this.externals?.pins, this.manifest, `tool "${name}"`)) this.checkedExternals.set(one.path, one);
-    const installed = paths.map((path) => this.checkedExternals.get(path)!);
+    const found = checkExternals(this.root, unchecked, this.externals?.pins, this.manifest, `tool "${name}"`);
+    for (const one of found) this.checkedExternals.set(one.path, one);
+    // A platform package of another OS or CPU (optional in the lock) is not installed here: checked, nothing to link.
+    for (const path of unchecked) if (!this.checkedExternals.has(path)) this.checkedExternals.set(path, null);
+    const installed = paths.map((path) => this.checkedExternals.get(path)).filter((one): one is InstalledExternal => one != null);
     const copy = (this.copy ??= new PrivateCopy());
     const links = await Promise.all(topLevel(installed).map((one) => copy.link(`node_modules/${one.name}`, one.real)));
     return [...links, ...installed.map((one) => one.real)].map((path) => `${path}${sep}`);

@@ -41,7 +41,7 @@ describe("cave diff output", () => {
       const run = await cave(["diff", "a.lock", "b.lock"], tmp);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('tool "cancel_order": timeout 10000 ms (10 s) → 20000 ms (20 s)');
-      expect(run.stdout).toContain("warning CAVE9005: b.lock was edited after cave build");
+      expect(run.stdout).toContain('warning CAVE9005: b.lock: tool "cancel_order": its entry was edited after cave build');
       expect(run.stdout).not.toContain(tmp);
     } finally {
       rmSync(tmp, { recursive: true, force: true });

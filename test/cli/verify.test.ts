@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashJson } from "../../src/contract/hash.js";
+import { sealLock } from "../../src/contract/lock-seal.js";
 import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
 import { checkDeployment } from "../../runtime/deploy-check.js";
 import { copyProject, removeCopies } from "../support/projects.js";
@@ -38,11 +38,9 @@ type MutableLock = { -readonly [K in keyof CaveLock]: CaveLock[K] } & Record<str
 function editLock(dir: string, edit: (lock: MutableLock) => void, reseal: boolean): void {
   const copy = JSON.parse(readFileSync(join(dir, "cave.lock"), "utf8")) as MutableLock;
   edit(copy);
-  if (reseal) {
-    const { integrity: _old, ...body } = copy;
-    copy.integrity = hashJson(body);
-  }
-  writeFileSync(join(dir, "cave.lock"), `${JSON.stringify(copy, null, 2)}\n`);
+  // A forger recomputes every hash (tool hashes and integrity), so only the deeper checks can catch it.
+  const { integrity: _integrity, toolHashes: _hashes, ...body } = copy;
+  writeFileSync(join(dir, "cave.lock"), `${JSON.stringify(reseal ? sealLock(body as never) : copy, null, 2)}\n`);
 }
 
 function flipOneByte(path: string): void {
@@ -124,7 +122,7 @@ describe("cave verify", () => {
     editLock(dir, (l) => ((l.tools.set_policy as { timeoutMs: number }).timeoutMs = 999_999), false);
     const result = await verify(dir);
     expect(result.codes).toEqual(["CAVE9005"]);
-    expect(result.lines[0]).toContain("cave.lock was edited after cave build");
+    expect(result.lines[0]).toContain('cave.lock: tool "set_policy": its entry was edited after cave build (toolHashes says sha256-');
   });
 
   it("finds a missing tool, with a stale integrity and with a forged one (CAVE9009)", async () => {
@@ -161,10 +159,21 @@ describe("cave verify", () => {
 
   it("refuses an unknown lockfileVersion before anything else (CAVE9003)", async () => {
     const dir = deployCopy();
-    editLock(dir, (l) => ((l as Record<string, unknown>).lockfileVersion = 2), true);
+    editLock(dir, (l) => ((l as Record<string, unknown>).lockfileVersion = 3), true);
     const result = await verify(dir);
     expect(result.codes).toEqual(["CAVE9003"]);
-    expect(result.lines[0]).toContain("cave.lock has lockfileVersion 2, but this Cave reads lockfileVersion 1");
+    expect(result.lines[0]).toContain("cave.lock has lockfileVersion 3, but this Cave reads lockfileVersion 1 and 2");
+  });
+
+  it("finds an edited header (stale integrity) and an edited pin in toolHashes (CAVE9005)", async () => {
+    const header = deployCopy();
+    editLock(header, (l) => ((l.agents as Record<string, { description: string | null }>).policy_desk!.description = "edited"), false);
+    expect((await verify(header)).lines).toEqual([expect.stringMatching(/^error CAVE9005: cave\.lock was edited after cave build: its integrity says sha256-\S+, its content without the tools' entries hashes to sha256-/)]);
+    const pin = deployCopy();
+    editLock(pin, (l) => ((l.toolHashes as Record<string, string>).set_policy = `sha256-${"0".repeat(64)}`), false);
+    const result = await verify(pin);
+    expect(result.codes).toEqual(["CAVE9005", "CAVE9005"]);
+    expect(result.lines[1]).toContain(`cave.lock: tool "set_policy": its entry was edited after cave build (toolHashes says sha256-${"0".repeat(64)}`);
   });
 
   it("refuses a lock that is not JSON (CAVE9002) or not there (CAVE9001)", async () => {

@@ -32,13 +32,14 @@ describe("better-sqlite3 as an external package", () => {
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const lock = result.lock!;
     const packageLock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")).packages;
-    expect(lock.externals!["node_modules/better-sqlite3"]).toEqual({ name: "better-sqlite3", version: packageLock["node_modules/better-sqlite3"].version, integrity: packageLock["node_modules/better-sqlite3"].integrity });
-    expect(lock.externals!["node_modules/better-sqlite3"]!.version).toMatch(/^12\./);
+    expect(lock.externals["node_modules/better-sqlite3"]).toEqual({ name: "better-sqlite3", version: packageLock["node_modules/better-sqlite3"].version, integrity: packageLock["node_modules/better-sqlite3"].integrity, optional: false });
+    expect(lock.externals["node_modules/better-sqlite3"]!.version).toMatch(/^12\./);
     // What its code can load is pinned too (bindings finds the addon).
-    expect(lock.externals!["node_modules/bindings"]).toMatchObject({ name: "bindings" });
-    expect(lock.tools.sqlite_totals!.source.externals).toEqual(Object.keys(lock.externals!));
-    expect(lock.tools.sqlite_totals!.sandbox).toEqual({ addons: true, env: [], mode: "required", network: false });
-    expect(lock.tools.sqlite_totals_host!.sandbox).toEqual({ env: [], mode: "none", network: false });
+    expect(lock.externals["node_modules/bindings"]).toMatchObject({ name: "bindings" });
+    expect(lock.tools.sqlite_totals!.source.externals).toEqual(Object.keys(lock.externals));
+    expect(lock.tools.sqlite_totals!.sandbox).toEqual({ addons: true, egress: [], env: [], fs: null, mode: "required", network: false, secrets: {} });
+    expect(lock.osLayerTools).toEqual(["sqlite_totals"]);
+    expect(lock.tools.sqlite_totals_host!.sandbox).toEqual({ addons: false, egress: [], env: [], fs: null, mode: "none", network: false, secrets: {} });
     // Not bundled: the bundle imports the package by name.
     const bundle = readFileSync(join(root, lock.tools.sqlite_totals!.source.bundle), "utf8");
     expect(bundle).toMatch(/from "better-sqlite3"/);
@@ -60,7 +61,7 @@ describe("better-sqlite3 as an external package", () => {
     writeFileSync(join(root, "tools/no-addons.ts"), source.replace("sandboxProfile: { addons: true }, ", "").replaceAll("sqlite_totals", "sqlite_plain").replaceAll("sqliteTotals", "sqlitePlain").replace(/export const sqlitePlainHost[^\n]*\n/, ""));
     const result = await build({ root });
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect(result.lock!.tools.sqlite_plain!.sandbox.addons).toBeUndefined();
+    expect(result.lock!.tools.sqlite_plain!.sandbox.addons).toBe(false);
 
     await expect(createRuntime({ root, mode: "host", dispatchers: { required: createSandboxDispatcher({ isolation: "node" }) } })).rejects.toMatchObject({
       code: "OS_LAYER_REQUIRED",

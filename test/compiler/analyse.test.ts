@@ -66,7 +66,7 @@ describe("analyse: finding definitions", () => {
         effect: "read",
         timeoutMs: 30000,
         allowRepeat: false,
-        sandbox: { mode: "required", network: false, env: [] },
+        sandbox: { mode: "required", network: false, env: [], egress: [], secrets: {}, fs: null, addons: false },
         nestedTools: [],
         result: { policy: "auto" },
         declaresInput: false,

@@ -100,7 +100,7 @@ export const support = agent({ name: "support", description: "Support desk.", to
       effect: "read",
       timeoutMs: 5000,
       allowRepeat: true,
-      sandbox: { mode: "required", network: false, env: ["LOG_LEVEL", "ORDERS_REGION"] },
+      sandbox: { mode: "required", network: false, env: ["LOG_LEVEL", "ORDERS_REGION"], egress: [], secrets: {}, fs: null, addons: false },
       nestedTools: [],
       result: { policy: "artifact", artifact: { strategy: "page", maxInlineTokens: 800, recovery: "exact_ccr" } },
       input: {

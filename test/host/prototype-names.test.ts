@@ -109,7 +109,7 @@ describe("a build that fails after planning", () => {
         },
       }),
     ).rejects.toThrow("the review failed");
-    expect(reviewed).toMatchObject({ lockfileVersion: 1 });
+    expect(reviewed).toMatchObject({ lockfileVersion: 2 });
     expect(existsSync(join(root, "cave.lock"))).toBe(false);
     expect(existsSync(join(root, ".cave", "bundles"))).toBe(false);
 

@@ -1,3 +1,4 @@
+import { readLock } from "../../runtime/lock/read-lock.js";
 // Issue 11, item 2: files a module reads next to itself are staged, pinned, verified before use and read from the
 // runtime's private copy, so a file swapped in the build folder after verification is never what the tool reads.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -78,7 +79,7 @@ describe("staged assets", () => {
     } finally {
       fresh.close();
     }
-    await expect(verifyAll(root, JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")))).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining(ASSET) });
+    await expect(verifyAll(root, await readLock(join(root, "cave.lock"), "cave.lock"))).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining(ASSET) });
   });
 
   it("a missing asset fails the tool's first use with LOCK_MISMATCH naming the file, before any of its code runs", async () => {

@@ -53,10 +53,10 @@ describe("examples/support-desk: the order store (SQLite in WAL mode under a wri
   it("is locked with its write scope and native addons, and better-sqlite3 is pinned from the example's package-lock.json", () => {
     const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8"));
     expect(lock.tools[TOOL].effect).toBe("write");
-    expect(lock.tools[TOOL].sandbox).toEqual({ addons: true, env: [], fs: { read: [], write: ["data/orders"] }, mode: "required", network: false });
+    expect(lock.tools[TOOL].sandbox).toEqual({ addons: true, egress: [], env: [], fs: { read: [], write: ["data/orders"] }, mode: "required", network: false, secrets: {} });
     const pinned = lockOf(join(REPO_ROOT, "examples/support-desk"))["node_modules/better-sqlite3"]!;
     expect(pinned.version).toMatch(/^12\./);
-    expect(lock.externals["node_modules/better-sqlite3"]).toEqual({ name: "better-sqlite3", version: pinned.version, integrity: pinned.integrity });
+    expect(lock.externals["node_modules/better-sqlite3"]).toEqual({ name: "better-sqlite3", version: pinned.version, integrity: pinned.integrity, optional: false });
     expect(lock.tools[TOOL].source.externals).toContain("node_modules/better-sqlite3");
     // The tests run the example over the repository's node_modules (copyProject links it): the same versions, or the
     // runtime would refuse them (LOCK_MISMATCH).
