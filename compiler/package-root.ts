@@ -40,8 +40,13 @@ function readName(manifest: string): unknown {
   }
 }
 
+/** This package's version, read from its own package.json at run time (`cave --version`). */
+export function packageVersion(): string {
+  const version = (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version?: unknown }).version;
+  return String(version);
+}
+
 /** `cave@<version>`: how a tool's graph names the SDK it embeds. */
 export function sdkGraphId(): string {
-  const version = (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version?: unknown }).version;
-  return `${PACKAGE_NAME}@${String(version)}`;
+  return `${PACKAGE_NAME}@${packageVersion()}`;
 }

@@ -1,6 +1,6 @@
 import { processIO, safeIO, type CliIO } from "./io.js";
 import { own } from "../../src/contract/dictionary.js";
-import { BUILD_USAGE, CALL_USAGE, DIFF_USAGE, EXPLAIN_USAGE, RUNS_USAGE, SERVE_USAGE, VERIFY_USAGE } from "./usage-lines.js";
+import { BUILD_USAGE, CALL_USAGE, DIFF_USAGE, EXPLAIN_USAGE, RUNS_USAGE, SERVE_USAGE, VERIFY_USAGE, VERSION_USAGE } from "./usage-lines.js";
 
 type Run = (args: readonly string[], io: CliIO) => Promise<number>;
 type Command = { load: () => Promise<Run>; usage: string; summary: string };
@@ -23,7 +23,7 @@ export const COMMANDS: Record<string, Command> = {
 export function helpText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n      ${c.usage}`);
-  return `usage: cave <command> [options]\n\n${rows.join("\n")}\n`;
+  return `usage: cave <command> [options]\n       ${VERSION_USAGE}\n\n${rows.join("\n")}\n`;
 }
 
 /** Runs one CLI invocation; returns the exit code. */
@@ -34,8 +34,10 @@ export async function main(argv: readonly string[], unsafe: CliIO): Promise<numb
     io.stdout(helpText());
     return name === undefined ? 1 : 0;
   }
-  if (name === "--version") {
-    io.stdout("0.1.0\n");
+  if (name === "--version" || name === "-v") {
+    // Loaded only here: the CLI entry statically loads nothing of the compiler (test/cli/static-graph.test.ts).
+    const { packageVersion } = await import("../package-root.js");
+    io.stdout(`${packageVersion()}\n`);
     return 0;
   }
   const command = own(COMMANDS, name);

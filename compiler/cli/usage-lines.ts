@@ -10,3 +10,4 @@ export const EXPLAIN_USAGE = "cave explain TOOL [--root DIR] [--lock FILE] [--js
 export const CALL_USAGE = "cave call TOOL ['<json arguments>'] [--fixture] [--root DIR] [--json]";
 export const SERVE_USAGE = "cave serve [--root DIR] [--fixture] [--http HOST:PORT [--stateless]] [--token-env NAME] [--allow-host H]... [--allow-origin O]... [--max-calls N] [--max-wall-ms MS] [--run-id ID] [--receipts FILE] [--heartbeat-ms MS]";
 export const RUNS_USAGE = "cave runs list|show RUN|expire --older-than DURATION [--include-unfinished] [--root DIR] [--journal SETTING] [--json]";
+export const VERSION_USAGE = "cave --version | -v   (print the version of cave, from its package.json)";
