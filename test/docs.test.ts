@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it, expect } from "vitest";
 import { CODES } from "../src/contract/codes.js";
@@ -36,5 +37,21 @@ describe("docs", () => {
       expect(titles.has(entry.title), `duplicate title ${entry.title}`).toBe(false);
       titles.add(entry.title);
     }
+  });
+});
+
+describe("ARCHITECTURE.md", () => {
+  const text = readFileSync(join(REPO_ROOT, "ARCHITECTURE.md"), "utf8");
+
+  it("every repository path it names in backticks exists", () => {
+    // A path: a top-level folder of this repository, then anything without spaces (a trailing / or /* names the folder).
+    const paths = [...text.matchAll(/`((?:src|compiler|runtime|adapters|test|docs|bench|fixtures|scripts|examples|\.ci)\/[^`\s]*)`/g)].map((m) => m[1]!);
+    expect(paths.length).toBeGreaterThan(50);
+    const missing = paths.filter((path) => !existsSync(join(REPO_ROOT, path.replace(/\/\*$/, "").replace(/\/$/, ""))));
+    expect(missing).toEqual([]);
+  });
+
+  it("README.md links it", () => {
+    expect(readFileSync(join(REPO_ROOT, "README.md"), "utf8")).toContain("(ARCHITECTURE.md)");
   });
 });
