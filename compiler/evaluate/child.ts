@@ -5,12 +5,17 @@
  * only, nothing written), as the runtime does, and reports the tool and agent definitions it exports as
  * plain data. `execute` is never called. child-script.ts bundles it with what it imports, so it must import
  * only node builtins and self-contained modules. When asked, it imports the build's SDK module first and
- * deep-freezes what it exports, so that no module can change the SDK another module is evaluated with.
+ * deep-freezes what it exports, so that no module can change the SDK another module is evaluated with; after each
+ * module it asks its realm guard whether the module left anything changed, and exits if so (realm-guard.ts).
  */
+import { readSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
 import { installDenyLayer } from "../../runtime/sandbox/child/deny.mjs";
+import { encodeFrame, FrameReader } from "../../runtime/sandbox/child/frames.mjs";
 import { rawStack } from "../../runtime/sandbox/child/raw-stack.mjs";
 import { deepFreeze, realmObjects } from "./freeze.js";
-import type { ChildMessage, ExportReport, ImportRequest, RawAgent, RawSchema, RawTool, SdkRequest } from "./protocol.js";
+import { CHANNEL_FD, MAX_REQUEST_BYTES, PRELOADED_BUILTINS, type ChildMessage, type ChildReply, type ExportReport, type ImportRequest, type ParentMessage, type RawAgent, type RawSchema, type RawTool, type SdkRequest } from "./protocol.js";
+import { createRealmGuard, type RealmGuard } from "./realm-guard.js";
 
 // An empty environment: whatever a launcher adds on the way (bwrap sets PWD) goes before any module runs.
 for (const name of Object.keys(process.env)) delete process.env[name];
@@ -30,15 +35,71 @@ const ARTIFACT_BRAND = Symbol.for("cave.artifact");
 const TYPEBOX_KIND = Symbol.for("TypeBox.Kind");
 const MAX_MESSAGE = 2000;
 
-// Captured before any module runs, so a module that patches globals cannot change how it is reported.
-const send: (message: ChildMessage) => void = process.send ? process.send.bind(process) : () => undefined;
+const require = createRequire(import.meta.url);
+
+/**
+ * What the realm guard walks besides the globals and `process`: every public builtin module loaded so far, and objects
+ * only a getter reaches. The builtins a module is likeliest to use are loaded first, so that the guard covers them
+ * from the start (a builtin first loaded later retires the child: a module could have changed it for the next).
+ */
+function guardRoots(loadList: readonly string[] | undefined): unknown[] {
+  for (const name of PRELOADED_BUILTINS) {
+    try {
+      require(`node:${name}`);
+    } catch {
+      // Not in this Node version, or refused here: a module that loads it retires the child.
+    }
+  }
+  const roots: unknown[] = [];
+  for (const entry of loadList ?? []) {
+    if (!entry.startsWith("NativeModule ") || entry.startsWith("NativeModule internal/")) continue;
+    try {
+      roots.push(require(`node:${entry.slice("NativeModule ".length)}`));
+    } catch {
+      // Loaded by Node for itself but not requirable by that name: no module can reach it by require either.
+    }
+  }
+  for (const stream of [process.stdout, process.stderr]) roots.push(stream, (stream as unknown as { _handle?: unknown })._handle);
+  return roots;
+}
+
+// Captured before any module runs, so a module that patches globals cannot change how it is reported: the channel is
+// fd 3, read and written with the fs functions as they are now (their work is done by Node's internal bindings, which
+// no module can reach), one request at a time. Nothing listens for messages, so no module sees another's request.
+const reallyExit = (process as unknown as { reallyExit: (code: number) => never }).reallyExit.bind(process);
+const parse = JSON.parse;
+const stringify = JSON.stringify;
+const reader = new FrameReader(MAX_REQUEST_BYTES);
+const chunk = Buffer.alloc(64 * 1024);
+const pendingTexts: string[] = [];
+
+function send(message: ChildMessage): void {
+  const frame = encodeFrame(stringify(message));
+  for (let written = 0; written < frame.length; ) written += writeSync(CHANNEL_FD, frame, written, frame.length - written);
+}
+
+/** The parent's next message, waiting for it; null when the parent closed the channel. */
+function receive(): ParentMessage | null {
+  while (pendingTexts.length === 0) {
+    const read = readSync(CHANNEL_FD, chunk, 0, chunk.length, null);
+    if (read === 0) return null;
+    pendingTexts.push(...reader.push(Buffer.from(chunk.subarray(0, read))));
+  }
+  return parse(pendingTexts.shift()!) as ParentMessage;
+}
 const objectKeys = Object.keys;
 const getPrototypeOf = Object.getPrototypeOf;
 const defineProperty = Object.defineProperty;
 const isArray = Array.isArray;
 const isFinite = Number.isFinite;
 const schedule = setImmediate;
-const nextTurn = () => new Promise<void>((resolve) => schedule(resolve));
+const now = performance.now.bind(performance);
+/** How long a module's pending work may take to finish after its import before the child retires. */
+const SETTLE_MS = 200;
+/** Made once the SDK is shared, before any module runs (serve()): what each module left behind. */
+let guard: RealmGuard | undefined;
+// The child's own wait is not work a module left behind.
+const nextTurn = () => new Promise<void>((resolve) => (guard === undefined ? schedule(resolve) : guard.untracked(() => schedule(resolve))));
 
 class ExitCalled extends Error {
   constructor(readonly exitCode: number) {
@@ -249,7 +310,7 @@ function describeImport(thrown: unknown, request: ImportRequest): string {
   return text;
 }
 
-async function importModule(request: ImportRequest): Promise<ChildMessage> {
+async function importModule(request: ImportRequest): Promise<ChildReply> {
   let namespace: Record<string, unknown>;
   try {
     namespace = (await import(request.url)) as Record<string, unknown>;
@@ -266,7 +327,7 @@ async function importModule(request: ImportRequest): Promise<ChildMessage> {
  * rejections left unhandled). A module that tried to change the frozen SDK got a TypeError where its own process's
  * SDK would have changed; so anything else is "untrusted" and the parent imports it again in a child of its own.
  */
-async function importShared(request: ImportRequest): Promise<ChildMessage> {
+async function importShared(request: ImportRequest): Promise<ChildReply> {
   const failures = strayFailures;
   const reply = await importModule(request);
   await nextTurn();
@@ -277,21 +338,56 @@ let shared = false;
 
 /** Imports the SDK module once and freezes what it exports and reaches. On any failure, nothing is shared. */
 async function shareSdk(request: SdkRequest): Promise<ChildMessage> {
-  if (shared) return { type: "sdk", shared: false, message: "the SDK was shared already" };
+  if (shared) return { type: "sdk", nonce: request.nonce, shared: false, message: "the SDK was shared already" };
   try {
     const namespace = (await import(request.url)) as Record<string, unknown>;
     // A module namespace cannot be frozen itself (its bindings are live), and needs not be: importers cannot assign to it.
     deepFreeze(Object.fromEntries(objectKeys(namespace).map((key) => [key, namespace[key]])), REALM);
     shared = true;
-    return { type: "sdk", shared: true, message: null };
+    return { type: "sdk", nonce: request.nonce, shared: true, message: null };
   } catch (thrown) {
-    return { type: "sdk", shared: false, message: describe(thrown) };
+    return { type: "sdk", nonce: request.nonce, shared: false, message: describe(thrown) };
   }
 }
 
-process.on("message", (message: ImportRequest | SdkRequest) => {
-  if (message?.type === "sdk") void shareSdk(message).then(send);
-  else if (message?.type === "import" && !message.sharedSdk) void importModule(message).then(send);
-  else if (message?.type === "import") void (shared ? importShared(message) : Promise.resolve<ChildMessage>({ type: "untrusted", module: message.module })).then(send);
-});
-send({ type: "ready" });
+/**
+ * Serves the parent's requests in turn. Once the SDK is shared, the realm guard is made, before any module runs; a
+ * module after which it sees anything changed is the last this child imports: it answers for it (what the module did to
+ * the realm it did to itself first) and exits, so the next module starts in a fresh child.
+ */
+async function serve(): Promise<never> {
+  // Nothing else keeps the event loop alive while a module's import waits forever: the parent's time limit must end it,
+  // not an exit that looks like success.
+  setInterval(() => undefined, 1 << 30);
+  send({ type: "ready" });
+  for (let request = receive(); request !== null; request = receive()) {
+    if (request.type === "sdk") {
+      const reply = await shareSdk(request);
+      // The guard's first walk is made now, before any module runs, and not charged to the first module's time limit.
+      if (shared && guard === undefined) {
+        const loadList = (process as unknown as { moduleLoadList?: string[] }).moduleLoadList;
+        guard = createRealmGuard(guardRoots(loadList), loadList);
+      }
+      send(reply);
+      continue;
+    }
+    if (!request.sharedSdk) {
+      send({ ...(await importModule(request)), nonce: request.nonce });
+      continue;
+    }
+    if (!shared || guard === undefined) {
+      send({ type: "untrusted", nonce: request.nonce, module: request.module });
+      continue;
+    }
+    const reply = await importShared(request);
+    // Node's module loader closes the files it read a little later; a module's own pending work gets the same short
+    // while to finish, so that what it does then is seen by the guard too. Work still pending after it retires the child.
+    for (const until = now() + SETTLE_MS; guard.pending() > 0 && now() < until; ) await nextTurn();
+    const changed = guard.changed();
+    send({ ...reply, nonce: request.nonce });
+    if (changed !== null) reallyExit(0);
+  }
+  return reallyExit(0);
+}
+
+void serve();

@@ -6,7 +6,7 @@ import { canonicalJson } from "../../src/contract/hash.js";
 import { lockedFs, type LockedFs } from "../../src/contract/fs-scopes.js";
 import { ARTIFACT_RECOVERIES, ARTIFACT_STRATEGIES, RESULT_POLICIES, SANDBOX_MODES } from "../../src/rules.js";
 import type { EvaluatedAgent, EvaluatedSchema, EvaluatedTool } from "../types.js";
-import type { ChildMessage, ExportReport, RawAgent, RawSchema, RawTool } from "./protocol.js";
+import type { ChildReply, ExportReport, RawAgent, RawSchema, RawTool } from "./protocol.js";
 
 /** A field of an evaluated definition that does not have the type tool()/agent() guarantee (a fake brand, a patched SDK). */
 export class Undecodable extends Error {}
@@ -98,7 +98,7 @@ export function decodeAgent(module: string, exportName: string, raw: RawAgent): 
 }
 
 /** Checks the shape of a message from the child; anything else is a protocol failure. */
-export function isChildMessage(value: unknown): value is ChildMessage {
+export function isChildMessage(value: unknown): value is ChildReply | { readonly type: "ready" } {
   if (!isPlainObject(value)) return false;
   if (value.type === "ready") return true;
   if (value.type === "sdk") return typeof value.shared === "boolean" && (value.message === null || typeof value.message === "string");

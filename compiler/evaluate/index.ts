@@ -65,10 +65,11 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
       // A cached entry is checked like a child's reply (and then decoded like one), so a bad entry is only a miss.
       const exports = cache.get([sha256, sdk?.sha256 ?? null, timeoutMs]);
       if (isChildMessage({ type: "imported", module, exports })) outcomes.set(module, { type: "imported", exports: exports! });
-      else jobs.push({ module, label: bundlePath, url: "" });
+      else jobs.push({ module, label: bundlePath, url: "", alone: (staged.modules.get(module)!.externals ?? []).length > 0 });
     }
     if (jobs.length > 0) {
-      // One process per module (pool.ts), under the OS layer where the isolation setting asks for it. The bundles are
+      // Children that serve modules in turn while no module changes what the next one sees (pool.ts), under the OS layer
+      // where the isolation setting asks for it. The bundles are
       // imported as the runtime imports them: by file URL, from a private copy of the very bytes the build folder will
       // hold, each bundle importing the one SDK module by its relative path.
       const launch = await evaluationLaunch(options.isolation);
@@ -78,8 +79,8 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
       await Promise.all([...(staged.assets ?? [])].map(([path, asset]) => copy.add(path, asset.content)));
       // External packages are imported from the project's node_modules, linked into the copy as the runtime links them.
       const alsoReadable = await linkExternals(root, staged, copy);
-      const located = await Promise.all(jobs.map(async (job) => ({ ...job, url: pathToFileURL(await copy.add(job.label, staged.modules.get(job.module)!.code)).href })));
-      const imported = await importAll(located, await childScript(), { timeoutMs, cwd: root, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl, perModule: true, launch, alsoReadable });
+      const located = jobs.map((job) => ({ ...job, url: pathToFileURL(copy.pathOf(job.label)).href, place: () => copy.add(job.label, staged.modules.get(job.module)!.code) }));
+      const imported = await importAll(located, await childScript(), { timeoutMs, cwd: root, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl, launch, alsoReadable });
       for (const [module, outcome] of imported) {
         outcomes.set(module, outcome);
         if (outcome.type === "imported") cache.set([staged.modules.get(module)!.sha256, sdk?.sha256 ?? null, timeoutMs], outcome.exports);

@@ -8,6 +8,17 @@ export interface Job {
   readonly label: string;
   /** The bundle's file URL in the private copy of the staged files. */
   readonly url: string;
+  /**
+   * Import it in a child of its own. For a module that imports external packages: they are loaded from node_modules
+   * once per process, so a module could change one for the next, and the realm guard does not reach them.
+   */
+  readonly alone?: boolean;
+  /**
+   * Writes the bundle where `url` points, called just before its first import. A bundle that is not there yet cannot be
+   * imported early by a module evaluated before it in the same child (which could leave a doctored copy in that child's
+   * module map, and put everything back before the realm guard looks).
+   */
+  readonly place?: () => Promise<unknown>;
 }
 
 /** Where the jobs' files are: the private copy's folder (with a trailing separator) and its file URL. */
@@ -25,10 +36,11 @@ export type Outcome =
   | { readonly type: "ended"; readonly detail: string };
 
 /**
- * With `perModule` (what evaluate() uses), every module is imported in a process of its own, the sandbox-boundary
- * issue's rule: a module's lock facts come from that module alone, whatever an earlier module patched (the IPC send
- * function, a prototype, a builtin module its libraries use), and no module sees another's bundle on the channel.
- * Without it (tests of the shared SDK), one or two children take modules from a queue as below.
+ * A module's lock facts come from that module alone, whatever an earlier module did (the sandbox-boundary issue's
+ * rule). A child serves several modules only while that holds: it talks over a channel captured before any module
+ * runs, and after each import its realm guard (realm-guard.ts) checks that the module left nothing changed and nothing
+ * to run later; at the first change the child answers for that module and exits, and the next module starts in a
+ * fresh child.
  */
 /** Below this many modules per child, a second child costs more to start than it saves. */
 const MODULES_PER_CHILD = 32;
@@ -54,19 +66,19 @@ const RETAINED_PER_CHILD = 1_200;
 export async function importAll(
   jobs: readonly Job[],
   script: string,
-  options: { readonly timeoutMs: number; readonly cwd: string; readonly copy: Copy; readonly sdkUrl?: string | undefined; readonly perModule?: boolean; readonly launch?: Launch | undefined; readonly alsoReadable?: readonly string[] },
+  options: { readonly timeoutMs: number; readonly cwd: string; readonly copy: Copy; readonly sdkUrl?: string | undefined; readonly launch?: Launch | undefined; readonly alsoReadable?: readonly string[] },
 ): Promise<Map<string, Outcome>> {
   const { timeoutMs, cwd, copy, sdkUrl, launch } = options;
-  const perModule = options.perModule ?? false;
   const startTimeoutMs = Math.max(timeoutMs, 10_000);
   const start = () => Session.start(script, { timeoutMs: startTimeoutMs, cwd, readable: copy.base, alsoReadable: options.alsoReadable, launch });
   const request = (job: Job, sharedSdk: boolean) => ({ type: "import" as const, module: job.module, label: job.label, url: job.url, base: copy.base, baseUrl: copy.baseUrl, sharedSdk });
   const outcomes = new Map<string, Outcome>();
   const queue = [...jobs];
-  const children = perModule ? Math.max(1, Math.min(availableParallelism(), jobs.length)) : Math.max(1, Math.min(MAX_CHILDREN, availableParallelism(), Math.ceil(jobs.length / MODULES_PER_CHILD)));
+  const children = Math.max(1, Math.min(MAX_CHILDREN, availableParallelism(), Math.ceil(jobs.length / MODULES_PER_CHILD)));
 
   /** One module in a fresh child of its own (which is killed after): exactly what a sandbox child does at run time. */
   const alone = async (job: Job): Promise<Outcome> => {
+    await job.place?.();
     let session: Session;
     try {
       session = await start();
@@ -92,8 +104,7 @@ export async function importAll(
       let retry: Job | undefined;
       for (let job = queue.shift(); job !== undefined; job = retry ?? queue.shift()) {
         retry = undefined;
-        if (perModule) {
-          // No module shares a process with another: what one module did cannot change what the next one reports.
+        if (job.alone === true) {
           outcomes.set(job.module, await alone(job));
           continue;
         }
@@ -126,6 +137,7 @@ export async function importAll(
           continue;
         }
         const fresh = session.fresh;
+        await job.place?.();
         const reply = await session.run(request(job, true), timeoutMs);
         if (reply.type === "untrusted" && reply.module === job.module) {
           outcomes.set(job.module, await alone(job));

@@ -1,11 +1,32 @@
 /**
- * Messages between the evaluator and its child process. The child's side is untrusted: a module it
- * imports may have patched anything, so the parent decodes every field (decode.ts) before use.
+ * Messages between the evaluator and its child process, framed as the sandbox's channel is (a 4-byte length, then
+ * UTF-8 JSON) on the child's fd 3. The child's side is untrusted: a module it imports may have patched anything, so
+ * the parent decodes every field (decode.ts) before use, and takes a reply only with the nonce of the request it
+ * answers (a module cannot know the nonce of a request sent after it was imported).
  */
+
+/** The child's end of the channel. */
+export const CHANNEL_FD = 3;
+/** A request names files and folders; it is never large. */
+export const MAX_REQUEST_BYTES = 1024 * 1024;
+/** A reply carries a module's definitions (schemas included) as data. */
+export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Builtin modules the child loads before any module runs, so that the realm guard covers them from the start (a
+ * builtin loaded first by a module retires the child: that module could have changed it for the next).
+ */
+export const PRELOADED_BUILTINS = [
+  "assert", "async_hooks", "buffer", "child_process", "crypto", "diagnostics_channel", "dns", "events", "fs", "fs/promises",
+  "http", "https", "module", "net", "os", "path", "path/posix", "path/win32", "perf_hooks", "process", "punycode",
+  "querystring", "readline", "stream", "stream/promises", "stream/web", "string_decoder", "timers", "timers/promises",
+  "tls", "tty", "url", "util", "util/types", "v8", "vm", "worker_threads", "zlib",
+] as const;
 
 /** Parent -> child, once, before any import: import the build's SDK module, freeze what it exports and share it. */
 export interface SdkRequest {
   readonly type: "sdk";
+  readonly nonce: string;
   /** The file URL of the SDK module in the private copy: the URL every bundle's import of it resolves to. */
   readonly url: string;
 }
@@ -13,6 +34,8 @@ export interface SdkRequest {
 /** Parent -> child: import one staged bundle and report its definitions. */
 export interface ImportRequest {
   readonly type: "import";
+  /** Fresh and random per request: the reply must carry it. */
+  readonly nonce: string;
   readonly module: string;
   /** What to call the bundle in messages: its path in the build folder. */
   readonly label: string;
@@ -28,9 +51,13 @@ export interface ImportRequest {
   readonly sharedSdk: boolean;
 }
 
-/** Child -> parent. */
-export type ChildMessage =
-  | { readonly type: "ready" }
+export type ParentMessage = ImportRequest | SdkRequest;
+
+/** Child -> parent: every reply but "ready" carries the nonce of the request it answers. */
+export type ChildMessage = { readonly type: "ready" } | (ChildReply & { readonly nonce: string });
+
+/** What the child answers to a request. */
+export type ChildReply =
   /** The answer to an SdkRequest: whether later imports may use the shared SDK, and if not why (for tests and bug reports). */
   | { readonly type: "sdk"; readonly shared: boolean; readonly message: string | null }
   | { readonly type: "imported"; readonly module: string; readonly exports: readonly ExportReport[] }

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import type { Readable, Writable } from "node:stream";
 import { isChildMessage } from "./decode.js";
-import type { ChildMessage, ImportRequest, SdkRequest } from "./protocol.js";
+import { MAX_REPLY_BYTES, type ChildReply, type ImportRequest, type ParentMessage } from "./protocol.js";
+import { encodeFrame, FrameReader } from "../../runtime/sandbox/frames.js";
 import { permissionFlag } from "./child-script.js";
 import { osLayerCommand, sandboxedExit, type OsLayer } from "../../runtime/sandbox/os-layer.js";
 
@@ -11,11 +14,14 @@ export interface Launch {
 
 /** What happened to one import request. */
 export type Reply =
-  | Extract<ChildMessage, { type: "imported" | "threw" | "untrusted" }>
+  | Extract<ChildReply, { type: "imported" | "threw" | "untrusted" }>
   | { readonly type: "timeout" }
   | { readonly type: "ended"; readonly detail: string };
 
 const STDERR_TAIL = 2000;
+
+/** What waiting for the child gives: its reply, or why there is none. */
+type Answer = ChildReply | { readonly type: "ready" } | { readonly type: "timeout" } | { readonly type: "ended"; readonly detail: string };
 
 /** One evaluation child process: an empty environment, the permission model, one import at a time. */
 export class Session {
@@ -30,19 +36,32 @@ export class Session {
   /** Whether the child imported the build's SDK module and froze it, for the bundles it imports to share (shareSdk). */
   sharesSdk = false;
   readonly #child: ChildProcess;
+  readonly #channel: Writable;
   #stderr = "";
   #ended: string | undefined;
-  #waiting: ((message: ChildMessage | { type: "ended"; detail: string }) => void) | undefined;
+  /** The nonce the awaited reply must carry ("ready" carries none). */
+  #expected: string | null = null;
+  #waiting: ((message: Answer) => void) | undefined;
 
   private constructor(child: ChildProcess, sandboxed: boolean) {
     this.#child = child;
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL);
     });
-    child.on("message", (message: unknown) => {
-      const waiting = this.#waiting;
-      this.#waiting = undefined;
-      waiting?.(isChildMessage(message) ? message : { type: "ended", detail: "the evaluation process sent a malformed message" });
+    const channel = child.stdio[3] as Readable & Writable;
+    this.#channel = channel;
+    // Writing to a child that has just ended fails with EPIPE; its "close" says why it ended.
+    channel.on("error", () => undefined);
+    const frames = new FrameReader(MAX_REPLY_BYTES);
+    channel.on("data", (chunk: Buffer) => {
+      let texts: string[];
+      try {
+        texts = frames.push(chunk);
+      } catch (thrown) {
+        this.#broken(`the evaluation process sent a frame it may not: ${(thrown as Error).message}`);
+        return;
+      }
+      for (const text of texts) this.#answer(text);
     });
     // "close" rather than "exit": by then the last of stderr has been read.
     child.on("close", (rawCode, rawSignal) => {
@@ -71,11 +90,10 @@ export class Session {
     const child = spawn(command[0]!, command.slice(1), {
       cwd,
       env: {},
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      serialization: "json",
+      stdio: ["ignore", "ignore", "pipe", "pipe"],
     });
     const session = new Session(child, layer !== null);
-    const first = await session.#next(timeoutMs);
+    const first = await session.#next(timeoutMs, null);
     if (first.type !== "ready") {
       session.kill();
       throw new Error(`the evaluation process did not start: ${first.type === "ended" ? first.detail : "it timed out"}`);
@@ -89,14 +107,7 @@ export class Session {
    * Throws, with the child killed, if it does not answer in time.
    */
   async shareSdk(url: string, timeoutMs: number): Promise<boolean> {
-    if (this.#ended === undefined) {
-      try {
-        this.#child.send({ type: "sdk", url } satisfies SdkRequest);
-      } catch {
-        // The channel closed under us; the "close" event reports why.
-      }
-    }
-    const reply = await this.#next(timeoutMs);
+    const reply = await this.#ask({ type: "sdk", nonce: randomUUID(), url }, timeoutMs);
     if (reply.type !== "sdk") {
       this.kill();
       throw new Error(`the evaluation process did not evaluate the SDK: ${reply.type === "ended" ? reply.detail : reply.type === "timeout" ? "it timed out" : "it answered out of turn"}`);
@@ -106,17 +117,10 @@ export class Session {
   }
 
   /** Sends one bundle to import and waits for its definitions, its error, the deadline or the end of the process. */
-  async run(request: ImportRequest, timeoutMs: number): Promise<Reply> {
+  async run(request: Omit<ImportRequest, "nonce">, timeoutMs: number): Promise<Reply> {
     this.imports++;
     this.retained++;
-    if (this.#ended === undefined) {
-      try {
-        this.#child.send(request);
-      } catch {
-        // The channel closed under us; the "close" event reports why.
-      }
-    }
-    const reply = await this.#next(timeoutMs);
+    const reply = await this.#ask({ ...request, nonce: randomUUID() }, timeoutMs);
     if (reply.type === "ready") return { type: "ended", detail: "the evaluation process restarted unexpectedly" };
     if (reply.type === "sdk") return { type: "ended", detail: "the evaluation process answered out of turn" };
     return reply;
@@ -126,7 +130,37 @@ export class Session {
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill("SIGKILL");
   }
 
-  #next(timeoutMs: number): Promise<ChildMessage | { type: "timeout" } | { type: "ended"; detail: string }> {
+  /** Sends one request and waits for the reply that carries its nonce. */
+  #ask(request: ParentMessage, timeoutMs: number): Promise<Answer> {
+    const answer = this.#next(timeoutMs, request.nonce);
+    if (this.#ended === undefined) this.#channel.write(encodeFrame(JSON.stringify(request)));
+    return answer;
+  }
+
+  /** A frame from the child: the awaited reply, or a broken protocol (a reply nobody asked for, a wrong nonce, a bad shape). */
+  #answer(text: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      message = undefined;
+    }
+    const waiting = this.#waiting;
+    if (waiting === undefined) return this.#broken("the evaluation process answered when nothing was asked");
+    const nonce = (message as { nonce?: unknown } | undefined)?.nonce ?? null;
+    if (!isChildMessage(message) || nonce !== this.#expected) return this.#broken(isChildMessage(message) ? "the evaluation process answered another request" : "the evaluation process sent a malformed message");
+    this.#waiting = undefined;
+    waiting(message);
+  }
+
+  /** The child broke the protocol: it is killed, and whoever waits is told why. */
+  #broken(detail: string): void {
+    this.kill();
+    this.#end(detail);
+  }
+
+  #next(timeoutMs: number, nonce: string | null): Promise<Answer> {
+    this.#expected = nonce;
     if (this.#ended !== undefined) return Promise.resolve({ type: "ended", detail: this.#ended });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {

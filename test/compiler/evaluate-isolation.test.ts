@@ -1,6 +1,7 @@
 // The sandbox-boundary issue's weaknesses 3 and 4 at build time: evaluation children reach no network (native
 // handles denied; under the OS layer no network namespace either), and one module cannot change what is locked
-// for another (every module is evaluated in a process of its own). Both isolation paths run.
+// for another (a child serves modules in turn only while its realm guard sees nothing changed; pool.ts). Both
+// isolation paths run.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,6 +81,61 @@ globalThis.__seen = [];
 process.on("message", (m) => globalThis.__seen.push(m && m.module));
 `;
 
+/**
+ * Modules that try to change what a later module in the same evaluation child locks, each by another route: the
+ * victim's `required` goes through Array.prototype.map in the child's report, and its property name through
+ * node:querystring. Each would succeed in a child that serves modules in turn without a realm guard (realm-guard.ts).
+ */
+const ATTACKS = {
+  "a builtin prototype": `
+const map = Array.prototype.map;
+Array.prototype.map = function (...args) { const out = map.apply(this, args); return this.length === 1 && this[0] === "id" && globalThis.__own ? [] : out; };
+globalThis.__own = true;
+`,
+  "a patch that forges once and then puts the original back": `
+const map = Array.prototype.map;
+let seen = 0;
+Array.prototype.map = function (...args) {
+  const out = map.apply(this, args);
+  if (this.length === 1 && this[0] === "id" && ++seen === 2) { Array.prototype.map = map; return []; }
+  return out;
+};
+`,
+  "a builtin module's function": `
+import querystring from "node:querystring";
+const unescape = querystring.unescape;
+querystring.unescape = (text) => (text === "%69d" ? "forged" : unescape(text));
+`,
+  "work left to run while the next module is imported (an unref'd timer)": `
+const map = Array.prototype.map;
+setTimeout(() => { Array.prototype.map = function (...args) { const out = map.apply(this, args); return this.length === 1 && this[0] === "id" ? [] : out; }; }, 400).unref();
+`,
+  "a copy of the next module imported early, while its own patch was in place": `
+import querystring from "node:querystring";
+const unescape = querystring.unescape;
+querystring.unescape = (text) => (text === "%69d" ? "forged" : unescape(text));
+try {
+  await import(new URL("./b-victim.mjs", import.meta.url).href);
+} catch {
+  // Not there yet.
+}
+querystring.unescape = unescape;
+`,
+} as const;
+
+/** The victim: slow to import (the timer above fires meanwhile), its property name made by node:querystring. */
+const victim = `import querystring from "node:querystring";
+import { schema, tool } from "cave";
+await new Promise((resolve) => setTimeout(resolve, 1200));
+export const t = tool({
+  name: "victim",
+  description: "A tool.",
+  input: schema.object({ [querystring.unescape("%69d")]: schema.string() }),
+  effect: "read",
+  execute: (args) => args,
+});
+`;
+
 for (const isolation of ["node", "os"] as const) {
   describe.skipIf(isolation === "os" && process.platform !== "linux")(`build-time evaluation (CAVE_ISOLATION=${isolation})`, () => {
     it("weakness 3: a module reaching for the network at import gets ERR_SANDBOX_DENIED and the canary sees nothing", async () => {
@@ -97,6 +153,15 @@ for (const isolation of ["node", "os"] as const) {
       expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
       const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as { tools: Record<string, { input: { jsonSchema: { properties?: Record<string, unknown> } } }> };
       expect(Object.keys(lock.tools.victim!.input.jsonSchema.properties ?? {})).toEqual(["id"]);
+    });
+
+    it.each(Object.entries(ATTACKS))("weakness 4: a module that changes %s cannot change what a later module locks", async (_route, attack) => {
+      const root = writeProject({ "tools/a-attacker.ts": tool("attacker", attack), "tools/b-victim.ts": victim });
+      const result = await withIsolation(isolation, () => build({ root }));
+      expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as { tools: Record<string, { input: { jsonSchema: { properties?: Record<string, unknown>; required?: string[] } } }> };
+      expect(Object.keys(lock.tools.victim!.input.jsonSchema.properties ?? {})).toEqual(["id"]);
+      expect(lock.tools.victim!.input.jsonSchema.required).toEqual(["id"]);
     });
   });
 }

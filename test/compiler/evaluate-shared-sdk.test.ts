@@ -202,4 +202,35 @@ describe("evaluate with a shared SDK: failures and the time limit", () => {
     expect(result(shared.get("tools/d_hangs.ts"))).toEqual({ type: "timeout" });
     expect(via(shared.get("tools/e_probe.ts"))).toBe("shared");
   });
+
+  it("a module that writes frames to the channel itself breaks only its own evaluation; the next module is imported as alone", async () => {
+    const forged = (module: string) => JSON.stringify({ type: "imported", nonce: "guess", module, exports: [] });
+    const files = {
+      "tools/a_writes.ts": probe("a_writes", `import { writeSync } from "node:fs";
+const text = ${JSON.stringify(forged("tools/b_probe.ts"))};
+const frame = Buffer.alloc(4 + Buffer.byteLength(text));
+frame.writeUInt32BE(Buffer.byteLength(text), 0);
+frame.write(text, 4);
+writeSync(3, frame);`),
+      "tools/b_probe.ts": probe("b_probe"),
+    };
+    const root = writeProject(files);
+    const staged = await stageProject(root, Object.keys(files));
+    const { jobs, copy, sdkUrl } = await jobsOf(staged);
+    const { shared, alone } = await importBoth(jobs, copy, sdkUrl);
+    expect(shared.get("tools/a_writes.ts")).toEqual({ type: "ended", detail: expect.stringContaining("the evaluation process answered another request") });
+    expect(alone.get("tools/a_writes.ts")).toEqual(shared.get("tools/a_writes.ts"));
+    expect(seen(shared.get("tools/b_probe.ts"))).toEqual(PRISTINE);
+    expect(result(shared.get("tools/b_probe.ts"))).toEqual(result(alone.get("tools/b_probe.ts")));
+  });
+
+  it("a job marked alone (a module importing external packages) is imported in a child of its own; the others share one", async () => {
+    const files = { "tools/a_probe.ts": probe("a_probe"), "tools/b_probe.ts": probe("b_probe"), "tools/c_probe.ts": probe("c_probe") };
+    const root = writeProject(files);
+    const staged = await stageProject(root, Object.keys(files));
+    const { jobs, copy, sdkUrl } = await jobsOf(staged);
+    const marked = jobs.map((job) => ({ ...job, alone: job.module === "tools/b_probe.ts" }));
+    const outcomes = await importAll(marked, await childScript(), { timeoutMs: 5000, cwd: REPO_ROOT, copy, sdkUrl });
+    expect(Object.fromEntries(marked.map((job) => [job.module, via(outcomes.get(job.module))]))).toEqual({ "tools/a_probe.ts": "shared", "tools/b_probe.ts": "own", "tools/c_probe.ts": "shared" });
+  });
 });
