@@ -1,3 +1,6 @@
+// Issue 13, item 8: a recovery key file that was not exactly 32 bytes (a 0-byte key left by a crash at first use)
+// was used as the HMAC key, so forged cursors and references passed. The key is created atomically and any other
+// length is refused (RECOVERY_KEY_INVALID).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHmac } from "node:crypto";
 import { tmpdir } from "node:os";

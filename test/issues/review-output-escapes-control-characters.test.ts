@@ -1,3 +1,5 @@
+// Issue 13, item 11: terminal escape sequences in a tool's description reached `cave diff` / `cave explain` text
+// output and could erase review lines. Every human-readable output escapes control characters.
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,3 +1,6 @@
+// Issue 13, item 12: an agent named `valueOf`, or `cave explain constructor` / `toString` / `__proto__`, exited 70, and a
+// build crashed after writing the lock. Every name-keyed lookup uses a record without a prototype, and the lock is
+// written only when the whole build succeeded.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
