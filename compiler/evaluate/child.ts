@@ -14,14 +14,16 @@ import { installDenyLayer } from "../../runtime/sandbox/child/deny.mjs";
 import { encodeFrame, FrameReader } from "../../runtime/sandbox/child/frames.mjs";
 import { rawStack } from "../../runtime/sandbox/child/raw-stack.mjs";
 import { deepFreeze, realmObjects } from "./freeze.js";
-import { CHANNEL_FD, MAX_REQUEST_BYTES, PRELOADED_BUILTINS, type ChildMessage, type ChildReply, type ExportReport, type ImportRequest, type ParentMessage, type RawAgent, type RawSchema, type RawTool, type SdkRequest } from "./protocol.js";
+import { ADDONS_ARGUMENT, CHANNEL_FD, MAX_REQUEST_BYTES, PRELOADED_BUILTINS, type ChildMessage, type ChildReply, type ExportReport, type ImportRequest, type ParentMessage, type RawAgent, type RawSchema, type RawTool, type SdkRequest } from "./protocol.js";
 import { createRealmGuard, type RealmGuard } from "./realm-guard.js";
 
 // An empty environment: whatever a launcher adds on the way (bwrap sets PWD) goes before any module runs.
 for (const name of Object.keys(process.env)) delete process.env[name];
 // Build-time evaluation is hermetic: a module that fetches its schema at import would make the lock
 // depend on the network (and Node 20's permission model does not stop network access).
-installDenyLayer({ selfPid: process.pid, pipe: ipcPipe() });
+// Native addons only in a child the parent started for one module with external packages under the OS layer
+// (session.ts): what an addon's native code does, the Node layers cannot stop.
+installDenyLayer({ selfPid: process.pid, pipe: ipcPipe(), addons: process.argv.includes(ADDONS_ARGUMENT) });
 /** A native Pipe handle for the deny layer to find the class by: stderr's (a pipe to the parent, see session.ts). */
 function ipcPipe(): unknown {
   return (process.stderr as unknown as { _handle?: unknown })._handle;

@@ -33,6 +33,9 @@ export interface EvaluateOptions {
 export const DEFAULT_EVALUATE_TIMEOUT_MS = 10_000;
 const OPTION_KEYS = ["timeoutMs", "cache", "isolation"];
 
+/** How a native addon's load is refused in an evaluation child: by the deny layer, or by Node itself. */
+const ADDON_REFUSED = /process\.dlopen is denied|ERR_DLOPEN_DISABLED|loading addons is disabled/;
+const ADDON_HINT = 'The module loads a native addon while it is imported. cave build allows that only for a module whose native package is listed in cave.config.json "external", and only under the sandbox\'s OS layer (bubblewrap: apt-get install bubblewrap; CAVE_ISOLATION=auto or os). Otherwise import the package inside execute.';
 const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values) or Standard Schema validators that can be converted to draft-07; keep functions, class instances and transforms out of what the lock records.";
 
 /**
@@ -65,7 +68,11 @@ export async function evaluate(root: string, staged: StageResult, analysed: Anal
       // A cached entry is checked like a child's reply (and then decoded like one), so a bad entry is only a miss.
       const exports = cache.get([sha256, sdk?.sha256 ?? null, timeoutMs]);
       if (isChildMessage({ type: "imported", module, exports })) outcomes.set(module, { type: "imported", exports: exports! });
-      else jobs.push({ module, label: bundlePath, url: "", alone: (staged.modules.get(module)!.externals ?? []).length > 0 });
+      else {
+        // A module with external packages: its own child, where (under the OS layer) their native addons may load.
+        const external = (staged.modules.get(module)!.externals ?? []).length > 0;
+        jobs.push({ module, label: bundlePath, url: "", alone: external, addons: external });
+      }
     }
     if (jobs.length > 0) {
       // Children that serve modules in turn while no module changes what the next one sees (pool.ts), under the OS layer
@@ -173,7 +180,7 @@ function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outc
       if (outcome.rule !== null && outcome.rule.code in CODES) {
         return error(outcome.rule.code as CaveCode, `${staged.module}: ${clean(outcome.message, root, staged).replace(/^CaveError: CAVE1\d{3} /, "").replace(` ${outcome.rule.hint}`, "")} (thrown while the module was imported at build time)`, outcome.rule.hint, ruleLocation(analysed, staged.module, outcome.rule.subject));
       }
-      return error("CAVE5001", `${staged.module} threw while being imported at build time: ${clean(outcome.message, root, staged)}${thrownWhere(where)}`, "Build-time evaluation imports the module with an empty environment and no file system access, and never calls execute; move work that needs those into execute.", where === undefined || where.package !== null ? at : { file: where.file, line: where.line, column: where.column });
+      return error("CAVE5001", `${staged.module} threw while being imported at build time: ${clean(outcome.message, root, staged)}${thrownWhere(where)}`, ADDON_REFUSED.test(outcome.message) ? ADDON_HINT : "Build-time evaluation imports the module with an empty environment and no file system access, and never calls execute; move work that needs those into execute.", where === undefined || where.package !== null ? at : { file: where.file, line: where.line, column: where.column });
     case "timeout":
       return error("CAVE5002", `importing ${staged.module} did not finish within ${timeoutMs} ms, so the evaluation process was killed`, "Remove the loop or never-settling await from module scope (start long work inside execute), or raise the build's evaluateTimeoutMs if the module is just slow.", at);
     case "ended":

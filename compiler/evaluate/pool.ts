@@ -13,6 +13,8 @@ export interface Job {
    * once per process, so a module could change one for the next, and the realm guard does not reach them.
    */
   readonly alone?: boolean;
+  /** May load native addons (a module with external packages): granted only in a child of its own under the OS layer. */
+  readonly addons?: boolean;
   /**
    * Writes the bundle where `url` points, called just before its first import. A bundle that is not there yet cannot be
    * imported early by a module evaluated before it in the same child (which could leave a doctored copy in that child's
@@ -70,7 +72,7 @@ export async function importAll(
 ): Promise<Map<string, Outcome>> {
   const { timeoutMs, cwd, copy, sdkUrl, launch } = options;
   const startTimeoutMs = Math.max(timeoutMs, 10_000);
-  const start = () => Session.start(script, { timeoutMs: startTimeoutMs, cwd, readable: copy.base, alsoReadable: options.alsoReadable, launch });
+  const start = (addons = false) => Session.start(script, { timeoutMs: startTimeoutMs, cwd, readable: copy.base, alsoReadable: options.alsoReadable, launch, addons });
   const request = (job: Job, sharedSdk: boolean) => ({ type: "import" as const, module: job.module, label: job.label, url: job.url, base: copy.base, baseUrl: copy.baseUrl, sharedSdk });
   const outcomes = new Map<string, Outcome>();
   const queue = [...jobs];
@@ -81,7 +83,7 @@ export async function importAll(
     await job.place?.();
     let session: Session;
     try {
-      session = await start();
+      session = await start(job.alone === true && job.addons === true);
     } catch (thrown) {
       return { type: "ended", detail: (thrown as Error).message };
     }

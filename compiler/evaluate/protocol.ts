@@ -5,6 +5,9 @@
  * answers (a module cannot know the nonce of a request sent after it was imported).
  */
 
+/** The argument (after the script) by which the parent lets a child load native addons. */
+export const ADDONS_ARGUMENT = "cave-allow-addons";
+
 /** The child's end of the channel. */
 export const CHANNEL_FD = 3;
 /** A request names files and folders; it is never large. */

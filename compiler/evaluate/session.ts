@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { isChildMessage } from "./decode.js";
-import { MAX_REPLY_BYTES, type ChildReply, type ImportRequest, type ParentMessage } from "./protocol.js";
+import { nodeFeatures } from "../../runtime/node-features.js";
+import { ADDONS_ARGUMENT, MAX_REPLY_BYTES, type ChildReply, type ImportRequest, type ParentMessage } from "./protocol.js";
 import { encodeFrame, FrameReader } from "../../runtime/sandbox/frames.js";
 import { permissionFlag } from "./child-script.js";
 import { osLayerCommand, sandboxedExit, type OsLayer } from "../../runtime/sandbox/os-layer.js";
@@ -76,15 +77,19 @@ export class Session {
    * root, so that a message quoting process.cwd() holds no other path of this machine. It may read `readable` (the
    * private copy of the staged files, a folder with a trailing separator) and nothing else.
    */
-  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string; readonly readable: string; readonly alsoReadable?: readonly string[] | undefined; readonly launch?: Launch | undefined }): Promise<Session> {
+  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string; readonly readable: string; readonly alsoReadable?: readonly string[] | undefined; readonly launch?: Launch | undefined; readonly addons?: boolean }): Promise<Session> {
     const { timeoutMs, cwd, readable } = options;
     // alsoReadable: the real folders of external packages the bundles import (linked into the copy's node_modules).
     const also = options.alsoReadable ?? [];
-    const node = [process.execPath, permissionFlag(), `--allow-fs-read=${readable}`, ...also.map((path) => `--allow-fs-read=${path}`), "--no-warnings", "--input-type=module", "--eval", script];
+    // Addons only under the OS layer, as for a sandboxed tool (runtime/sandbox/os-only.ts): the Node layers cannot stop
+    // native code. The permission model refuses them unless granted; the deny layer unless told (ADDONS_ARGUMENT).
+    const layer = options.launch?.osLayer ?? null;
+    const addons = options.addons === true && layer !== null;
+    const grant = addons && nodeFeatures().permissionCovers.includes("addons") ? ["--allow-addons"] : [];
+    const node = [process.execPath, permissionFlag(), `--allow-fs-read=${readable}`, ...also.map((path) => `--allow-fs-read=${path}`), ...grant, "--no-warnings", "--input-type=module", "--eval", script, ...(addons ? [ADDONS_ARGUMENT] : [])];
     // Under the OS layer the child sees node and the private copy of the staged files (read-only) and nothing else:
     // no project, no network, no host socket. Its working directory there is an empty folder at the project root's
     // path, so a message quoting process.cwd() reads as before.
-    const layer = options.launch?.osLayer ?? null;
     const mounts = [readable, ...also].map((path) => ({ path: path.replace(/[\\/]+$/, "") }));
     const command = layer === null ? node : osLayerCommand(layer, { mounts, command: node, chdir: cwd });
     const child = spawn(command[0]!, command.slice(1), {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyProject, removeCopies } from "../support/projects.js";
 import { cave, expectRelativeOnly } from "./helpers.js";
+import { sealLock } from "../../src/contract/lock-seal.js";
 
 afterAll(removeCopies);
 
@@ -77,11 +78,13 @@ describe("cave explain", () => {
     const dir = copyProject("fixtures/diff/sandbox-addons");
     const lock = JSON.parse(readFileSync(join(dir, "head.lock"), "utf8"));
     lock.externals = {
-      "node_modules/better-sqlite3": { name: "better-sqlite3", version: "12.11.1", integrity: "sha512-better" },
-      "node_modules/bindings": { name: "bindings", version: "1.5.0", integrity: "sha512-bindings" },
+      "node_modules/better-sqlite3": { name: "better-sqlite3", version: "12.11.1", integrity: "sha512-better", optional: false },
+      "node_modules/bindings": { name: "bindings", version: "1.5.0", integrity: "sha512-bindings", optional: false },
     };
     lock.tools.send_email.source.externals = ["node_modules/better-sqlite3", "node_modules/bindings"];
-    writeFileSync(join(dir, "externals.lock"), JSON.stringify(lock));
+    // Sealed again, as cave build would have written it: explain refuses an edited lock (CAVE9005).
+    const reseal = (edited: typeof lock) => JSON.stringify(sealLock((({ integrity: _i, toolHashes: _t, ...body }) => body)(edited)));
+    writeFileSync(join(dir, "externals.lock"), reseal(lock));
     const run = await cave(["explain", "send_email", "--lock", "externals.lock"], dir);
     expect(run.code).toBe(0);
     const out = run.stdout;
@@ -94,7 +97,7 @@ describe("cave explain", () => {
     const plain = await cave(["explain", "lookup_order", "--lock", "externals.lock"], dir);
     expect(plain.stdout).not.toMatch(/native addons|external packages/);
     lock.tools.lookup_order.source.externals = ["node_modules/unpinned"];
-    writeFileSync(join(dir, "unpinned.lock"), JSON.stringify(lock));
+    writeFileSync(join(dir, "unpinned.lock"), reseal(lock));
     expect((await cave(["explain", "lookup_order", "--lock", "unpinned.lock"], dir)).stdout).toContain("    node_modules/unpinned: not pinned by this lock (the runtime refuses the tool: LOCK_INVALID)\n");
   });
 });

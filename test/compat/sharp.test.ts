@@ -1,7 +1,7 @@
 // Issue 11, item 3: sharp (a native N-API addon whose binary comes in a platform package) as an external package:
 // package-lock.json lists every platform's package, npm installs this machine's; the lock pins them all as optional,
 // and the tool runs sandboxed (addons: true, OS layer) and in process on what is installed here.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -46,4 +46,21 @@ describe("sharp as an external package with platform packages", () => {
       await runtime.close();
     }
   });
+
+  it("without the OS layer, a build that imports sharp at module level is CAVE5001 saying addons need the OS layer, and writes no lock", async () => {
+    const root = copyWorkspace(["sharp.ts"]);
+    const saved = process.env.CAVE_ISOLATION;
+    process.env.CAVE_ISOLATION = "node";
+    try {
+      const result = await build({ root });
+      const failure = result.diagnostics.find((d) => d.code === "CAVE5001");
+      expect(failure?.message).toContain("tools/sharp.ts threw while being imported at build time");
+      expect(failure?.hint).toContain('cave build allows that only for a module whose native package is listed in cave.config.json "external", and only under the sandbox\'s OS layer');
+      expect(existsSync(join(root, "cave.lock"))).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.CAVE_ISOLATION;
+      else process.env.CAVE_ISOLATION = saved;
+    }
+  });
 });
+
