@@ -7,17 +7,18 @@ import { build } from "../../compiler/build.js";
 import { createRuntime, MemoryReceiptSink, type CallOutcome, type Runtime } from "../../runtime/index.js";
 import { createSandboxDispatcher, type SandboxDispatcher } from "../../runtime/sandbox/index.js";
 import { startUpstream, type Upstream } from "../sandbox/support/upstream.js";
-import { copyWorkspace, removeWorkspaceCopies } from "./workspace.js";
+import { copyWorkspace, expectSourceMaps, removeWorkspaceCopies } from "./workspace.js";
 
 const describeOs = process.platform === "linux" ? describe : describe.skip;
 
+let root: string;
 let api: Upstream;
 let sandbox: SandboxDispatcher;
 let runtime: Runtime;
 const receipts = new MemoryReceiptSink();
 
 beforeAll(async () => {
-  const root = copyWorkspace(["got.ts", "axios.ts"]);
+  root = copyWorkspace(["got.ts", "axios.ts"]);
   const result = await build({ root });
   expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   expect(Object.keys(result.lock!.tools).sort()).toEqual(["axios", "axios_host", "got", "got_host"]);
@@ -41,6 +42,10 @@ function echoed(outcome: CallOutcome): { from: string; method: string; url: stri
 }
 
 describeOs("got and axios make a real request in both sandbox modes", () => {
+  it("each bundle ends with its source map, its sources named without a path of this machine (got's dependencies ship maps of their own)", () => {
+    expectSourceMaps(root);
+  });
+
   it.each([
     ["got", "/echo/orders/7"],
     ["axios", "/echo/orders/7?expand=orders"],

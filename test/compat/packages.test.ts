@@ -1,12 +1,10 @@
 // Issue 11: real registry packages (test/compat/workspace, installed with npm ci) build and run in both sandbox modes:
 // each tool module holds the same tool twice, sandboxed (`name`) and in process (`name_host`), and both answer alike.
 // got and axios, which make real requests (the sandboxed ones through the egress broker), are http-clients.test.ts.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../compiler/build.js";
 import { createRuntime, type Runtime } from "../../runtime/index.js";
-import { copyWorkspace, removeWorkspaceCopies } from "./workspace.js";
+import { copyWorkspace, expectSourceMaps, removeWorkspaceCopies } from "./workspace.js";
 
 afterAll(removeWorkspaceCopies);
 
@@ -39,10 +37,6 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => runtime?.close());
 
-function runtimeLock(): Record<string, { source: { bundle: string } }> {
-  return (JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as { tools: Record<string, { source: { bundle: string } }> }).tools;
-}
-
 describe("registry packages build and run in both sandbox modes", () => {
   it.each(CASES)("$name answers the same sandboxed and in process", async (one) => {
     for (const name of [one.name, `${one.name}_host`]) {
@@ -53,13 +47,7 @@ describe("registry packages build and run in both sandbox modes", () => {
   }, 120_000);
 
   it("every bundle ends with its source map, its sources named without a path of this machine (cheerio's dependencies ship maps of their own)", () => {
-    const prefix = "//# sourceMappingURL=data:application/json;base64,";
-    for (const [name, locked] of Object.entries(runtimeLock())) {
-      const last = readFileSync(join(root, locked.source.bundle), "utf8").trimEnd().split("\n").at(-1)!;
-      expect(last.startsWith(prefix), name).toBe(true);
-      const sources = JSON.parse(Buffer.from(last.slice(prefix.length), "base64").toString("utf8")).sources as string[];
-      expect(sources.filter((source) => source.startsWith("/") || source.includes("..") || source === "(unknown source)"), name).toEqual([]);
-    }
+    expectSourceMaps(root);
   });
 
   it.each(["zod", "valibot", "arktype"])("%s's validator refuses bad arguments where the tool runs, in both modes", async (name) => {

@@ -1,6 +1,7 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { REPO_ROOT } from "../support/golden.js";
 
 /** The compatibility workspace: real registry packages, installed by .ci/run with `npm ci` in this folder. */
@@ -33,4 +34,20 @@ export function copyWorkspace(only?: readonly string[]): string {
 
 export function removeWorkspaceCopies(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Checks that every locked tool's bundle in the built workspace copy `root` ends with its source map (inline), whose
+ * sources are named without a path of this machine: the packages' own maps are followed, not copied with their paths.
+ */
+export function expectSourceMaps(root: string): void {
+  const prefix = "//# sourceMappingURL=data:application/json;base64,";
+  const tools = (JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as { tools: Record<string, { source: { bundle: string } }> }).tools;
+  expect(Object.keys(tools).length).toBeGreaterThan(0);
+  for (const [name, locked] of Object.entries(tools)) {
+    const last = readFileSync(join(root, locked.source.bundle), "utf8").trimEnd().split("\n").at(-1)!;
+    expect(last.startsWith(prefix), name).toBe(true);
+    const sources = JSON.parse(Buffer.from(last.slice(prefix.length), "base64").toString("utf8")).sources as string[];
+    expect(sources.filter((source) => source.startsWith("/") || source.includes("..") || source === "(unknown source)"), name).toEqual([]);
+  }
 }
