@@ -1,7 +1,7 @@
 import { Ajv, type Options } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { useDecimalMultipleOf } from "./decimal-multiple-of.js";
-import { linearDateTimes, linearRegex, linearUris, linearUrl, useLinearUniqueItems } from "./linear-keywords.js";
+import { linearDateTimes, linearRegex, linearUriTemplate, linearUris, linearUrl, useLinearUniqueItems } from "./linear-keywords.js";
 import { FORMATS_CODE } from "./helpers.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, whose `default` is the plugin.
@@ -94,12 +94,13 @@ export function inProcessAjv(): Ajv {
 
 /**
  * Formats (ajv-formats, full mode, no formatMinimum-style keywords: not draft-07) with `url`, `uri`,
- * `uri-reference`, `regex`, `date-time` and `iso-date-time` in linear time, the decimal multipleOf and the linear uniqueItems (linear-keywords.ts).
+ * `uri-reference`, `uri-template`, `regex`, `date-time` and `iso-date-time` in linear time, the decimal multipleOf and the linear uniqueItems (linear-keywords.ts).
  * The precompiled modules read the same formats through the prelude (helpers.ts).
  */
 function configure(ajv: Ajv): Ajv {
   addFormats(ajv, { mode: "full", keywords: false });
   ajv.addFormat("url", linearUrl);
+  ajv.addFormat("uri-template", linearUriTemplate);
   ajv.addFormat("uri", linearUris.uri);
   ajv.addFormat("uri-reference", linearUris["uri-reference"]);
   ajv.addFormat("regex", linearRegex);

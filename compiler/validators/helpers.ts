@@ -3,6 +3,7 @@ import { LINEAR_DATE_TIME_SOURCE } from "./linear-date-time.js";
 import { LINEAR_REGEX_SOURCE } from "./linear-regex.js";
 import { LINEAR_URI_SOURCE } from "./linear-uri.js";
 import { LINEAR_URL_SOURCE } from "./linear-url.js";
+import { LINEAR_URI_TEMPLATE_SOURCE } from "./linear-uri-template.js";
 
 /**
  * The name a precompiled validator reads Ajv's runtime helpers from. Its prelude (prelude.ts) defines it; Ajv's
@@ -17,9 +18,9 @@ export const HELPERS_GLOBAL = "__caveAjvRuntime";
  */
 export const HELPERS = {
   equal: 'require("ajv/dist/runtime/equal").default',
-  // ajv-formats' formats with the super-linear ones replaced (linear-url.ts, linear-uri.ts, linear-regex.ts,
+  // ajv-formats' formats with the super-linear ones replaced (linear-url.ts, linear-uri.ts, linear-uri-template.ts, linear-regex.ts,
   // linear-date-time.ts): the prelude defines them from their sources.
-  fullFormats: `((formats) => Object.assign({}, formats, { url: ${LINEAR_URL_SOURCE}, regex: ${LINEAR_REGEX_SOURCE}(require("@eslint-community/regexpp").RegExpValidator) }, ${LINEAR_URI_SOURCE}, ${LINEAR_DATE_TIME_SOURCE}(formats)))(require("ajv-formats/dist/formats").fullFormats)`,
+  fullFormats: `((formats) => Object.assign({}, formats, { url: ${LINEAR_URL_SOURCE}, "uri-template": ${LINEAR_URI_TEMPLATE_SOURCE}, regex: ${LINEAR_REGEX_SOURCE}(require("@eslint-community/regexpp").RegExpValidator) }, ${LINEAR_URI_SOURCE}, ${LINEAR_DATE_TIME_SOURCE}(formats)))(require("ajv-formats/dist/formats").fullFormats)`,
   ucs2length: 'require("ajv/dist/runtime/ucs2length").default',
   uri: 'require("ajv/dist/runtime/uri").default',
 } as const;

@@ -7,6 +7,7 @@ import { LINEAR_DATE_TIME_SOURCE } from "./linear-date-time.js";
 import { LINEAR_REGEX_SOURCE } from "./linear-regex.js";
 import { LINEAR_URI_SOURCE } from "./linear-uri.js";
 import { LINEAR_URL_SOURCE } from "./linear-url.js";
+import { LINEAR_URI_TEMPLATE_SOURCE } from "./linear-uri-template.js";
 
 /**
  * `uniqueItems` in linear time. Ajv compares every pair of items with deep equality when the items
@@ -37,6 +38,7 @@ export const DUPLICATE_ITEMS_SOURCE = `(function duplicateItems(items) {
 
 const duplicateItems = Object.assign(fromSource<(items: unknown[]) => [number, number] | null>(DUPLICATE_ITEMS_SOURCE), { code: DUPLICATE_ITEMS_SOURCE });
 export const linearUrl = fromSource<(value: string) => boolean>(LINEAR_URL_SOURCE);
+export const linearUriTemplate = fromSource<(value: string) => boolean>(LINEAR_URI_TEMPLATE_SOURCE);
 export const linearUris = fromSource<Readonly<Record<"uri" | "uri-reference", (value: string) => boolean>>>(LINEAR_URI_SOURCE);
 export const linearDateTimes = fromSource<(formats: unknown) => Readonly<Record<"date-time" | "iso-date-time", (value: string) => boolean>>>(LINEAR_DATE_TIME_SOURCE)(
   (createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: unknown }).fullFormats,

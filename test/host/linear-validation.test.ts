@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { inProcessAjv } from "../../compiler/validators/ajv-options.js";
-import { linearDateTimes, linearRegex, linearUris, linearUrl } from "../../compiler/validators/linear-keywords.js";
+import { linearDateTimes, linearRegex, linearUriTemplate, linearUris, linearUrl } from "../../compiler/validators/linear-keywords.js";
 import { LINEAR_URI_SOURCE } from "../../compiler/validators/linear-uri.js";
 import { LINEAR_URL_SOURCE } from "../../compiler/validators/linear-url.js";
 import { redosVerdict } from "../../compiler/validators/redos.js";
@@ -170,3 +170,26 @@ describe("the date-time and iso-date-time formats", () => {
     }
   });
 });
+
+describe("the uri-template format", () => {
+  it("answers exactly as ajv-formats' pattern on generated strings over every character its grammar treats apart", () => {
+    const pattern = fullFormats["uri-template"] as RegExp;
+    const alphabet = ["{", "}", "%", "a", "Z", "_", "0", "1", "9", "5", ":", "*", ",", "+", "#", ".", "/", ";", "?", "&", "=", "!", "@", "|", "F", "g", " ", '"', "'", "<", ">", "\\", "`", "^", "\u00e9", "\u0000", "\u007f", "-", "~", "\ud800", "\u017f", "\u212a"];
+    const random = rng(29);
+    const samples = ["{a}", "{+a,b:12,c*}", "x{a:1234}", "x{a:12345}", "{a:0}", "%4a{%41b}", "{,a}", "{}", "{a,}", "{a:}", "%4", "ab%zz", "{a*:1}", "{\u017f}", "{\u212a}"];
+    for (let i = 0; i < 50_000; i++) {
+      let text = "";
+      const length = Math.floor(random() * 14);
+      for (let j = 0; j < length; j++) text += alphabet[Math.floor(random() * alphabet.length)]!;
+      samples.push(text);
+    }
+    let valid = 0;
+    for (const sample of samples) {
+      const expected = pattern.test(sample);
+      expect(linearUriTemplate(sample), JSON.stringify(sample)).toBe(expected);
+      if (expected) valid++;
+    }
+    expect(valid).toBeGreaterThan(1000);
+  });
+});
+
