@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../compiler/build.js";
 import { createRuntime } from "../../runtime/index.js";
 import { createSandboxDispatcher } from "../../runtime/sandbox/index.js";
+import { withIsolation } from "../support/isolation.js";
 import { copyWorkspace, removeWorkspaceCopies, WORKSPACE } from "./workspace.js";
 
 afterAll(removeWorkspaceCopies);
@@ -49,18 +50,11 @@ describe("sharp as an external package with platform packages", () => {
 
   it("without the OS layer, a build that imports sharp at module level is CAVE5001 saying addons need the OS layer, and writes no lock", async () => {
     const root = copyWorkspace(["sharp.ts"]);
-    const saved = process.env.CAVE_ISOLATION;
-    process.env.CAVE_ISOLATION = "node";
-    try {
-      const result = await build({ root });
-      const failure = result.diagnostics.find((d) => d.code === "CAVE5001");
-      expect(failure?.message).toContain("tools/sharp.ts threw while being imported at build time");
-      expect(failure?.hint).toContain('cave build allows that only for a module whose native package is listed in cave.config.json "external", and only under the sandbox\'s OS layer');
-      expect(existsSync(join(root, "cave.lock"))).toBe(false);
-    } finally {
-      if (saved === undefined) delete process.env.CAVE_ISOLATION;
-      else process.env.CAVE_ISOLATION = saved;
-    }
+    const result = await withIsolation("node", () => build({ root }));
+    const failure = result.diagnostics.find((d) => d.code === "CAVE5001");
+    expect(failure?.message).toContain("tools/sharp.ts threw while being imported at build time");
+    expect(failure?.hint).toContain('cave build allows that only for a module whose native package is listed in cave.config.json "external", and only under the sandbox\'s OS layer');
+    expect(existsSync(join(root, "cave.lock"))).toBe(false);
   });
 });
 

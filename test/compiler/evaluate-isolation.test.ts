@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../compiler/build.js";
 import { startCanary, type Canary } from "../sandbox/support/canary.js";
+import { withIsolation } from "../support/isolation.js";
 import { removeCopies, writeProject } from "../support/projects.js";
 
 let canary: Canary;
@@ -17,19 +18,6 @@ afterAll(async () => {
   await canary.close();
   removeCopies();
 });
-
-/** Runs `work` with CAVE_ISOLATION set to `value` (or unset), restoring it after. */
-async function withIsolation<T>(value: string | undefined, work: () => Promise<T>): Promise<T> {
-  const saved = process.env.CAVE_ISOLATION;
-  if (value === undefined) delete process.env.CAVE_ISOLATION;
-  else process.env.CAVE_ISOLATION = value;
-  try {
-    return await work();
-  } finally {
-    if (saved === undefined) delete process.env.CAVE_ISOLATION;
-    else process.env.CAVE_ISOLATION = saved;
-  }
-}
 
 const tool = (name: string, top = "") => `import { schema, tool } from "cave";
 ${top}
