@@ -6,6 +6,7 @@ import { createSandboxDispatcher } from "../../runtime/sandbox/index.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, gone, sandboxed } from "./support/runtime.js";
+import { waitFor } from "./support/wait-for.js";
 
 /**
  * The pool's mechanics (leases, spares, recycling, closing) are the same whatever launches a child; these tests tell
@@ -27,14 +28,6 @@ const content = <T>(outcome: CallOutcome): T => {
   expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
   return (outcome as { content: T }).content;
 };
-
-async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("pooling", () => {
   it("a run's calls of one tool share one warm child", async () => {

@@ -10,6 +10,7 @@ import { removeCopies } from "../support/projects.js";
 import { startHost } from "./support/host-process.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, code, gone, sandboxed } from "./support/runtime.js";
+import { waitFor } from "./support/wait-for.js";
 
 const linux = process.platform === "linux";
 const probe = await probeOsLayer();
@@ -46,14 +47,6 @@ function descendants(pid: number): number[] {
   };
   walk(pid);
   return found;
-}
-
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("condition not reached in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe.skipIf(!linux)("the OS layer on this Linux host", () => {

@@ -10,6 +10,7 @@ import { removeCopies } from "../support/projects.js";
 import { startHost } from "./support/host-process.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, gone, sandboxed, type Sandboxed, code } from "./support/runtime.js";
+import { waitFor } from "./support/wait-for.js";
 
 let root: string;
 beforeAll(async () => {
@@ -30,14 +31,6 @@ async function faultThenFine(s: Sandboxed, kind: string, name = "fault"): Promis
   const outcome = await s.runtime.call(name, { kind });
   expect(await s.runtime.call("fault", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
   return outcome;
-}
-
-async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe("row 7: the tool throws or rejects", () => {

@@ -13,6 +13,7 @@ import { removeCopies } from "../support/projects.js";
 import { startHost } from "./support/host-process.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, sandboxed, code } from "./support/runtime.js";
+import { waitFor } from "./support/wait-for.js";
 import { sealLock } from "../../src/contract/lock-seal.js";
 
 let root: string;
@@ -24,14 +25,6 @@ afterAll(() => {
   removeCopies();
 });
 
-
-async function waitFor(condition: () => boolean, ms = 20_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("row 21: write in the fixture sandbox", () => {
   it("a declared write tool is EFFECT_BLOCKED before any child starts", async () => {
@@ -209,7 +202,7 @@ describe("row 25: journal replay and unknown effects", () => {
   it("a write whose host crashed between its start and its completion record surfaces EFFECT_UNKNOWN, not a silent re-run", async () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
     const host = await startHost({ root, journal: `file:${journalPath}`, runId: "row-25-crash", calls: [{ name: "slow_write", args: { id: "w1", ms: 60_000 } }] });
-    await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"t":"intent"'));
+    await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"t":"intent"'), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     host.child.kill("SIGKILL");
     expect(await host.exited).toEqual({ code: null, signal: "SIGKILL" });
@@ -237,7 +230,7 @@ describe("row 25: journal replay and unknown effects", () => {
   it("a read-only call cut off the same way is simply run again", async () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
     const host = await startHost({ root, journal: `file:${journalPath}`, runId: "row-25-read", calls: [{ name: "fault", args: { kind: "pending" } }] });
-    await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"t":"intent"'));
+    await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"t":"intent"'), 20_000);
     host.child.kill("SIGKILL");
     await host.exited;
     const sandbox = createSandboxDispatcher();
