@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { CaveLock } from "../../src/contract/lock.js";
-import { inspectLock, type DeploymentProblem } from "../../runtime/deploy-check.js";
+import { deploymentProblem, inspectLock, type DeploymentProblem } from "../../runtime/deploy-check.js";
 import { loadConfig } from "../discover/config.js";
 import type { Diagnostic } from "../diagnostics.js";
 
@@ -35,7 +35,7 @@ export async function readLockFile(root: string, absolute: string, label = shown
   } catch (thrown) {
     const code = (thrown as { code?: unknown }).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { label, lock: null, absent: true, problems: [] };
-    return { label, lock: null, absent: false, problems: [{ code: "CAVE9001", message: `${shownPath(root, absolute)} could not be read (${typeof code === "string" ? code : "read error"}); check its permissions` }] };
+    return { label, lock: null, absent: false, problems: [deploymentProblem({ kind: "unreadable", reason: typeof code === "string" ? code : "read error" }, shownPath(root, absolute))] };
   }
   const { lock, problems } = inspectLock(text, label);
   return { label, lock, absent: false, problems };

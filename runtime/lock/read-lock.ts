@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { toDictionary } from "../../src/contract/dictionary.js";
-import { JsonTooDeepError, MAX_JSON_DEPTH } from "../../src/contract/hash.js";
 import { LOCKFILE_VERSION, type LockedTool, type LockHeader } from "../../src/contract/lock.js";
-import { lockIntegrity, toolEntryHash } from "../../src/contract/lock-seal.js";
 import { RuntimeError } from "../errors.js";
 import { needsOsLayer } from "../sandbox/os-only.js";
 import { checkLockTopShape, checkToolShape } from "./check-shape.js";
+import { entryProblem, integrityProblem, versionProblem } from "./inspect.js";
+import { lockRuntimeError, type LockProblem } from "./problems.js";
 import { splitLock, type SplitLock } from "./split-lock.js";
 
 /**
@@ -42,22 +42,13 @@ export async function readLock(absolutePath: string, shown: string): Promise<Run
   } catch (thrown) {
     if (thrown instanceof RuntimeError) throw thrown;
     const code = (thrown as { code?: unknown }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new RuntimeError("LOCK_NOT_FOUND", `${shown} does not exist; run cave build in the project root, or pass root and lock to createRuntime()`);
-    throw new RuntimeError("LOCK_NOT_FOUND", `${shown} could not be read (${typeof code === "string" ? code : "read error"}); check that the runtime may read it`);
+    throw lockRuntimeError(code === "ENOENT" || code === "ENOTDIR" ? { kind: "absent" } : { kind: "unreadable", reason: typeof code === "string" ? code : "read error" }, shown);
   }
   const header = split.header;
-  checkVersion(header, shown);
-  const { integrity } = header;
-  if (typeof integrity !== "string") throw new RuntimeError("LOCK_INVALID", `${shown} has no integrity hash; regenerate it with cave build`);
-  const actual = hashOrRefuse(() => lockIntegrity(header), shown, "");
-  if (actual !== integrity) {
-    throw new RuntimeError("LOCK_MISMATCH", `${shown} does not match its integrity hash (it says ${integrity}, its content hashes to ${actual}): it was edited after cave build; regenerate it with cave build`);
-  }
   const hashes = header.toolHashes;
   const names = typeof hashes === "object" && hashes !== null && !Array.isArray(hashes) ? Object.keys(hashes) : [];
-  const locked = new Set(names);
-  const problem = checkLockTopShape(header, locked);
-  if (problem !== undefined) throw invalid(shown, problem);
+  const problem = versionProblem(header, [LOCKFILE_VERSION]) ?? integrityProblem(header) ?? shapeProblem(checkLockTopShape(header, new Set(names)));
+  if (problem !== undefined) throw lockRuntimeError(problem, shown);
   return runtimeLock(header as unknown as LockHeader, [...names].sort(), split, shown);
 }
 
@@ -67,24 +58,17 @@ function parsedWhole(bytes: Buffer, shown: string): SplitLock {
   try {
     parsed = JSON.parse(bytes.toString("utf8"));
   } catch {
-    throw new RuntimeError("LOCK_INVALID", `${shown} is not valid JSON (or was cut short); regenerate it with cave build and never edit it by hand`);
+    throw lockRuntimeError({ kind: "not-json" }, shown);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new RuntimeError("LOCK_INVALID", `${shown} is not a JSON object; regenerate it with cave build`);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw lockRuntimeError({ kind: "not-object" }, shown);
   const { tools, ...header } = parsed as Record<string, unknown>;
-  if (header.lockfileVersion === LOCKFILE_VERSION && (typeof tools !== "object" || tools === null || Array.isArray(tools))) throw invalid(shown, "tools must be an object");
+  if (header.lockfileVersion === LOCKFILE_VERSION && (typeof tools !== "object" || tools === null || Array.isArray(tools))) throw lockRuntimeError({ kind: "shape", detail: "tools must be an object" }, shown);
   const entries = tools as Record<string, unknown>;
   return { header, entry: (name) => (Object.hasOwn(entries, name) ? { value: entries[name] } : undefined) };
 }
 
-function checkVersion(header: Record<string, unknown>, shown: string): void {
-  const version = header.lockfileVersion;
-  if (version === LOCKFILE_VERSION) return;
-  if (version === 1) {
-    // A lock v1 is sealed by one hash over every entry; this runtime verifies entries one by one (docs/decisions.md).
-    throw new RuntimeError("LOCK_VERSION_UNSUPPORTED", `${shown} has lockfileVersion 1, written by an earlier cave build, but this runtime reads lockfileVersion ${LOCKFILE_VERSION}; run cave build with this cave version (the same sources give a lockfileVersion ${LOCKFILE_VERSION} lock; cave diff shows the two side by side) and deploy the new lock with its build folder`);
-  }
-  const found = typeof version === "number" ? `lockfileVersion ${version}` : "no numeric lockfileVersion";
-  throw new RuntimeError("LOCK_VERSION_UNSUPPORTED", `${shown} has ${found}, but this runtime reads lockfileVersion ${LOCKFILE_VERSION}; build with the cave version you deploy, or upgrade the runtime`);
+function shapeProblem(detail: string | undefined): LockProblem | undefined {
+  return detail === undefined ? undefined : { kind: "shape", detail };
 }
 
 /** The verified header, with each entry read, verified and kept on first use (a refusal is kept too: same answer, no re-hashing). */
@@ -98,26 +82,12 @@ function runtimeLock(header: LockHeader, toolNames: readonly string[], split: Sp
     try {
       found = split.entry(name);
     } catch {
-      return new RuntimeError("LOCK_MISMATCH", `${shown} could not be read again for the entry of tool ${JSON.stringify(name)} (it was moved or removed after start-up); deploy the lock and its build folder unchanged, and restart`);
+      return lockRuntimeError({ kind: "entry-unreadable", tool: name }, shown);
     }
-    if (found === undefined) {
-      return new RuntimeError("LOCK_MISMATCH", `${shown} has no entry for tool ${JSON.stringify(name)}, which its toolHashes pins: the lock was cut short or edited after cave build; regenerate it with cave build and deploy it unchanged (the other tools still run)`);
-    }
-    const pinned = hashes[name]!;
-    let actual: string;
-    try {
-      // undefined: the bytes where its entry is are not JSON (split-lock.ts), so they hash to nothing.
-      actual = found.value === undefined ? "(not JSON)" : hashOrRefuse(() => toolEntryHash(found.value), shown, ` (tool ${JSON.stringify(name)})`);
-    } catch (thrown) {
-      if (thrown instanceof RuntimeError) return thrown;
-      throw thrown;
-    }
-    if (actual !== pinned) {
-      return new RuntimeError("LOCK_MISMATCH", `${shown}: the entry of tool ${JSON.stringify(name)} does not match its hash in toolHashes (it says ${pinned}, the entry hashes to ${actual}): it was edited after cave build, so this tool is not run; regenerate the lock with cave build and deploy it unchanged (the other tools still run)`);
-    }
-    const problem = checkToolShape(name, found.value, locked) ?? (needsOsLayer(found.value as LockedTool) !== osLayer.has(name) ? `osLayerTools must name ${name} exactly when its sandbox holds a power only the OS layer enforces` : undefined);
-    if (problem !== undefined) return invalid(shown, problem);
-    return withFileDictionary(found.value);
+    const problem =
+      entryProblem(name, hashes[name], found) ??
+      shapeProblem(checkToolShape(name, found!.value, locked) ?? (needsOsLayer(found!.value as LockedTool) !== osLayer.has(name) ? `osLayerTools must name ${name} exactly when its sandbox holds a power only the OS layer enforces` : undefined));
+    return problem === undefined ? withFileDictionary(found!.value) : lockRuntimeError(problem, shown);
   };
   const { agents, ...rest } = header;
   return Object.freeze({
@@ -135,22 +105,8 @@ function runtimeLock(header: LockHeader, toolNames: readonly string[], split: Sp
   });
 }
 
-/** A hash of lock content, with content nested past MAX_JSON_DEPTH (which cave build never writes) refused as LOCK_INVALID. */
-function hashOrRefuse(hash: () => string, shown: string, what: string): string {
-  try {
-    return hash();
-  } catch (thrown) {
-    if (thrown instanceof JsonTooDeepError) throw new RuntimeError("LOCK_INVALID", `${shown}${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep, which cave build never writes; regenerate it with cave build`);
-    throw thrown;
-  }
-}
-
 /** A checked tool entry whose source files (keyed by path) are a prototype-free record. */
 function withFileDictionary(entry: unknown): LockedTool {
   const tool = entry as { source: { files: Record<string, string> } };
   return { ...tool, source: { ...tool.source, files: toDictionary(tool.source.files) } } as unknown as LockedTool;
-}
-
-function invalid(shown: string, problem: string): RuntimeError {
-  return new RuntimeError("LOCK_INVALID", `${shown} is not a valid lockfileVersion ${LOCKFILE_VERSION} lock: ${problem}; regenerate it with cave build`);
 }
