@@ -8,9 +8,9 @@ import { checkResults } from "./results/index.js";
 import { beginEmit } from "./emit/index.js";
 import { renderLock } from "./emit/render.js";
 import { buildFolderFiles, buildFolderHashes, schemasToPrecompile, stagedBundles, validatorModules } from "./build-parts.js";
-import { error, hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import type { CaveConfig, FileContent } from "./types.js";
-import { unknownKeyHint } from "../src/suggest.js";
+import { checkBuildOptions } from "./options.js";
 import { cacheKey, lookup, store } from "./cache/index.js";
 import { compilerIdentity } from "./cache/identity.js";
 import { hashInputs } from "./cache/inputs.js";
@@ -52,8 +52,6 @@ export interface BuildResult {
   /** Whether the output was taken from the build cache (the same bytes a full build would produce). */
   readonly cached: boolean;
 }
-
-const BUILD_OPTION_KEYS = ["root", "write", "config", "evaluateTimeoutMs", "cache", "review"];
 
 /** `cave build`: discover → analyse → stage → evaluate → validators → plan → emit. Nothing is written when there are errors. */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
@@ -162,20 +160,4 @@ async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnost
 
 function failed(diagnostics: readonly Diagnostic[], config: CaveConfig | null): BuildResult {
   return { ok: false, diagnostics: sortDiagnostics(diagnostics), config, lock: null, lockText: null, files: new Map(), written: false, cached: false };
-}
-
-function checkBuildOptions(options: BuildOptions): Diagnostic[] {
-  if (typeof options !== "object" || options === null) return [error("CAVE2007", "build() options must be an object", "Call build({ root: \"path/to/project\" }).")];
-  const out: Diagnostic[] = [];
-  for (const key of Object.keys(options)) {
-    if (!BUILD_OPTION_KEYS.includes(key)) out.push(error("CAVE2007", `unknown build option "${key}"`, unknownKeyHint(key, BUILD_OPTION_KEYS)));
-  }
-  if (options.root !== undefined && typeof options.root !== "string") out.push(error("CAVE2007", "build option root must be a path string", "Pass the project folder."));
-  if (options.write !== undefined && typeof options.write !== "boolean") out.push(error("CAVE2007", "build option write must be a boolean", "Pass true or false."));
-  if (options.cache !== undefined && typeof options.cache !== "boolean") out.push(error("CAVE2007", "build option cache must be a boolean", "Pass true or false."));
-  if (options.review !== undefined && typeof options.review !== "function") out.push(error("CAVE2007", "build option review must be a function", "Pass (lock) => { ... }, called before anything is written."));
-  if (options.evaluateTimeoutMs !== undefined && !(Number.isSafeInteger(options.evaluateTimeoutMs) && options.evaluateTimeoutMs > 0)) {
-    out.push(error("CAVE2007", "build option evaluateTimeoutMs must be a positive integer", "Pass milliseconds, e.g. 10000."));
-  }
-  return out;
 }

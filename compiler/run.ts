@@ -6,6 +6,8 @@ import type { CallOutcome, Receipt } from "../src/contract/outcome.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { journalPath } from "../runtime/journal/open.js";
 import { RuntimeError } from "../runtime/errors.js";
+import { checkOptions } from "../runtime/option-checks.js";
+import { mustBe, rule, type Rules } from "../src/contract/options.js";
 import type { LimitOptions } from "../runtime/options.js";
 import type { ReceiptSink } from "../runtime/receipts.js";
 import { createSandboxDispatcher, type SandboxOptions } from "../runtime/sandbox/index.js";
@@ -44,7 +46,6 @@ export interface RunOptions {
   readonly runId?: string;
 }
 
-const OPTION_KEYS = ["entryPath", "mode", "root", "receipts", "limits", "sandbox", "journal", "runId"];
 
 /** The code a lock refuses and an ordinary run allows: an opaque validator without schemaSemanticsSHA256. */
 const OPAQUE_WITHOUT_HASH = "CAVE5007";
@@ -62,7 +63,7 @@ const OPAQUE_WITHOUT_HASH = "CAVE5007";
  */
 export async function run(definition: unknown, args: unknown, options: RunOptions = {}): Promise<CallOutcome> {
   const tool = checkDefinition(definition);
-  checkOptions(options);
+  checkRunOptions(options);
   if (options.entryPath === undefined) {
     const why = tool.sandbox === "none" ? "its schemas are compiled from the staged module, as cave build does" : "exactly that module is staged, hash-pinned and imported in the sandbox (the contract: programmatic run() must pass RunOptions.entryPath)";
     throw new RuntimeError("ENTRY_PATH_REQUIRED", `run() of tool ${JSON.stringify(tool.name)} needs options.entryPath: the path of the module that exports it, because ${why}; for example run(tool, args, { entryPath: "src/tools/orders.ts" }). The CLI supplies it`);
@@ -174,17 +175,20 @@ function checkDefinition(definition: unknown): { name: string; sandbox: "require
   return { name: value.name, sandbox: value.sandbox === "none" ? "none" : "required" };
 }
 
-function checkOptions(options: RunOptions): void {
-  if (typeof options !== "object" || options === null) throw new RuntimeError("OPTIONS_INVALID", "run() options must be an object");
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key)) throw new RuntimeError("OPTIONS_INVALID", `unknown option "${key}" in run() options; known keys: ${OPTION_KEYS.join(", ")}`);
-  }
-  if (options.entryPath !== undefined && (typeof options.entryPath !== "string" || options.entryPath === "")) throw new RuntimeError("OPTIONS_INVALID", "run() option entryPath must be a non-empty path string");
-  if (options.mode !== undefined && options.mode !== "host" && options.mode !== "fixture") throw new RuntimeError("OPTIONS_INVALID", `run() option mode must be "host" or "fixture"`);
-  if (options.root !== undefined && (typeof options.root !== "string" || options.root === "")) throw new RuntimeError("OPTIONS_INVALID", "run() option root must be a non-empty path string");
+const RUN_RULES: Rules = {
+  entryPath: mustBe.nonEmptyPathString,
+  mode: mustBe.oneOf(["host", "fixture"]),
+  root: mustBe.nonEmptyPathString,
+  receipts: null,
+  limits: null,
+  sandbox: null,
+  journal: rule((value) => typeof value === "string" && value !== "", 'a journal setting such as "sqlite:.cave-state/journal.db"'),
+  runId: mustBe.nonEmptyString,
+};
+
+function checkRunOptions(options: RunOptions): void {
+  checkOptions(options, "run() options", RUN_RULES, "run() option ");
   if ((options.journal === undefined) !== (options.runId === undefined)) throw new RuntimeError("OPTIONS_INVALID", "run() options journal and runId go together: a durable run records the call in the journal under the run id");
-  if (options.journal !== undefined && (typeof options.journal !== "string" || options.journal === "")) throw new RuntimeError("OPTIONS_INVALID", 'run() option journal must be a journal setting such as "sqlite:.cave-state/journal.db"');
-  if (options.runId !== undefined && (typeof options.runId !== "string" || options.runId === "")) throw new RuntimeError("OPTIONS_INVALID", "run() option runId must be a non-empty string");
 }
 
 /** The nearest folder above the entry holding a package.json, else the entry's own folder. */

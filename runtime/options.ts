@@ -1,5 +1,6 @@
 import type { Dispatcher } from "./dispatch/types.js";
-import { describeOption, integerOption, invalidOption, optionRecord } from "./option-checks.js";
+import { mustBe, rule, type Rule, type Rules } from "../src/contract/options.js";
+import { checkOptions, invalidOption } from "./option-checks.js";
 import type { Journal } from "./journal/types.js";
 import type { ReceiptSink } from "./receipts.js";
 import { resolve as resolvePath } from "node:path";
@@ -143,25 +144,34 @@ export interface ResolvedOptions {
   readonly egress: EgressOptions | undefined;
 }
 
+const RUNTIME_RULES: Rules = {
+  root: mustBe.nonEmptyPathString,
+  lock: rule((value) => typeof value === "string" && value !== "", 'a non-empty path string, relative to root (e.g. "cave.lock")'),
+  mode: mustBe.oneOf(["host", "fixture"]),
+  budget: null,
+  breaker: null,
+  limits: null,
+  retry: null,
+  receipts: rule((value) => typeof value === "object" && value !== null && typeof (value as ReceiptSink).record === "function", "a ReceiptSink: an object with a record(receipt) method"),
+  journal: rule((value) => value === null || (typeof value === "string" && value !== "") || isJournal(value), 'a setting such as "sqlite:.cave-state/journal.db" or "file:journal.jsonl", a Journal object, or null'),
+  dispatchers: null,
+  isolation: null,
+  secrets: null,
+  egress: null,
+};
+
+const DISPATCHER: Rule = rule(
+  (value) => typeof value === "object" && value !== null && typeof (value as Dispatcher).dispatch === "function" && typeof (value as Dispatcher).validateOpaque === "function",
+  "a Dispatcher: an object with dispatch(request) and validateOpaque(request) methods",
+);
+
 /** Checks createRuntime() options (unknown keys refused, every value checked) and fills in the defaults. */
 export function resolveOptions(options: unknown): ResolvedOptions {
-  const o = optionRecord(options, "createRuntime() options", ["root", "lock", "mode", "budget", "breaker", "limits", "retry", "receipts", "journal", "dispatchers", "isolation", "secrets", "egress"]);
-  if (o.root !== undefined && (typeof o.root !== "string" || o.root === "")) invalidOption("root must be a non-empty path string");
-  if (o.lock !== undefined && (typeof o.lock !== "string" || o.lock === "")) invalidOption("lock must be a non-empty path string, relative to root (e.g. \"cave.lock\")");
-  if (o.mode !== "host" && o.mode !== "fixture") invalidOption(`mode must be "host" or "fixture" (got ${describeOption(o.mode)}); it has no default, say which`);
+  const o = checkOptions(options, "createRuntime() options", RUNTIME_RULES);
+  if (o.mode === undefined) invalidOption('mode must be "host" or "fixture" (got undefined); it has no default, say which');
   const receipts = o.receipts;
-  if (receipts !== undefined && (typeof receipts !== "object" || receipts === null || typeof (receipts as ReceiptSink).record !== "function")) invalidOption("receipts must be a ReceiptSink: an object with a optionRecord(receipt) method");
   const journal = o.journal;
-  if (journal !== undefined && journal !== null && (typeof journal !== "string" || journal === "") && !isJournal(journal)) {
-    invalidOption('journal must be a setting such as "sqlite:.cave-state/journal.db" or "file:journal.jsonl", a Journal object, or null');
-  }
-  const dispatchers = o.dispatchers === undefined ? {} : optionRecord(o.dispatchers, "dispatchers", ["required", "none"]);
-  for (const key of ["required", "none"] as const) {
-    const d = dispatchers[key] as Dispatcher | undefined;
-    if (d !== undefined && (typeof d !== "object" || d === null || typeof d.dispatch !== "function" || typeof d.validateOpaque !== "function")) {
-      invalidOption(`dispatchers.${key} must be a Dispatcher: an object with dispatch(request) and validateOpaque(request) methods`);
-    }
-  }
+  const dispatchers = o.dispatchers === undefined ? {} : checkOptions(o.dispatchers, "dispatchers", { required: DISPATCHER, none: DISPATCHER });
   return {
     root: o.root as string | undefined,
     lock: (o.lock as string | undefined) ?? "cave.lock",
@@ -191,14 +201,16 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
 /** Longest correlation id a receipt keeps (a framework's call id is far shorter). */
 export const MAX_CORRELATION_ID = 256;
 
+const RUN_RULES: Rules = {
+  id: rule((value) => typeof value === "string" && RUN_ID_PATTERN.test(value), "1 to 128 letters, digits and _ . : @ -, starting with a letter or digit"),
+  budget: null,
+  lockChange: mustBe.oneOf(["refuse", "replay"]),
+};
+
 /** Checks startRun() options over the runtime's budget. */
 export function resolveRunOptions(options: unknown, base: Required<BudgetOptions>): ResolvedRunOptions {
   if (options === undefined) return { id: undefined, budget: base, lockChange: "refuse" };
-  const o = optionRecord(options, "startRun() options", ["id", "budget", "lockChange"]);
-  if (o.id !== undefined && !(typeof o.id === "string" && RUN_ID_PATTERN.test(o.id))) {
-    invalidOption(`startRun() id must be 1 to 128 letters, digits and _ . : @ -, starting with a letter or digit (got ${describeOption(o.id)})`);
-  }
-  if (o.lockChange !== undefined && o.lockChange !== "refuse" && o.lockChange !== "replay") invalidOption(`startRun option lockChange must be "refuse" or "replay" (got ${describeOption(o.lockChange)})`);
+  const o = checkOptions(options, "startRun() options", RUN_RULES, "startRun() ");
   return { id: o.id as string | undefined, budget: resolveBudget(o.budget, "budget", base), lockChange: (o.lockChange as "refuse" | "replay" | undefined) ?? "refuse" };
 }
 
@@ -207,17 +219,17 @@ function isJournal(value: unknown): value is Journal {
   return typeof j === "object" && j !== null && typeof j.openRun === "function" && typeof j.recordIntent === "function" && typeof j.recordCompletion === "function" && typeof j.recordRefused === "function" && typeof j.close === "function";
 }
 
+const CALL_RULES: Rules = {
+  speculative: mustBe.boolean,
+  signal: rule((value) => value instanceof AbortSignal, "an AbortSignal"),
+  correlationId: rule((value) => typeof value === "string" && value.length > 0 && value.length <= MAX_CORRELATION_ID, `a string of 1 to ${MAX_CORRELATION_ID} characters`),
+  replayOnly: mustBe.boolean,
+};
+
 /** Checks call() options; the common case (none) costs nothing. */
 export function resolveCallOptions(options: unknown): CallOptions {
   if (options === undefined) return NO_CALL_OPTIONS;
-  const o = optionRecord(options, "call() options", ["speculative", "signal", "correlationId", "replayOnly"]);
-  if (o.speculative !== undefined && typeof o.speculative !== "boolean") invalidOption("call option speculative must be a boolean");
-  if (o.replayOnly !== undefined && typeof o.replayOnly !== "boolean") invalidOption("call option replayOnly must be a boolean");
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) invalidOption(`call option signal must be an AbortSignal (got ${describeOption(o.signal)})`);
-  if (o.correlationId !== undefined && !(typeof o.correlationId === "string" && o.correlationId.length > 0 && o.correlationId.length <= MAX_CORRELATION_ID)) {
-    invalidOption(`call option correlationId must be a string of 1 to ${MAX_CORRELATION_ID} characters (got ${describeOption(o.correlationId)})`);
-  }
-  return o as CallOptions;
+  return checkOptions(options, "call() options", CALL_RULES, "call option ") as CallOptions;
 }
 
 const NO_CALL_OPTIONS: CallOptions = Object.freeze({});
@@ -228,12 +240,9 @@ function resolveBudget(value: unknown, at: string, base: Required<BudgetOptions>
 
 function numbers<T extends Record<string, number>>(value: unknown, at: string, defaults: T, minimums: Record<keyof T, number>): Required<T> {
   if (value === undefined) return { ...defaults } as Required<T>;
-  const o = optionRecord(value, at, Object.keys(defaults));
+  const rules = Object.fromEntries(Object.keys(defaults).map((key) => [key, mustBe.integerAtLeast(minimums[key as keyof T])]));
+  const o = checkOptions(value, at, rules);
   const out: Record<string, number> = { ...defaults };
-  for (const key of Object.keys(defaults)) {
-    const v = o[key];
-    if (v === undefined) continue;
-    out[key] = integerOption(v, `${at}.${key}`, defaults[key]!, minimums[key as keyof T]);
-  }
+  for (const key of Object.keys(defaults)) if (o[key] !== undefined) out[key] = o[key] as number;
   return out as Required<T>;
 }

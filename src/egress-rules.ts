@@ -1,6 +1,6 @@
 import { badSecretFormat, badSecretHeader, parseEgressEntry, SECRET_KEYS, SECRET_NAME, secretHostAllowed } from "./contract/egress.js";
 import type { Violation } from "./errors.js";
-import { unknownKeyHint } from "./suggest.js";
+import { checkUnknownKeys } from "./unknown-keys.js";
 
 /** Anything `cave build` could not read statically: such a value is reported by the analyser, not here. */
 type Known = (value: unknown) => boolean;
@@ -64,9 +64,7 @@ export function checkEgress(profile: Record<string, unknown>, effect: unknown, s
       continue;
     }
     const s = scope as Record<string, unknown>;
-    for (const key of Object.keys(s)) {
-      if (!(SECRET_KEYS as readonly string[]).includes(key)) out.push({ code: "CAVE1007", field: `${field}.${key}`, message: `unknown option "${field}.${key}"`, hint: unknownKeyHint(key, SECRET_KEYS) });
-    }
+    out.push(...checkUnknownKeys(s, SECRET_KEYS, `${field}.`));
     if (known(s.header) && s.header !== undefined) {
       const bad = typeof s.header === "string" ? badSecretHeader(s.header) : "is not a string";
       if (bad !== undefined) out.push({ code: "CAVE1262", field: `${field}.header`, message: `header ${JSON.stringify(s.header)} ${bad}`, hint: 'Use the header the API reads the credential from, e.g. "authorization" or "x-api-key".' });

@@ -5,7 +5,7 @@ import { parseScope, writeScopeProblem } from "./contract/fs-scopes.js";
 import { ARTIFACT_BRAND, TOOL_BRAND } from "./contract/brands.js";
 import { ENV_NAME_PATTERN, MAX_TIMEOUT_MS, RESERVED_PREFIX, SEMANTICS_HASH_PATTERN, TOOL_NAME_PATTERN } from "./contract/names.js";
 import type { Violation } from "./errors.js";
-import { unknownKeyHint } from "./suggest.js";
+import { checkUnknownKeys } from "./unknown-keys.js";
 
 /**
  * The authoring rules, as pure checks over option values. tool()/artifact()/agent() run them on real
@@ -70,17 +70,6 @@ function describe(value: unknown): string {
 }
 
 const known = (value: unknown) => value !== NOT_STATIC;
-
-export function checkUnknownKeys(options: Record<string, unknown>, keys: readonly string[], prefix = ""): Violation[] {
-  return Object.keys(options)
-    .filter((key) => !keys.includes(key))
-    .map((key) => ({
-      code: "CAVE1007" as const,
-      field: prefix + key,
-      message: `unknown option "${prefix}${key}"`,
-      hint: unknownKeyHint(key, keys),
-    }));
-}
 
 export function checkToolName(name: unknown, opts: { allowReserved?: boolean } = {}): Violation[] {
   if (!known(name)) return [];

@@ -1,6 +1,6 @@
 import { String as TypeString, Number as TypeNumber, Integer as TypeInteger, Boolean as TypeBoolean, Object as TypeObject, Array as TypeArray, Optional as TypeOptional, Union as TypeUnion, Literal as TypeLiteral, Null as TypeNull, Any as TypeAny, type TSchema, type TProperties, type TLiteralValue, type StringOptions, type NumberOptions, type IntegerOptions, type ObjectOptions, type ArrayOptions, type SchemaOptions } from "@sinclair/typebox";
 import { CaveError, type Violation } from "./errors.js";
-import { unknownKeyHint } from "./suggest.js";
+import { unknownKeyHint } from "./contract/suggest.js";
 
 /**
  * `schema`: a small TypeBox wrapper. Every builder returns a plain TypeBox schema (JSON Schema with

@@ -1,6 +1,6 @@
 import { TOOL_BRAND } from "./contract/brands.js";
 import { lockedFs } from "./contract/fs-scopes.js";
-import { DEFAULT_TIMEOUT_MS } from "./contract/names.js";
+import { TOOL_DEFAULTS } from "./contract/options.js";
 import { CaveError } from "./errors.js";
 import { checkToolOptions, definitionFacts, isPlainObject } from "./rules.js";
 import type { AnyToolDefinition, ToolDefinition, ToolOptions, ToolSchema } from "./types.js";
@@ -26,17 +26,17 @@ export function tool<I extends ToolSchema | undefined = undefined, O extends Too
     outputJSONSchema: options.outputJSONSchema,
     schemaSemanticsSHA256: options.schemaSemanticsSHA256,
     effect: options.effect,
-    timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
-    result: options.result ?? "auto",
-    allowRepeat: options.allowRepeat ?? false,
-    sandbox: options.sandbox ?? "required",
+    timeout: options.timeout ?? TOOL_DEFAULTS.timeout,
+    result: options.result ?? TOOL_DEFAULTS.result,
+    allowRepeat: options.allowRepeat ?? TOOL_DEFAULTS.allowRepeat,
+    sandbox: options.sandbox ?? TOOL_DEFAULTS.sandbox,
     sandboxProfile: Object.freeze({
       network: false as const,
       env: Object.freeze([...(options.sandboxProfile?.env ?? [])]),
       egress: Object.freeze([...(options.sandboxProfile?.egress ?? [])]),
       secrets: deepFreeze(withSecretDefaults(options.sandboxProfile?.secrets ?? {})),
       fs: frozenFs(options.sandboxProfile?.fs),
-      addons: options.sandboxProfile?.addons === true,
+      addons: options.sandboxProfile?.addons ?? TOOL_DEFAULTS.addons,
     }),
     nestedTools: Object.freeze([...(options.nestedTools ?? [])]) as readonly AnyToolDefinition[],
     execute: options.execute,

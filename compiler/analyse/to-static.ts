@@ -5,7 +5,7 @@ import { ARTIFACT_DEFAULTS } from "../../src/artifact.js";
 import { lockedFs } from "../../src/contract/fs-scopes.js";
 import type { Effect } from "../../src/contract/effects.js";
 import type { ArtifactOptions, RequestedResult, ResultPolicyName } from "../../src/contract/lock.js";
-import { DEFAULT_TIMEOUT_MS } from "../../src/contract/names.js";
+import { TOOL_DEFAULTS } from "../../src/contract/options.js";
 import type { StaticAgent, StaticTool } from "../types.js";
 import type { Definition, Home } from "./definition.js";
 import { locate } from "./location.js";
@@ -31,7 +31,7 @@ function requestedResult(result: unknown, registry: Registry): RequestedResult {
     };
     return { policy: "artifact", artifact };
   }
-  return { policy: (result as ResultPolicyName | undefined) ?? "auto" };
+  return { policy: (result as ResultPolicyName | undefined) ?? TOOL_DEFAULTS.result };
 }
 
 /** A checked, error-free tool definition with every default filled in as tool() fills it. */
@@ -49,9 +49,9 @@ export function toStaticTool(definition: Definition, home: Home, registry: Regis
     column,
     description: v.description as string,
     effect: v.effect as Effect,
-    timeoutMs: (v.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS,
-    allowRepeat: (v.allowRepeat as boolean | undefined) ?? false,
-    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? "required", network: false, env: sorted(profile?.env ?? []), ...scopeFields(profile?.egress ?? [], withSecretDefaults(profile?.secrets ?? {})), fs, addons: profile?.addons === true },
+    timeoutMs: (v.timeout as number | undefined) ?? TOOL_DEFAULTS.timeout,
+    allowRepeat: (v.allowRepeat as boolean | undefined) ?? TOOL_DEFAULTS.allowRepeat,
+    sandbox: { mode: (v.sandbox as "required" | "none" | undefined) ?? TOOL_DEFAULTS.sandbox, network: false, env: sorted(profile?.env ?? []), ...scopeFields(profile?.egress ?? [], withSecretDefaults(profile?.secrets ?? {})), fs, addons: profile?.addons ?? TOOL_DEFAULTS.addons },
     nestedTools: toolNames(v.nestedTools, registry),
     result: requestedResult(v.result, registry),
     declaresInput: v.input !== undefined,

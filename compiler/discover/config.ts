@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { error, type Diagnostic } from "../diagnostics.js";
 import type { CaveConfig } from "../types.js";
-import { unknownKeyHint } from "../../src/suggest.js";
+import { readOptions, type Rules } from "../../src/contract/options.js";
 import { jsonParseMessage } from "../../runtime/node-features.js";
 import { ISOLATION_SETTINGS } from "../../runtime/sandbox/isolation.js";
 
@@ -53,18 +53,17 @@ export function loadConfig(root: string, overrides: Record<string, unknown> | un
     if (!layer || layer.value === undefined) continue;
     const at = { file: layer.file };
     const what = layer.file === null ? "build option config" : layer.file === "package.json" ? 'the "cave" key of package.json' : layer.file;
-    if (typeof layer.value !== "object" || layer.value === null || Array.isArray(layer.value)) {
-      diagnostics.push(error("CAVE2002", `${what} is not an object`, 'Write it as { "include": ["tools/**/*.ts"] }.', at));
-      continue;
+    const problems = readOptions(layer.value, CONFIG_RULES);
+    const refused = new Set<string>();
+    for (const problem of problems) {
+      if (problem.kind === "not-object") diagnostics.push(error("CAVE2002", `${what} is not an object`, 'Write it as { "include": ["tools/**/*.ts"] }.', at));
+      else if (problem.kind === "unknown") diagnostics.push(error("CAVE2001", `${what} has an unknown key "${problem.key}"`, problem.hint, at));
+      else diagnostics.push(error("CAVE2004", `${what}: ${problem.key} ${problem.mustBe}`, problem.hint ?? "", at));
+      if (problem.kind !== "not-object") refused.add(problem.key);
     }
-    for (const [key, value] of Object.entries(layer.value)) {
-      if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
-        diagnostics.push(error("CAVE2001", `${what} has an unknown key "${key}"`, unknownKeyHint(key, CONFIG_KEYS), at));
-        continue;
-      }
-      const problem = checkValue(key, value);
-      if (problem) diagnostics.push(error("CAVE2004", `${what}: ${key} ${problem}`, VALUE_HINTS[key] ?? `Give ${key} as a relative path string.`, at));
-      else merged[key] = key === "lock" || key === "outDir" ? posix.normalize(String(value)).replace(/\/$/, "") : value;
+    if (problems.some((problem) => problem.kind === "not-object")) continue;
+    for (const [key, value] of Object.entries(layer.value as Record<string, unknown>)) {
+      if (!refused.has(key)) merged[key] = key === "lock" || key === "outDir" ? posix.normalize(String(value)).replace(/\/$/, "") : value;
     }
   }
   const config = merged as unknown as CaveConfig;
@@ -90,6 +89,11 @@ const VALUE_HINTS: Record<string, string> = {
 
 // An npm package name (scoped or not), without a subpath: what package-lock.json lists under node_modules/.
 const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+
+/** Each key of cave.config.json with what its value must be, and the hint that says how to write it. */
+const CONFIG_RULES: Rules = Object.fromEntries(
+  CONFIG_KEYS.map((key) => [key, { check: (value: unknown) => checkValue(key, value), hint: VALUE_HINTS[key] ?? `Give ${key} as a relative path string.` }]),
+);
 
 function checkValue(key: string, value: unknown): string | undefined {
   if (key === "external") {

@@ -1,3 +1,4 @@
+import { checkEvaluateOptions } from "../options.js";
 import { CODES, type CaveCode } from "../../src/contract/codes.js";
 import { existsSync, realpathSync } from "node:fs";
 import { join, sep } from "node:path";
@@ -31,7 +32,6 @@ export interface EvaluateOptions {
 }
 
 export const DEFAULT_EVALUATE_TIMEOUT_MS = 10_000;
-const OPTION_KEYS = ["timeoutMs", "cache", "isolation"];
 
 /** How a native addon's load is refused in an evaluation child: by the deny layer, or by Node itself. */
 const ADDON_REFUSED = /process\.dlopen is denied|ERR_DLOPEN_DISABLED|loading addons is disabled/;
@@ -50,7 +50,9 @@ const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values
 export async function evaluate(root: string, staged: StageResult, analysed: AnalyseResult, options: EvaluateOptions = {}): Promise<EvaluateResult> {
   // The loop over modules below names each one `staged`; thrownAt needs the whole result.
   const stagedResult = staged;
-  const timeoutMs = checkOptions(options);
+  const optionProblems = checkEvaluateOptions(options);
+  if (optionProblems.length > 0) return { tools: [], agents: [], diagnostics: optionProblems };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_EVALUATE_TIMEOUT_MS;
   const cache = options.cache ?? NO_CACHE;
   const modules = [...staged.modules.values()].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));
   if (modules.length === 0) return { tools: [], agents: [], diagnostics: [] };
@@ -160,15 +162,6 @@ export async function linkExternals(root: string, staged: StageResult, copy: Pri
   return installed.map((one) => `${one.real}${sep}`);
 }
 
-function checkOptions(options: EvaluateOptions): number {
-  if (typeof options !== "object" || options === null) throw new TypeError("evaluate() options must be an object");
-  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.includes(key));
-  if (unknown.length > 0) throw new TypeError(`evaluate() does not know the option(s) ${unknown.join(", ")}`);
-  const { timeoutMs } = options;
-  if (timeoutMs === undefined) return DEFAULT_EVALUATE_TIMEOUT_MS;
-  if (!(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) throw new TypeError("evaluate() option timeoutMs must be a positive integer of milliseconds");
-  return timeoutMs;
-}
 
 function moduleFailure(root: string, staged: StagedModule, outcome: Exclude<Outcome, { type: "imported" }>, timeoutMs: number, analysed: AnalyseResult, where: ThrownAt | undefined): Diagnostic {
   const at = { file: staged.module };

@@ -2,7 +2,7 @@ import type { Ajv } from "ajv";
 import { own } from "../../src/contract/dictionary.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { SCHEMA_FORMATS } from "../../src/schema.js";
-import { closest } from "../../src/suggest.js";
+import { closest } from "../../src/contract/suggest.js";
 import { metaChecker, schemaAjv } from "./ajv-options.js";
 import { ReusableAjv } from "./reusable-ajv.js";
 import { routeHelpers, type HelperName } from "./helpers.js";

@@ -1,4 +1,5 @@
-import { describeOption, invalidOption } from "../option-checks.js";
+import { describeValue } from "../../src/contract/options.js";
+import { invalidOption } from "../option-checks.js";
 import { RuntimeError } from "../errors.js";
 import { probeOsLayer, type OsLayer, type OsProbe } from "./os-layer.js";
 
@@ -40,7 +41,7 @@ export function isolationSetting(option: unknown, env: Readonly<Record<string, s
 }
 
 function checked(value: unknown, what: string): IsolationSetting {
-  if (!ISOLATION_SETTINGS.includes(value as IsolationSetting)) invalidOption(`${what} must be "os", "auto" or "node" (got ${describeOption(value)})`);
+  if (!ISOLATION_SETTINGS.includes(value as IsolationSetting)) invalidOption(`${what} must be "os", "auto" or "node" (got ${describeValue(value)})`);
   return value as IsolationSetting;
 }
 

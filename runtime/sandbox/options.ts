@@ -1,5 +1,6 @@
 import { isAbsolute } from "node:path";
-import { describeOption, integerOption, invalidOption, optionRecord } from "../option-checks.js";
+import { mustBe, rule, type Rules } from "../../src/contract/options.js";
+import { checkOptions } from "../option-checks.js";
 import { DEFAULTS } from "../options.js";
 import { isolationSetting, type IsolationSetting } from "./isolation.js";
 import { resolveEgressOptions, secretProvider, type EgressOptions, type ResolvedEgressOptions, type SecretProvider } from "./egress/options.js";
@@ -58,31 +59,47 @@ export interface ResolvedSandboxOptions {
   readonly maxOutputBytes: number;
 }
 
-const KEYS = ["heapMb", "maxRssMb", "recycleAfterCalls", "maxIdle", "maxChildren", "maxQueued", "idleTimeoutMs", "spare", "startTimeoutMs", "isolation", "bwrap", "egress", "secrets", "limits"];
-
 export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 10_000, maxIdle: 8, maxChildren: 16, maxQueued: 64, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000 } as const;
+
+const SANDBOX_RULES: Rules = {
+  heapMb: mustBe.integerAtLeast(16),
+  maxRssMb: mustBe.integerAtLeast(32),
+  recycleAfterCalls: mustBe.integerAtLeast(1),
+  maxIdle: mustBe.integerAtLeast(0),
+  maxChildren: mustBe.integerAtLeast(1),
+  maxQueued: mustBe.integerAtLeast(0),
+  idleTimeoutMs: mustBe.integerAtLeast(1),
+  spare: mustBe.boolean,
+  startTimeoutMs: mustBe.integerAtLeast(1),
+  isolation: null,
+  bwrap: rule((value) => typeof value === "string" && isAbsolute(value), "the absolute path of bubblewrap's bwrap"),
+  egress: null,
+  secrets: null,
+  limits: null,
+};
+
+const LIMIT_RULES: Rules = { maxInputBytes: mustBe.integerAtLeast(1), maxOutputBytes: mustBe.integerAtLeast(1) };
 
 /** Checks createSandboxDispatcher() options (unknown keys refused) and fills in the defaults. */
 export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions {
-  const o = optionRecord(options ?? {}, "createSandboxDispatcher() options", KEYS);
-  const limits = o.limits === undefined ? {} : optionRecord(o.limits, "limits", ["maxInputBytes", "maxOutputBytes"]);
-  if (o.bwrap !== undefined && (typeof o.bwrap !== "string" || !isAbsolute(o.bwrap))) invalidOption(`bwrap must be the absolute path of bubblewrap's bwrap (got ${describeOption(o.bwrap)})`);
-  if (o.spare !== undefined && typeof o.spare !== "boolean") invalidOption(`spare must be a boolean (got ${describeOption(o.spare)})`);
+  const o = checkOptions(options ?? {}, "createSandboxDispatcher() options", SANDBOX_RULES);
+  const limits = o.limits === undefined ? {} : checkOptions(o.limits, "limits", LIMIT_RULES);
+  const given = <K extends keyof typeof SANDBOX_DEFAULTS>(key: K) => (o[key] as (typeof SANDBOX_DEFAULTS)[K] | undefined) ?? SANDBOX_DEFAULTS[key];
   return {
-    heapMb: integerOption(o.heapMb, "heapMb", SANDBOX_DEFAULTS.heapMb, 16),
-    maxRssMb: integerOption(o.maxRssMb, "maxRssMb", SANDBOX_DEFAULTS.maxRssMb, 32),
-    recycleAfterCalls: integerOption(o.recycleAfterCalls, "recycleAfterCalls", SANDBOX_DEFAULTS.recycleAfterCalls, 1),
-    maxIdle: integerOption(o.maxIdle, "maxIdle", SANDBOX_DEFAULTS.maxIdle, 0),
-    maxChildren: integerOption(o.maxChildren, "maxChildren", SANDBOX_DEFAULTS.maxChildren, 1),
-    maxQueued: integerOption(o.maxQueued, "maxQueued", SANDBOX_DEFAULTS.maxQueued, 0),
-    idleTimeoutMs: integerOption(o.idleTimeoutMs, "idleTimeoutMs", SANDBOX_DEFAULTS.idleTimeoutMs, 1),
-    spare: (o.spare as boolean | undefined) ?? SANDBOX_DEFAULTS.spare,
-    startTimeoutMs: integerOption(o.startTimeoutMs, "startTimeoutMs", SANDBOX_DEFAULTS.startTimeoutMs, 1),
+    heapMb: given("heapMb"),
+    maxRssMb: given("maxRssMb"),
+    recycleAfterCalls: given("recycleAfterCalls"),
+    maxIdle: given("maxIdle"),
+    maxChildren: given("maxChildren"),
+    maxQueued: given("maxQueued"),
+    idleTimeoutMs: given("idleTimeoutMs"),
+    spare: given("spare"),
+    startTimeoutMs: given("startTimeoutMs"),
     isolation: isolationSetting(o.isolation),
     bwrap: o.bwrap as string | undefined,
     egress: resolveEgressOptions(o.egress),
     secrets: secretProvider(o.secrets),
-    maxInputBytes: integerOption(limits.maxInputBytes, "limits.maxInputBytes", DEFAULTS.limits.maxInputBytes, 1),
-    maxOutputBytes: integerOption(limits.maxOutputBytes, "limits.maxOutputBytes", DEFAULTS.limits.maxOutputBytes, 1),
+    maxInputBytes: (limits.maxInputBytes as number | undefined) ?? DEFAULTS.limits.maxInputBytes,
+    maxOutputBytes: (limits.maxOutputBytes as number | undefined) ?? DEFAULTS.limits.maxOutputBytes,
   };
 }

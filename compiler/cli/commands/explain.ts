@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { closest } from "../../../src/suggest.js";
+import { closest } from "../../../src/contract/suggest.js";
 import { explainTool } from "../../explain/index.js";
 import { stableJson } from "../../diff/stable-json.js";
 import { projectLockPath, readLockFile, shownPath } from "../../diff/load.js";

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
-import { describeOption, invalidOption, optionRecord } from "../../option-checks.js";
+import { describeValue, isOptionObject } from "../../../src/contract/options.js";
+import { checkOptions, invalidOption } from "../../option-checks.js";
 
 /** Where secret values come from: a record, or a function a deploy backs with a vault (called before each call that needs the secret). */
 export type SecretProvider = Readonly<Record<string, string>> | ((name: string) => string | undefined | Promise<string | undefined>);
@@ -21,11 +22,11 @@ export interface ResolvedEgressOptions {
   readonly ca: readonly string[];
 }
 
-const KEYS = ["resolve", "ca"];
+const EGRESS_RULES = { resolve: null, ca: null };
 
 /** Checks the egress options (unknown keys refused). */
 export function resolveEgressOptions(options: unknown): ResolvedEgressOptions {
-  const o = optionRecord(options ?? {}, "egress options", KEYS);
+  const o = checkOptions(options ?? {}, "egress options", EGRESS_RULES);
   const resolve = new Map<string, { address: string; port: number | null }>();
   if (o.resolve !== undefined) {
     const entries = plainRecord(o.resolve, "egress.resolve must be an object of host names to addresses");
@@ -33,14 +34,14 @@ export function resolveEgressOptions(options: unknown): ResolvedEgressOptions {
       const match = typeof target === "string" ? /^(.+?)(?::(\d{1,5}))?$/.exec(target) : null;
       const address = match?.[1]?.replace(/^\[(.*)\]$/, "$1");
       if (match === null || address === undefined || isIP(address) === 0 || (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535))) {
-        invalidOption(`egress.resolve[${JSON.stringify(host)}] must be an IP address with an optional port ("127.0.0.1" or "127.0.0.1:8080"; got ${describeOption(target)})`);
+        invalidOption(`egress.resolve[${JSON.stringify(host)}] must be an IP address with an optional port ("127.0.0.1" or "127.0.0.1:8080"; got ${describeValue(target)})`);
       }
       resolve.set(host.toLowerCase(), { address, port: match[2] === undefined ? null : Number(match[2]) });
     }
   }
   const ca = o.ca === undefined ? [] : typeof o.ca === "string" ? [o.ca] : o.ca;
   if (!Array.isArray(ca) || !ca.every((pem) => typeof pem === "string" && pem.includes("-----BEGIN CERTIFICATE-----"))) {
-    invalidOption(`egress.ca must be a PEM certificate string or an array of them (got ${describeOption(o.ca)})`);
+    invalidOption(`egress.ca must be a PEM certificate string or an array of them (got ${describeValue(o.ca)})`);
   }
   return { resolve, ca: [...(ca as string[])] };
 }
@@ -49,12 +50,12 @@ export function resolveEgressOptions(options: unknown): ResolvedEgressOptions {
 export function secretProvider(option: unknown): SecretProvider | undefined {
   if (option === undefined || typeof option === "function") return option as SecretProvider | undefined;
   const record = plainRecord(option, "secrets must be an object of names to values, or a function (name) => value");
-  for (const [name, value] of Object.entries(record)) if (typeof value !== "string") invalidOption(`secrets[${JSON.stringify(name)}] must be a string (got ${describeOption(value)})`);
+  for (const [name, value] of Object.entries(record)) if (typeof value !== "string") invalidOption(`secrets[${JSON.stringify(name)}] must be a string (got ${describeValue(value)})`);
   return record as Record<string, string>;
 }
 
 /** An object whose keys are the caller's (host names, secret names), not option names. */
 function plainRecord(value: unknown, message: string): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) invalidOption(message);
+  if (!isOptionObject(value)) invalidOption(message);
   return value as Record<string, unknown>;
 }
