@@ -4,7 +4,7 @@ import type { Readable, Writable } from "node:stream";
 import { isChildMessage } from "./decode.js";
 import { nodeFeatures } from "../../runtime/node-features.js";
 import { ADDONS_ARGUMENT, MAX_REPLY_BYTES, type ChildReply, type ImportRequest, type ParentMessage } from "./protocol.js";
-import { encodeFrame, FrameReader } from "../../runtime/sandbox/frames.js";
+import { encodeFrame, FrameReader } from "../../runtime/sandbox/child/frames.mjs";
 import { permissionFlag } from "./child-script.js";
 import { osLayerCommand, sandboxedExit, type OsLayer } from "../../runtime/sandbox/os-layer.js";
 

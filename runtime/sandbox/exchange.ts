@@ -1,4 +1,4 @@
-import { FrameReader, FrameTooLarge } from "./frames.js";
+import { FrameReader, FrameTooLarge } from "./child/frames.mjs";
 import { decodeChildMessage, type ChildFailCode, type ChildMessage } from "./protocol.js";
 
 /** The answer that settles a pending request. */

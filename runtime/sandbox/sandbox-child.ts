@@ -5,7 +5,7 @@ import type { Socket } from "node:net";
 import type { CallOutcome } from "../../src/contract/outcome.js";
 import { childEntry } from "./child-entry.js";
 import { Exchange, type AnswerMessage } from "./exchange.js";
-import { encodeFrame } from "./frames.js";
+import { encodeFrame } from "./child/frames.mjs";
 import type { ChildFailCode } from "./protocol.js";
 import { osLayerCommand, sandboxedExit, type OsLayer } from "./os-layer.js";
 import { forgetChild, rememberChild } from "./reaper.js";

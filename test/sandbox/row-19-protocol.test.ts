@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallOutcome } from "../../runtime/index.js";
 import { Exchange, type ExchangeEvent } from "../../runtime/sandbox/exchange.js";
-import { encodeFrame, FrameReader, FrameTooLarge } from "../../runtime/sandbox/frames.js";
+import { encodeFrame, FrameReader, FrameTooLarge } from "../../runtime/sandbox/child/frames.mjs";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, gone, sandboxed } from "./support/runtime.js";
