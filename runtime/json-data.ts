@@ -1,13 +1,8 @@
 import { canonicalJson, MAX_JSON_DEPTH, sha256 } from "../src/contract/hash.js";
+import { classInstance, type DataProblem, nativeProblem, NOT_DATA, nonFinite, pointerSegment } from "./sandbox/child/data-rules.mjs";
 
-/** Why a value cannot cross the call boundary as JSON data. */
-export type DataProblem =
-  | { readonly kind: "too-large"; readonly bytes: number }
-  | { readonly kind: "too-deep"; readonly maxDepth: number }
-  | { readonly kind: "not-data"; readonly path: string; readonly what: string }
-  | { readonly kind: "pollution"; readonly path: string }
-  /** JSON.stringify itself refused the value (nativeSnapshot): a BigInt, a cycle, a getter or toJSON that throws. */
-  | { readonly kind: "native"; readonly what: string };
+// The kinds of problem and their words are shared with the sandbox child (one module, in the child's folder).
+export type { DataProblem };
 
 /** A detached plain-JSON copy of a value with its canonical text, size and hash. */
 export interface DataSnapshot {
@@ -75,7 +70,7 @@ export function snapshotJson(value: unknown, maxBytes: number, shaped?: Canonica
     if (thrown === TOO_DEEP) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_JSON_DEPTH } };
     if (thrown instanceof NotData) return { ok: false, problem: thrown.problem };
     // A getter or a proxy trap threw while we read the value.
-    return { ok: false, problem: { kind: "not-data", path: walker.path(), what: "a property whose read throws" } };
+    return { ok: false, problem: { kind: "not-data", path: walker.path(), what: NOT_DATA.throwingRead } };
   } finally {
     walker.finish();
   }
@@ -111,21 +106,6 @@ export function nativeSnapshot(value: unknown, maxBytes: number): SnapshotResult
   if (text === undefined) text = "null";
   if (text.length > maxBytes || Buffer.byteLength(text) > maxBytes) return { ok: false, problem: { kind: "too-large", bytes: Buffer.byteLength(text) } };
   return snapshotJson(JSON.parse(text), maxBytes);
-}
-
-/** Why JSON.stringify threw, in words that never quote the value. */
-function nativeProblem(thrown: unknown): DataProblem {
-  // Nesting deep enough to overflow JSON.stringify's recursion (the walk stopped at an earlier problem).
-  if (thrown instanceof RangeError) return { kind: "too-deep", maxDepth: MAX_JSON_DEPTH };
-  let message = "";
-  try {
-    message = thrown instanceof TypeError ? String(thrown.message) : "";
-  } catch {
-    // A thrown value whose message cannot be read: a getter or toJSON threw it.
-  }
-  if (/BigInt/.test(message)) return { kind: "native", what: "a BigInt" };
-  if (/circular/i.test(message)) return { kind: "native", what: "a cycle (the value contains itself)" };
-  return { kind: "native", what: "a getter or toJSON method that throws" };
 }
 
 /** A toJSON method every object or array would inherit: JSON.stringify would call it, so the general path decides. */
@@ -184,7 +164,7 @@ class Walker {
   }
 
   path(): string {
-    return this.segments.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+    return this.segments.map(pointerSegment).join("");
   }
 
   private fail(what: string): never {
@@ -201,12 +181,12 @@ class Walker {
     switch (typeof value) {
       case "string":
         // RFC 8785 (and every JSON parser) needs valid Unicode: a lone surrogate has no canonical form.
-        if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) this.fail("a string with a lone surrogate (not valid Unicode)");
+        if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) this.fail(NOT_DATA.loneSurrogateString);
         this.add(value.length + 2);
         this.sorted = value;
         return value;
       case "number":
-        if (!Number.isFinite(value)) this.fail(`a non-finite number (${String(value)})`);
+        if (!Number.isFinite(value)) this.fail(nonFinite(value));
         this.add(1);
         this.sorted = value;
         return value;
@@ -215,13 +195,13 @@ class Walker {
         this.sorted = value;
         return value;
       case "undefined":
-        return this.fail("undefined");
+        return this.fail(NOT_DATA.undefined);
       case "bigint":
-        return this.fail("a BigInt");
+        return this.fail(NOT_DATA.bigint);
       case "symbol":
-        return this.fail("a Symbol");
+        return this.fail(NOT_DATA.symbol);
       case "function":
-        return this.fail("a function");
+        return this.fail(NOT_DATA.function);
     }
     if (value === null) {
       this.add(4);
@@ -234,8 +214,8 @@ class Walker {
     // Checked before anything else of the object is read: the refusal costs no deeper walk.
     if (depth >= MAX_JSON_DEPTH) throw TOO_DEEP;
     if (depth <= SCAN_DEPTH) {
-      for (let i = 0; i < depth; i++) if (ancestors[i] === object) this.fail("a cycle (the value contains itself)");
-    } else if (this.deep.has(object)) this.fail("a cycle (the value contains itself)");
+      for (let i = 0; i < depth; i++) if (ancestors[i] === object) this.fail(NOT_DATA.cycle);
+    } else if (this.deep.has(object)) this.fail(NOT_DATA.cycle);
     ancestors.push(object);
     // Deeper than SCAN_DEPTH, every ancestor is in `deep` too.
     if (depth === SCAN_DEPTH) for (const ancestor of ancestors) this.deep.add(ancestor);
@@ -248,7 +228,7 @@ class Walker {
   }
 
   private array(array: unknown[]): unknown[] {
-    if (Object.getPrototypeOf(array) !== Array.prototype) this.fail("an instance of an Array subclass");
+    if (Object.getPrototypeOf(array) !== Array.prototype) this.fail(NOT_DATA.arraySubclass);
     this.add(2 + array.length);
     const copy = new Array<unknown>(array.length);
     let twin: unknown[] | undefined;
@@ -267,11 +247,8 @@ class Walker {
 
   private object(object: object, key: string): Record<string, unknown> {
     const proto = Object.getPrototypeOf(object);
-    if (proto !== Object.prototype && proto !== null) {
-      const name = typeof proto?.constructor?.name === "string" && proto.constructor.name !== "" ? proto.constructor.name : "an unnamed class";
-      this.fail(`an instance of ${name}`);
-    }
-    if (Object.getOwnPropertySymbols(object).length > 0) this.fail("an object with Symbol keys");
+    if (proto !== Object.prototype && proto !== null) this.fail(classInstance(proto));
+    if (Object.getOwnPropertySymbols(object).length > 0) this.fail(NOT_DATA.symbolKeys);
     const keys = Object.keys(object);
     this.add(2 + keys.length);
     const copy: Record<string, unknown> = {};
@@ -283,7 +260,7 @@ class Walker {
       this.segments.push(k);
       // Refused rather than stripped: a key that would reach Object.prototype through a naive merge.
       if (k === "__proto__" || (k === "prototype" && key === "constructor")) throw new NotData({ kind: "pollution", path: this.path() });
-      if (!(k as string & { isWellFormed(): boolean }).isWellFormed()) this.fail("a key with a lone surrogate (not valid Unicode)");
+      if (!(k as string & { isWellFormed(): boolean }).isWellFormed()) this.fail(NOT_DATA.loneSurrogateKey);
       this.add(k.length + 3);
       if (i > 0 && !(keys[i - 1]! < k)) inOrder = false;
       const item = this.walk((object as Record<string, unknown>)[k], k);

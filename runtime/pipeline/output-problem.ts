@@ -1,4 +1,5 @@
 import { describePath, type DataProblem } from "../json-data.js";
+import { NOT_DATA } from "../sandbox/child/data-rules.mjs";
 import type { Failure } from "./state.js";
 
 /**
@@ -18,9 +19,9 @@ export function outputProblem(who: string, verb: string, problem: DataProblem | 
   }
   const plain = "Return plain objects, arrays, strings, finite numbers, booleans and null";
   if (typed) {
-    const kind = problem === null ? "a value" : problem.kind === "pollution" ? "a __proto__ or constructor.prototype key" : problem.what.startsWith("an instance of ") ? "a class instance" : problem.what;
+    const kind = problem === null ? "a value" : problem.kind === "pollution" ? NOT_DATA.pollution : problem.what.startsWith("an instance of ") ? "a class instance" : problem.what;
     return { code: "OUTPUT_NOT_SERIALISABLE", message: `${who} ${verb} a value that is not plain JSON data (${kind}), which a tool with an output schema must return; it is withheld and nothing was dropped or converted. ${plain}` };
   }
-  const what = problem === null ? "a value" : problem.kind === "pollution" ? `a __proto__ or constructor.prototype key at ${describePath(problem.path)}` : `${problem.what} at ${describePath(problem.path)}`;
+  const what = problem === null ? "a value" : problem.kind === "pollution" ? `${NOT_DATA.pollution} at ${describePath(problem.path)}` : `${problem.what} at ${describePath(problem.path)}`;
   return { code: "OUTPUT_NOT_SERIALISABLE", message: `${who} ${verb} a value that is not plain JSON data: ${what}; nothing was dropped or converted. ${plain}` };
 }

@@ -1,9 +1,10 @@
 import type { ValidationIssue } from "../dispatch/types.js";
+import type { DataProblem } from "./child/data-rules.mjs";
 import { RAW_STACK_CHARS } from "./child/raw-stack.mjs";
 
 /**
  * The sandbox protocol, host side. One channel (the child's fd 3), length-prefixed JSON frames
- * (frames.ts), one request at a time per child, every request and answer carrying the request's id.
+ * (child/frames.mjs), one request at a time per child, every request and answer carrying the request's id.
  *
  * host → child: init (once), run, validate, nested (the answer to a nested call).
  * child → host: ready | load-failed (once, after init); for the pending request: any number of
@@ -13,13 +14,8 @@ import { RAW_STACK_CHARS } from "./child/raw-stack.mjs";
  * the channel names no pending request. Anything else the child sends is a protocol error.
  */
 
-/** Why a value could not leave the child as JSON data (as runtime/json-data.ts says it). */
-export type DataProblem =
-  | { readonly kind: "too-large"; readonly bytes: number }
-  | { readonly kind: "too-deep"; readonly maxDepth: number }
-  | { readonly kind: "not-data"; readonly path: string; readonly what: string }
-  | { readonly kind: "pollution"; readonly path: string }
-  | { readonly kind: "native"; readonly what: string };
+/** Why a value could not leave the child as JSON data (child/data-rules.mjs, shared with runtime/json-data.ts). */
+export type { DataProblem };
 
 /** Codes a child may put in a `fail` frame; anything else is a protocol error. */
 export const CHILD_FAIL_CODES = ["TOOL_ERROR", "SANDBOX_DENIED", "NETWORK_REFUSED", "OUTPUT_NOT_SERIALISABLE", "OUTPUT_TOO_LARGE", "OUTPUT_TOO_DEEP", "INPUT_INVALID", "LOCK_MISMATCH"] as const;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRuntime, inProcessDispatcher, MemoryReceiptSink, RUNTIME_CODES, type Dispatcher, type Runtime } from "../../runtime/index.js";
 import { NO_JSON_SHA256 } from "../../runtime/pipeline/receipt.js";
 import { hashJson } from "../../src/contract/hash.js";
+import { NATIVE_CONTENT, NATIVE_REFUSED, TYPED_REFUSED } from "../support/not-json-data.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject, freshProbe, probe } from "./helpers.js";
 
@@ -426,28 +427,14 @@ describe("validate output", () => {
   });
 
   // Issue 11 item 9: a tool without an output schema keeps native JSON serialisation (the contract).
-  it.each([
-    ["function", {}],
-    ["symbol", {}],
-    ["undefinedField", {}],
-    ["classInstance", { p: { x: 1 } }],
-    ["date", { d: "1970-01-01T00:00:00.000Z" }],
-    ["nan", { n: null }],
-    ["toJSON", "replaced"],
-    ["secretKey", {}],
-  ])("without an output schema, %s gives what JSON.stringify gives", async (kind, content) => {
+  it.each(NATIVE_CONTENT)("without an output schema, %s gives what JSON.stringify gives", async (kind, content) => {
     const { runtime } = await host();
     const outcome = await runtime.call("not_json", { kind });
     expect(outcome).toMatchObject({ ok: true, content });
     if (outcome.ok) expect(outcome.receipt.resultSha256).toBe(hashJson(content));
   });
 
-  it.each([
-    ["bigint", "a BigInt"],
-    ["cycle", "a cycle (the value contains itself)"],
-    ["throwingGetter", "a getter or toJSON method that throws"],
-    ["toJSONThrows", "a getter or toJSON method that throws"],
-  ])("without an output schema, %s still fails typed: OUTPUT_NOT_SERIALISABLE", async (kind, detail) => {
+  it.each(NATIVE_REFUSED)("without an output schema, %s still fails typed: OUTPUT_NOT_SERIALISABLE", async (kind, detail) => {
     const { runtime } = await host();
     const outcome = await runtime.call("not_json", { kind });
     expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
@@ -463,19 +450,7 @@ describe("validate output", () => {
     if (!outcome.ok) expect(outcome.error.message).toContain("a __proto__ or constructor.prototype key at /ok/__proto__");
   });
 
-  it.each([
-    ["function", "a function"],
-    ["symbol", "a Symbol"],
-    ["undefinedField", "undefined"],
-    ["bigint", "a BigInt"],
-    ["cycle", "a cycle (the value contains itself)"],
-    ["classInstance", "a class instance"],
-    ["date", "a class instance"],
-    ["nan", "a non-finite number (NaN)"],
-    ["throwingGetter", "a property whose read throws"],
-    ["toJSON", "a function"],
-    ["protoKey", "a __proto__ or constructor.prototype key"],
-  ])("with an output schema, %s is refused as not plain JSON data, naming no key or path of it", async (kind, detail) => {
+  it.each(TYPED_REFUSED)("with an output schema, %s is refused as not plain JSON data, naming no key or path of it", async (kind, detail) => {
     const { runtime } = await host();
     const outcome = await runtime.call("not_json_typed", { kind });
     expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });

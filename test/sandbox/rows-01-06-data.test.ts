@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../../runtime/index.js";
 import { createSandboxDispatcher } from "../../runtime/sandbox/index.js";
+import { NATIVE_CONTENT, NATIVE_REFUSED, TYPED_REFUSED } from "../support/not-json-data.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./support/project.js";
 import { closeSandboxes, sandboxed } from "./support/runtime.js";
@@ -86,25 +87,12 @@ describe("row 4: output that violates its schema", () => {
 
 describe("row 5: output that is not JSON data", () => {
   // A tool without an output schema keeps native JSON serialisation (the contract; ../shared/sandbox.md row 5).
-  it.each([
-    ["function", {}],
-    ["symbol", {}],
-    ["undefinedField", {}],
-    ["classInstance", { p: { x: 1 } }],
-    ["date", { d: "1970-01-01T00:00:00.000Z" }],
-    ["nan", { n: null }],
-    ["toJSON", "replaced"],
-  ])("without an output schema, %s gives what JSON.stringify gives, serialised inside the child", async (kind, content) => {
+  it.each(NATIVE_CONTENT)("without an output schema, %s gives what JSON.stringify gives, serialised inside the child", async (kind, content) => {
     const { runtime } = await sandboxed(root);
     expect(await runtime.call("not_json", { kind })).toMatchObject({ ok: true, content });
   });
 
-  it.each([
-    ["bigint", "a BigInt"],
-    ["cycle", "a cycle (the value contains itself)"],
-    ["throwingGetter", "a getter or toJSON method that throws"],
-    ["toJSONThrows", "a getter or toJSON method that throws"],
-  ])("without an output schema, %s still fails typed; the host lives and the next call works", async (kind, detail) => {
+  it.each(NATIVE_REFUSED)("without an output schema, %s still fails typed; the host lives and the next call works", async (kind, detail) => {
     const { runtime } = await sandboxed(root);
     const error = failed(await runtime.call("not_json", { kind }));
     expect(error.code).toBe("OUTPUT_NOT_SERIALISABLE");
@@ -112,18 +100,7 @@ describe("row 5: output that is not JSON data", () => {
     expect(await runtime.call("not_json", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
   });
 
-  it.each([
-    ["function", "a function"],
-    ["symbol", "a Symbol"],
-    ["undefinedField", "undefined"],
-    ["bigint", "a BigInt"],
-    ["cycle", "a cycle (the value contains itself)"],
-    ["classInstance", "a class instance"],
-    ["date", "a class instance"],
-    ["nan", "a non-finite number (NaN)"],
-    ["throwingGetter", "a property whose read throws"],
-    ["toJSON", "a function"],
-  ])("with an output schema, %s: OUTPUT_NOT_SERIALISABLE naming its kind but no key, path or class of it; never altered", async (kind, what) => {
+  it.each(TYPED_REFUSED)("with an output schema, %s: OUTPUT_NOT_SERIALISABLE naming its kind but no key, path or class of it; never altered", async (kind, what) => {
     const { runtime } = await sandboxed(root);
     const error = failed(await runtime.call("not_json_typed", { kind }));
     expect(error.code).toBe("OUTPUT_NOT_SERIALISABLE");

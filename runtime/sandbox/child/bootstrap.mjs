@@ -16,6 +16,7 @@ import { prepareEgress } from "./egress.mjs";
 import { encodeFrame, FrameReader } from "./frames.mjs";
 import { LogTail } from "./log-tail.mjs";
 import { installOutputCap } from "./output.mjs";
+import { NOT_DATA } from "./data-rules.mjs";
 import { serialise, serialiseNative } from "./plain-data.mjs";
 import { rawStack } from "./raw-stack.mjs";
 
@@ -284,7 +285,7 @@ function nested(call, name, args) {
   if (typeof name !== "string") return Promise.reject(new TypeError(`context.call() needs a tool name string, got ${typeof name}`));
   const data = serialise(args, opts.maxFrameBytes);
   if (!data.ok) {
-    const why = data.problem.kind === "too-large" ? `they are over ${opts.maxFrameBytes} bytes` : data.problem.kind === "too-deep" ? `they nest objects and arrays more than ${data.problem.maxDepth} levels deep` : `${data.problem.kind === "pollution" ? "a __proto__ or constructor.prototype key" : data.problem.what} at ${("path" in data.problem && data.problem.path) || "the top level"}`;
+    const why = data.problem.kind === "too-large" ? `they are over ${opts.maxFrameBytes} bytes` : data.problem.kind === "too-deep" ? `they nest objects and arrays more than ${data.problem.maxDepth} levels deep` : `${data.problem.kind === "pollution" ? NOT_DATA.pollution : data.problem.what} at ${("path" in data.problem && data.problem.path) || "the top level"}`;
     return Promise.reject(new TypeError(`context.call(${quote(name)}) arguments must be plain JSON data to leave the sandbox: ${why}`));
   }
   const sub = ++call.nextSub;

@@ -1,15 +1,11 @@
 // @ts-check
-// Turns a tool's value into JSON text, or says exactly why it is not plain JSON data, with the same
-// rules as the host's snapshot (runtime/json-data.ts): nothing is dropped or converted. The text is
-// written here rather than by JSON.stringify, which silently drops undefined fields and functions and
-// calls toJSON; each property is read once. Built-ins are captured before any tool code loads.
+// Turns a tool's value into JSON text, or says exactly why it is not plain JSON data, with the rules and words of
+// data-rules.mjs, which the host's snapshot (runtime/json-data.ts) uses too: nothing is dropped or converted. The text is
+// written here rather than by JSON.stringify, which silently drops undefined fields and functions and calls toJSON;
+// each property is read once. Built-ins are captured before any tool code loads.
+import { classInstance, MAX_DEPTH, nativeProblem, NOT_DATA, nonFinite, pointerSegment } from "./data-rules.mjs";
 
-/**
- * @typedef {{ kind: "too-large", bytes: number } | { kind: "too-deep", maxDepth: number } | { kind: "not-data", path: string, what: string } | { kind: "pollution", path: string } | { kind: "native", what: string }} DataProblem
- */
-
-/** The host's MAX_JSON_DEPTH (src/contract/hash.ts): deeper values are refused, never walked further. */
-const MAX_DEPTH = 256;
+/** @typedef {import("./data-rules.mjs").DataProblem} DataProblem */
 
 const { getPrototypeOf, keys, getOwnPropertySymbols } = Object;
 const { isArray } = Array;
@@ -39,7 +35,7 @@ export function serialise(value, maxBytes) {
   const segments = [];
   const ancestors = new Set();
   let bytes = 0;
-  const path = () => segments.map((s) => `/${s.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+  const path = () => segments.map(pointerSegment).join("");
   /** @param {string} what @returns {never} */
   const fail = (what) => {
     throw new NotData({ kind: "not-data", path: path(), what });
@@ -57,20 +53,20 @@ export function serialise(value, maxBytes) {
         add(v.length + 2);
         return quote(v);
       case "number":
-        if (!isFinite(v)) fail(`a non-finite number (${String(v)})`);
+        if (!isFinite(v)) fail(nonFinite(v));
         add(1);
         return quote(v);
       case "boolean":
         add(5);
         return v ? "true" : "false";
       case "undefined":
-        return fail("undefined");
+        return fail(NOT_DATA.undefined);
       case "bigint":
-        return fail("a BigInt");
+        return fail(NOT_DATA.bigint);
       case "symbol":
-        return fail("a Symbol");
+        return fail(NOT_DATA.symbol);
       case "function":
-        return fail("a function");
+        return fail(NOT_DATA.function);
     }
     if (v === null) {
       add(4);
@@ -78,7 +74,7 @@ export function serialise(value, maxBytes) {
     }
     const object = /** @type {object} */ (v);
     if (ancestors.size >= MAX_DEPTH) throw TOO_DEEP;
-    if (ancestors.has(object)) fail("a cycle (the value contains itself)");
+    if (ancestors.has(object)) fail(NOT_DATA.cycle);
     ancestors.add(object);
     const text = isArray(object) ? array(object) : record(object, key);
     ancestors.delete(object);
@@ -87,7 +83,7 @@ export function serialise(value, maxBytes) {
 
   /** @param {unknown[]} list */
   const array = (list) => {
-    if (getPrototypeOf(list) !== ArrayPrototype) fail("an instance of an Array subclass");
+    if (getPrototypeOf(list) !== ArrayPrototype) fail(NOT_DATA.arraySubclass);
     add(2 + list.length);
     const parts = new Array(list.length);
     for (let i = 0; i < list.length; i++) {
@@ -101,11 +97,8 @@ export function serialise(value, maxBytes) {
   /** @param {object} object @param {string} key */
   const record = (object, key) => {
     const proto = getPrototypeOf(object);
-    if (proto !== ObjectPrototype && proto !== null) {
-      const name = typeof proto?.constructor?.name === "string" && proto.constructor.name !== "" ? proto.constructor.name : "an unnamed class";
-      fail(`an instance of ${name}`);
-    }
-    if (getOwnPropertySymbols(object).length > 0) fail("an object with Symbol keys");
+    if (proto !== ObjectPrototype && proto !== null) fail(classInstance(proto));
+    if (getOwnPropertySymbols(object).length > 0) fail(NOT_DATA.symbolKeys);
     const names = keys(object);
     add(2 + names.length);
     const parts = new Array(names.length);
@@ -127,7 +120,7 @@ export function serialise(value, maxBytes) {
     if (thrown === TOO_LARGE) return { ok: false, problem: { kind: "too-large", bytes } };
     if (thrown === TOO_DEEP) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_DEPTH } };
     if (thrown instanceof NotData) return { ok: false, problem: thrown.problem };
-    return { ok: false, problem: { kind: "not-data", path: path(), what: "a property whose read throws" } };
+    return { ok: false, problem: { kind: "not-data", path: path(), what: NOT_DATA.throwingRead } };
   }
   const exact = byteLength(text, "utf8");
   if (exact > maxBytes) return { ok: false, problem: { kind: "too-large", bytes: exact } };
@@ -151,15 +144,7 @@ export function serialiseNative(value, maxBytes) {
   try {
     text = stringify(value);
   } catch (thrown) {
-    if (thrown instanceof RangeError) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_DEPTH } };
-    let message = "";
-    try {
-      message = thrown instanceof TypeError ? String(thrown.message) : "";
-    } catch {
-      // unreadable: a getter or toJSON threw it
-    }
-    const what = /BigInt/.test(message) ? "a BigInt" : /circular/i.test(message) ? "a cycle (the value contains itself)" : "a getter or toJSON method that throws";
-    return { ok: false, problem: { kind: "native", what } };
+    return { ok: false, problem: nativeProblem(thrown) };
   }
   if (text === undefined) text = "null";
   const bytes = byteLength(text, "utf8");

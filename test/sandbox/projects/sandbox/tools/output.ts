@@ -31,6 +31,7 @@ function oddValue(kind: string): unknown {
     date: () => ({ d: new Date(0) }),
     nan: () => ({ n: Number.NaN }),
     throwingGetter: () => ({ get g(): number { throw new Error("getter exploded"); } }),
+    protoKey: () => JSON.parse('{"ok":{"__proto__":{"polluted":1}}}'),
     toJSON: () => ({ toJSON: () => "replaced" }),
     nullPrototype: () => Object.assign(Object.create(null), { fine: "yes" }),
     fine: () => ({ fine: true }),
