@@ -1,4 +1,5 @@
 import type { CaveCode } from "../src/contract/codes.js";
+import { thrownMessage } from "../src/contract/thrown-message.mjs";
 
 /** A finding of a compiler pass. Passes collect these; only the CLI renders them. */
 export interface Diagnostic {
@@ -41,8 +42,7 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
 
 /** Turns an unexpected throw (from user code or a dependency) into text that keeps the cause, without this machine's absolute paths. */
 export function describeThrown(thrown: unknown, root: string): string {
-  const text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
-  return stripRoot(text, root);
+  return stripRoot(thrownMessage(thrown, { plainName: true, limit: Number.POSITIVE_INFINITY }), root);
 }
 
 /** Removes the project root (and the compiler's own location) from a message. */

@@ -21,6 +21,7 @@ import type { Engine } from "./pipeline/state.js";
 import { RunState } from "./run-state.js";
 import { createSandboxDispatcher } from "./sandbox/index.js";
 import { verifyAll } from "./verify-all.js";
+import { thrownText } from "../src/contract/thrown-message.mjs";
 
 /** A run: one conversation or task, with its own call budget, wall-time budget and repeat guard. */
 export interface Run {
@@ -154,7 +155,7 @@ async function finishRun(engine: Engine, run: RunState): Promise<void> {
   try {
     await engine.journal.finishRun(run.id, Date.now());
   } catch (thrown) {
-    throw new RuntimeError("JOURNAL_FAILED", `run ${run.id} could not be marked finished: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    throw new RuntimeError("JOURNAL_FAILED", `run ${run.id} could not be marked finished: ${thrownText(thrown)}`);
   }
 }
 
@@ -168,7 +169,7 @@ async function journalOf(option: string | Journal | null | undefined, root: stri
     return { journal: await openJournal(setting, root), ownJournal: true };
   } catch (thrown) {
     const from = configured === undefined ? "" : ` (from ${configured.from})`;
-    throw new RuntimeError("JOURNAL_FAILED", `the journal ${shownSetting(setting)}${from} could not be opened: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    throw new RuntimeError("JOURNAL_FAILED", `the journal ${shownSetting(setting)}${from} could not be opened: ${thrownText(thrown)}`);
   }
 }
 

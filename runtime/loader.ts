@@ -7,7 +7,7 @@ import { checkExternals, readManifest, topLevel, type ExternalsManifest, type In
 import type { StagedFiles } from "./dispatch/types.js";
 import { RuntimeError } from "./errors.js";
 import { PrivateCopy } from "./private-copy.js";
-import { thrownMessage } from "./thrown-message.js";
+import { thrownMessage } from "../src/contract/thrown-message.mjs";
 import { loadValidator, type CompiledValidator } from "./validator-module.js";
 import { StackMapper } from "./stack/stack-mapper.js";
 

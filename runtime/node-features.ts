@@ -15,6 +15,7 @@
  * API: `nodeFeatures()` for the running process (computed once), `describeNode(probe)` for the same
  * facts from a given probe (tests, and tools that reason about another Node binary).
  */
+import { thrownText } from "../src/contract/thrown-message.mjs";
 
 /** The permission model's flag: `--experimental-permission` on Node 20, `--permission` from 22.13 (24+ reject the old name). */
 export type PermissionFlag = "--permission" | "--experimental-permission";
@@ -125,6 +126,6 @@ export function nodeFeatures(): NodeFeatures {
  * that quoted it would differ by version. The position stays; the suffix goes.
  */
 export function jsonParseMessage(thrown: unknown): string {
-  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  const message = thrownText(thrown);
   return message.replace(/ \(line \d+ column \d+\)$/, "");
 }

@@ -1,8 +1,8 @@
 import type { CliIO } from "./io.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 /** Bad flags: say what was wrong and how the command is used; exit 1. */
 export function usageError(io: CliIO, thrown: unknown, usage: string): number {
-  const message = thrown instanceof Error ? thrown.message : String(thrown);
-  io.stderr(`${message}\nusage: ${usage}\n`);
+  io.stderr(`${thrownText(thrown)}\nusage: ${usage}\n`);
   return 1;
 }

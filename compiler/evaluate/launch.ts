@@ -1,6 +1,7 @@
 import { decideIsolation, isolationSetting, type IsolationSetting } from "../../runtime/sandbox/isolation.js";
 import { probeOsLayer } from "../../runtime/sandbox/os-layer.js";
 import type { Launch } from "./session.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 /**
  * How build-time evaluation children start, by the same isolation setting as the runtime's sandbox (CAVE_ISOLATION,
@@ -12,12 +13,12 @@ export async function evaluationLaunch(configured?: IsolationSetting): Promise<L
   try {
     setting = isolationSetting(undefined, process.env, configured === undefined ? undefined : () => ({ value: configured, from: "cave.config.json" }));
   } catch (thrown) {
-    return { unavailable: thrown instanceof Error ? thrown.message : String(thrown) };
+    return { unavailable: thrownText(thrown) };
   }
   if (setting === "node") return { osLayer: null };
   try {
     return { osLayer: decideIsolation(setting, await probeOsLayer()).layer };
   } catch (thrown) {
-    return { unavailable: `build-time evaluation was not run: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+    return { unavailable: `build-time evaluation was not run: ${thrownText(thrown)}` };
   }
 }

@@ -9,6 +9,7 @@ import { routeHelpers, type HelperName } from "./helpers.js";
 import { precheck } from "./precheck.js";
 import { refusal, type Refusal } from "./refusal.js";
 import { walkSchema } from "./schema-walk.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 // CommonJS under NodeNext: the default import is the module object.
 const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv, validate: unknown) => string }).default;
@@ -68,7 +69,7 @@ export function standaloneCompiler(): (schema: unknown) => Compiled {
 }
 
 function classify(thrown: unknown, schema: unknown): Refusal {
-  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  const message = thrownText(thrown);
   const unknownKeyword = /^strict mode: unknown keyword: "(.*)"$/.exec(message);
   if (unknownKeyword) {
     const keyword = unknownKeyword[1] ?? "";

@@ -9,6 +9,7 @@ import { canonicalSerializerSource } from "./canonical.js";
 import { HELPERS, type HelperName } from "./helpers.js";
 import { helperSetName, preludeSource } from "./prelude.js";
 import type { Refusal } from "./refusal.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -54,7 +55,7 @@ export async function validators(
       text = canonicalJson(jsonSchema);
       schema = JSON.parse(text);
     } catch (thrown) {
-      diagnostics.push(error("CAVE6001", `${owner} schema: it is not JSON data (${stripRoot(message(thrown), root)})`, "Build it with schema.* or write plain draft-07 JSON Schema: objects, arrays, strings, finite numbers, booleans and null only.", places.get(owner)));
+      diagnostics.push(error("CAVE6001", `${owner} schema: it is not JSON data (${stripRoot(thrownText(thrown), root)})`, "Build it with schema.* or write plain draft-07 JSON Schema: objects, arrays, strings, finite numbers, booleans and null only.", places.get(owner)));
       continue;
     }
     const hash = sha256(text);
@@ -78,7 +79,7 @@ export async function validators(
     }
     const module = assemble(outcome, preludes, groups.get(hash)!.schema);
     if ("fault" in module) {
-      const cause = stripRoot(stripRoot(message(module.fault), root), PACKAGE_DIR);
+      const cause = stripRoot(stripRoot(thrownText(module.fault), root), PACKAGE_DIR);
       for (const owner of owners) {
         diagnostics.push(error("CAVE6011", `${owner} schema: its validator could not be bundled: ${cause}`, "This is a fault in Cave or its installation, not in the schema: reinstall dependencies (npm ci) and report it if it persists.", places.get(owner)));
       }
@@ -171,8 +172,4 @@ function validatorsFolder(root: string, outDir: string): string {
 
 function sorted(values: Iterable<string>): string[] {
   return [...values].sort();
-}
-
-function message(thrown: unknown): string {
-  return thrown instanceof Error ? thrown.message : String(thrown);
 }

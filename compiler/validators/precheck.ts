@@ -2,6 +2,7 @@ import type { Ajv } from "ajv";
 import { isObject, walkSchema } from "./schema-walk.js";
 import { refusal, type Refusal } from "./refusal.js";
 import { redosVerdict } from "./redos.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 // The id Ajv registers the draft-07 meta-schema under (with or without the empty fragment).
 const DRAFT_07 = /^http:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -27,7 +28,7 @@ export function precheck(schema: unknown, meta: Ajv): Refusal | null {
   try {
     conforms = meta.validateSchema(schema) as boolean;
   } catch (thrown) {
-    return refusal("CAVE6003", `the schema could not be checked against draft-07: ${thrown instanceof Error ? thrown.message : String(thrown)}`, "Write the schema as plain draft-07 JSON Schema.");
+    return refusal("CAVE6003", `the schema could not be checked against draft-07: ${thrownText(thrown)}`, "Write the schema as plain draft-07 JSON Schema.");
   }
   if (!conforms) {
     const first = meta.errors?.[0];
@@ -87,7 +88,7 @@ function badRegex(schema: Readonly<Record<string, unknown>>): { where: string; r
     try {
       new RegExp(source, "u");
     } catch (thrown) {
-      return { where, reason: thrown instanceof Error ? thrown.message : String(thrown) };
+      return { where, reason: thrownText(thrown) };
     }
   }
   return null;

@@ -3,6 +3,7 @@
  * outcome (never a rejection of call()), and `cave runs` prints it. `reason` is a short code of the
  * cause (ENOSPC, EROFS, SQLITE_FULL, SQLITE_READONLY, CONFLICT, LOCKED, ...) when one is known.
  */
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 export class JournalError extends Error {
   override readonly name = "JournalError";
 
@@ -24,6 +25,6 @@ export function reasonOf(thrown: unknown): string {
 export function journalError(what: string, thrown: unknown): JournalError {
   if (thrown instanceof JournalError) return thrown;
   const reason = reasonOf(thrown);
-  const detail = thrown instanceof Error ? thrown.message : String(thrown);
+  const detail = thrownText(thrown);
   return new JournalError(reason, `the journal could not ${what} (${reason}: ${detail.slice(0, 300)})`);
 }

@@ -1,6 +1,6 @@
 import type { DispatchFailure, DispatchRequest, DispatchResult } from "../dispatch/types.js";
 import { retryDelayMs } from "../retry.js";
-import { thrownMessage } from "../thrown-message.js";
+import { thrownMessage } from "../../src/contract/thrown-message.mjs";
 import type { CallState } from "./state.js";
 
 /**

@@ -4,6 +4,7 @@ import type { RunJournal } from "../journal/run-journal.js";
 import type { Completion, Intent } from "../journal/types.js";
 import { NO_JSON_SHA256 } from "./receipt.js";
 import type { CallState, Failure } from "./state.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 /** A journaled call on its way through the pipeline. */
 export interface JournaledCall {
@@ -127,5 +128,5 @@ export async function journalCompletion(state: CallState, outcome: CallOutcome, 
 }
 
 function describe(thrown: unknown): string {
-  return thrown instanceof JournalError ? thrown.message : `the journal failed (${thrown instanceof Error ? thrown.message : String(thrown)})`;
+  return thrown instanceof JournalError ? thrown.message : `the journal failed (${thrownText(thrown)})`;
 }

@@ -1,7 +1,7 @@
 import type { CallOutcome } from "../../src/contract/outcome.js";
 import { dispatchNow, type DispatchFailure, type DispatchRequest, type DispatchResult, type ToolContext } from "../dispatch/types.js";
 import { nextCallId } from "../call-id.js";
-import { thrownMessage } from "../thrown-message.js";
+import { thrownMessage } from "../../src/contract/thrown-message.mjs";
 import type { CallOptions } from "../options.js";
 import type { RunJournal } from "../journal/run-journal.js";
 import type { RunState } from "../run-state.js";

@@ -3,7 +3,8 @@ import type { ResultPlan } from "../../src/contract/lock.js";
 import { CAVE_PAGE, viewTokens } from "../../src/contract/results/constants.js";
 import { serializeResult } from "../../src/contract/results/serial.js";
 import { fitsTokens, loadTokenizer, TOKENIZER, TokenizerMismatchError, type Tokenizer } from "../../src/contract/results/tokenizer.js";
-import { describe, failure, type ResultFailure } from "./failure.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
+import { failure, type ResultFailure } from "./failure.js";
 import { pageCuts } from "./paginate.js";
 import { checkRecoveryKey, RecoveryKeyError } from "./key.js";
 import { expiryOf, readCursor, readRef, signCursor, signRef, type RefBinding, type RefScope } from "./refs.js";
@@ -117,7 +118,7 @@ export class ResultPlans {
     try {
       encoded = transform.encode(value);
     } catch (thrown) {
-      return failure("TRANSFORM_FAILED", `transform ${pinned.id}@${pinned.version} failed on this result: ${describe(thrown)}`);
+      return failure("TRANSFORM_FAILED", `transform ${pinned.id}@${pinned.version} failed on this result: ${thrownText(thrown)}`);
     }
     if (typeof encoded !== "string") return failure("TRANSFORM_FAILED", `transform ${pinned.id}@${pinned.version} returned ${typeof encoded}, not text`);
     return { ok: true, content: `${compressHeader(pinned, ref)}\n${encoded}`, stored };
@@ -182,7 +183,7 @@ export class ResultPlans {
       if (sha256(back) !== hash) return refuse("the bytes read back do not hash to what was stored");
       return { ok: true, sha256: hash, bytes: bytes.length, key: key.key };
     } catch (thrown) {
-      return refuse(describe(thrown));
+      return refuse(thrownText(thrown));
     }
   }
 
@@ -194,7 +195,7 @@ export class ResultPlans {
       return { ok: true, key };
     } catch (thrown) {
       if (thrown instanceof RecoveryKeyError) return failure("RECOVERY_KEY_INVALID", thrown.message);
-      return failure("RECOVERY_NOT_FOUND", `the recovery store cannot be read (${describe(thrown)}); nothing stored can be returned`);
+      return failure("RECOVERY_NOT_FOUND", `the recovery store cannot be read (${thrownText(thrown)}); nothing stored can be returned`);
     }
   }
 
@@ -212,7 +213,7 @@ export class ResultPlans {
     try {
       bytes = await this.options.store.get(hash);
     } catch (thrown) {
-      return failure("RECOVERY_NOT_FOUND", `the recovery store cannot be read (${describe(thrown)})`);
+      return failure("RECOVERY_NOT_FOUND", `the recovery store cannot be read (${thrownText(thrown)})`);
     }
     if (bytes === null) {
       return failure(missing, missing === "PAGE_CURSOR_INVALID" ? "this cursor is stale: its result is no longer stored; call the tool again" : `the store no longer holds ${hash}; call the tool again`);

@@ -13,7 +13,3 @@ export interface ResultFailure {
 export function failure(code: ResultsRuntimeCode, message: string): ResultFailure {
   return { ok: false, code, message };
 }
-
-export function describe(thrown: unknown): string {
-  return thrown instanceof Error ? thrown.message : String(thrown);
-}

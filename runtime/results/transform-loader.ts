@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { sha256 } from "../../src/contract/hash.js";
 import type { LockedTransform } from "../../src/contract/lock.js";
-import { describe, failure, type ResultFailure } from "./failure.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
+import { failure, type ResultFailure } from "./failure.js";
 
 /** A staged transform module after its bytes matched the lock. */
 export interface LoadedTransform {
@@ -29,7 +30,7 @@ export class TransformLoader {
     try {
       bytes = await readFile(resolve(this.root, pinned.module));
     } catch (thrown) {
-      return failure("TRANSFORM_MISMATCH", `transform ${name} could not be read from ${pinned.module} (${describe(thrown)}); deploy the build folder written with this lock`);
+      return failure("TRANSFORM_MISMATCH", `transform ${name} could not be read from ${pinned.module} (${thrownText(thrown)}); deploy the build folder written with this lock`);
     }
     const actual = sha256(bytes);
     if (actual !== pinned.sha256) {
@@ -50,7 +51,7 @@ async function importVerified(pinned: LockedTransform, bytes: Buffer): Promise<L
   try {
     module = (await import(`data:text/javascript;base64,${bytes.toString("base64")}`)) as Record<string, unknown>;
   } catch (thrown) {
-    return failure("TRANSFORM_MISMATCH", `transform ${name} does not load (${describe(thrown)}); rebuild with cave build`);
+    return failure("TRANSFORM_MISMATCH", `transform ${name} does not load (${thrownText(thrown)}); rebuild with cave build`);
   }
   if (module.id !== pinned.id || module.version !== pinned.version || module.lossless !== pinned.lossless || typeof module.encode !== "function") {
     return failure("TRANSFORM_MISMATCH", `transform module ${pinned.module} does not export id ${JSON.stringify(pinned.id)}, version ${pinned.version}, lossless ${pinned.lossless} and encode(); rebuild with cave build`);

@@ -2,6 +2,7 @@ import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, rea
 import { constants as osConstants } from "node:os";
 import { dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { childProcesses } from "./builtins.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 /**
  * The operating-system layer of the sandbox on Linux: bubblewrap (`bwrap`) starts each child with every
@@ -73,7 +74,7 @@ async function probe(named: { readonly path: string; readonly from: string } | n
   try {
     base = baseMounts();
   } catch (thrown) {
-    return { available: false, reason: `the node binary's files could not be located for the sandbox (${thrown instanceof Error ? thrown.message : String(thrown)})` };
+    return { available: false, reason: `the node binary's files could not be located for the sandbox (${thrownText(thrown)})` };
   }
   // Every namespace first; then without user and cgroup namespaces (root on a kernel or container that refuses
   // them can still make the others). pid and net are what the layer is for: without them it is unavailable.
@@ -221,7 +222,7 @@ function tryRun(argv: readonly string[]): Promise<{ ok: boolean; stderr: string 
     try {
       child = childProcesses().spawn(argv[0]!, argv.slice(1), { env: {}, stdio: ["ignore", "ignore", "pipe"] });
     } catch (thrown) {
-      resolve({ ok: false, stderr: thrown instanceof Error ? thrown.message : String(thrown) });
+      resolve({ ok: false, stderr: thrownText(thrown) });
       return;
     }
     let stderr = "";

@@ -12,6 +12,7 @@ import { forgetChild, rememberChild } from "./reaper.js";
 import { sandboxedPid } from "./sandboxed-pid.js";
 import { CHILD_SOCKET_PATH, type EgressChannel } from "./egress/channel.js";
 import type { ScopeGrant } from "./scopes.js";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 /** Everything one child is started with. */
 export interface ChildSpec {
@@ -171,7 +172,7 @@ export class SandboxChild {
       this.process = undefined as never;
       this.pid = undefined;
       this.channel = undefined;
-      this.die(thrown instanceof RefusedStart ? { by: "refused", message: thrown.message } : { by: "spawn", message: thrown instanceof Error ? thrown.message : String(thrown) });
+      this.die(thrown instanceof RefusedStart ? { by: "refused", message: thrown.message } : { by: "spawn", message: thrownText(thrown) });
       return;
     }
     this.process = child;
@@ -365,7 +366,7 @@ export class SandboxChild {
     };
     pending.onCall!(name, args).then(
       (outcome) => answer(`"outcome":${JSON.stringify(outcome)}`),
-      (thrown: unknown) => answer(`"error":${JSON.stringify(thrown instanceof Error ? thrown.message : String(thrown))}`),
+      (thrown: unknown) => answer(`"error":${JSON.stringify(thrownText(thrown))}`),
     );
   }
 

@@ -6,6 +6,7 @@ import { RuntimeError } from "../../../runtime/errors.js";
 import type { CallOutcome } from "../../../src/contract/outcome.js";
 
 import { CALL_USAGE } from "../usage-lines.js";
+import { thrownText } from "../../../src/contract/thrown-message.mjs";
 
 export { CALL_USAGE };
 
@@ -30,7 +31,7 @@ export async function callCommand(args: readonly string[], io: CallIO): Promise<
   try {
     ({ values, positionals } = parseArgs({ args: [...args], options: { fixture: { type: "boolean" }, root: { type: "string" }, json: { type: "boolean" } }, strict: true, allowPositionals: true }));
   } catch (thrown) {
-    return usage(io, thrown instanceof Error ? thrown.message : String(thrown));
+    return usage(io, thrownText(thrown));
   }
   const [tool, json, ...extra] = positionals;
   if (tool === undefined) return usage(io, "missing the tool name");
@@ -40,7 +41,7 @@ export async function callCommand(args: readonly string[], io: CallIO): Promise<
     try {
       callArgs = JSON.parse(json);
     } catch (thrown) {
-      return usage(io, `the arguments are not valid JSON (${thrown instanceof Error ? thrown.message : String(thrown)})`);
+      return usage(io, `the arguments are not valid JSON (${thrownText(thrown)})`);
     }
   }
 

@@ -9,6 +9,7 @@ import { styler, type CliIO } from "../io.js";
 import { usageError } from "../usage.js";
 
 import { RUNS_USAGE } from "../usage-lines.js";
+import { thrownText } from "../../../src/contract/thrown-message.mjs";
 
 export { RUNS_USAGE };
 
@@ -53,7 +54,7 @@ export async function runsCommand(args: readonly string[], io: CliIO): Promise<n
   try {
     setting = values.journal ?? configuredJournal(root, io.env)?.setting ?? "sqlite";
   } catch (thrown) {
-    return fail("CAVE9221", `the journal setting could not be read (${thrown instanceof Error ? thrown.message : String(thrown)})`);
+    return fail("CAVE9221", `the journal setting could not be read (${thrownText(thrown)})`);
   }
   const path = journalPath(setting, root);
   // Reading must not create a journal: a missing file is reported, not made.
@@ -66,7 +67,7 @@ export async function runsCommand(args: readonly string[], io: CliIO): Promise<n
   try {
     journal = await openJournal(setting, root, io.env);
   } catch (thrown) {
-    return fail("CAVE9221", thrown instanceof Error ? thrown.message : String(thrown));
+    return fail("CAVE9221", thrownText(thrown));
   }
   try {
     if (sub === "list") return list(await journal.listRuns(), io, values.json === true);
@@ -82,7 +83,7 @@ export async function runsCommand(args: readonly string[], io: CliIO): Promise<n
     else io.stdout(`cave runs: expired ${expired.length} run${expired.length === 1 ? "" : "s"}${expired.length === 0 ? "" : `: ${expired.join(", ")}`}\n`);
     return 0;
   } catch (thrown) {
-    return fail("CAVE9221", thrown instanceof Error ? thrown.message : String(thrown));
+    return fail("CAVE9221", thrownText(thrown));
   } finally {
     await journal.close();
   }

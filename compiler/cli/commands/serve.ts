@@ -5,6 +5,7 @@ import { createRuntime, type Runtime } from "../../../runtime/index.js";
 import { RuntimeError } from "../../../runtime/errors.js";
 
 import { SERVE_USAGE } from "../usage-lines.js";
+import { thrownText } from "../../../src/contract/thrown-message.mjs";
 
 export { SERVE_USAGE };
 
@@ -41,7 +42,7 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
       allowPositionals: false,
     }));
   } catch (thrown) {
-    return usage(io, thrown instanceof Error ? thrown.message : String(thrown));
+    return usage(io, thrownText(thrown));
   }
   const maxCalls = positive(values["max-calls"], SERVE_BUDGET.maxCalls);
   const maxWallMs = positive(values["max-wall-ms"], SERVE_BUDGET.maxWallMs);
@@ -106,7 +107,7 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
     served = await mcp.serveHttp(runtime, { host: listen.host, port: listen.port, token, allowedHosts: values["allow-host"], allowedOrigins: values["allow-origin"], server: { heartbeatMs }, stateless: values.stateless === true });
   } catch (thrown) {
     runtime.close();
-    io.stderr(`cave serve: ${thrown instanceof Error ? thrown.message : String(thrown)}\n`);
+    io.stderr(`cave serve: ${thrownText(thrown)}\n`);
     return 1;
   }
   io.stderr(`cave serve: ${runtime.toolNames.length} locked tools at ${served.url} (${runtime.mode} mode, budget ${maxCalls} calls / ${maxWallMs} ms per ${values.stateless === true ? 'run (stateless: a run per _meta["cave/run"] key, else per call)' : "session"}, lock ${runtime.lockIntegrity}${token === undefined ? "" : ", bearer token required"})\n`);

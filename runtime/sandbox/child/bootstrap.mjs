@@ -18,6 +18,7 @@ import { LogTail } from "./log-tail.mjs";
 import { installOutputCap } from "./output.mjs";
 import { NOT_DATA } from "./data-rules.mjs";
 import { serialise, serialiseNative } from "./plain-data.mjs";
+import { thrownMessage, UNREADABLE } from "./thrown-message.mjs";
 import { rawStack } from "./raw-stack.mjs";
 
 const quote = JSON.stringify;
@@ -59,8 +60,8 @@ function sendAndExit(text, code) {
   channel.write(encodeFrame(text), () => exit(code));
 }
 
-/** @param {unknown} thrown @returns {string} */
-function thrownMessage(thrown) {
+/** The shared thrown-value message (thrown-message.mjs), with the sandbox's own refusals named. @param {unknown} thrown @returns {string} */
+function deniedOrThrownMessage(thrown) {
   let text;
   try {
     const denied = /** @type {any} */ (thrown);
@@ -68,9 +69,9 @@ function thrownMessage(thrown) {
     // but never the resource (a path on this machine).
     if (denied?.code === "ERR_ACCESS_DENIED") text = `ERR_ACCESS_DENIED: Node's permission model refused ${typeof denied.permission === "string" ? denied.permission : "the operation"}`;
     else if (denied?.code === "ERR_SANDBOX_DENIED") text = `ERR_SANDBOX_DENIED: ${String(denied.message)}`;
-    else text = thrown instanceof Error ? `${thrown.name !== "Error" && typeof thrown.name === "string" ? `${thrown.name}: ` : ""}${String(thrown.message)}` : String(thrown);
+    else return thrownMessage(thrown);
   } catch {
-    text = "an error whose message could not be read";
+    text = UNREADABLE;
   }
   return text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
 }
@@ -97,11 +98,11 @@ function failText(id, code, message, extra = {}) {
 /** @param {string} id @param {unknown} thrown */
 function thrownText(id, thrown) {
   const code = classifyThrown(thrown);
-  let message = thrownMessage(thrown);
+  let message = deniedOrThrownMessage(thrown);
   // A client library wraps the sandbox's refusal ("fetch failed"): the refusal names the host or route, so it is said too.
   const denial = code === "TOOL_ERROR" ? undefined : deniedCause(thrown);
   if (denial !== undefined && denial !== thrown) {
-    const said = thrownMessage(denial);
+    const said = deniedOrThrownMessage(denial);
     if (!message.includes(said.replace(/^ERR_SANDBOX_DENIED: /, ""))) message = `${message} (${said})`;
   }
   return failText(id, code, message, { chain: errorChain(thrown), stack: rawStack(thrown) });
@@ -154,7 +155,7 @@ function fault(what, thrown) {
   call.open = false;
   current = undefined;
   // fatal: the host must not reuse this process, which exits right after the frame is written.
-  sendAndExit(withLogs(failText(call.id, classifyThrown(thrown), `${what}: ${thrownMessage(thrown)}`, { chain: errorChain(thrown), stack: rawStack(thrown), fatal: true }), logs.take(call)), EXIT_FAULT);
+  sendAndExit(withLogs(failText(call.id, classifyThrown(thrown), `${what}: ${deniedOrThrownMessage(thrown)}`, { chain: errorChain(thrown), stack: rawStack(thrown), fatal: true }), logs.take(call)), EXIT_FAULT);
 }
 
 /** @param {any} frame */
@@ -211,7 +212,7 @@ async function start(frame) {
   try {
     namespace = await import(pathToFileURL(frame.bundle).href);
   } catch (thrown) {
-    return sendAndExit(quote({ t: "load-failed", code: classifyThrown(thrown), message: `tool ${quote(frame.name)}: its module failed to load: ${thrownMessage(thrown)}` }), 0);
+    return sendAndExit(quote({ t: "load-failed", code: classifyThrown(thrown), message: `tool ${quote(frame.name)}: its module failed to load: ${deniedOrThrownMessage(thrown)}` }), 0);
   }
   const value = Object.hasOwn(namespace, frame.exportName) ? namespace[frame.exportName] : undefined;
   if (typeof value !== "object" || value === null || value[TOOL_BRAND] !== true || typeof value.execute !== "function" || value.name !== frame.name) {
