@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import { offThread } from "../util/off-thread.js";
 import { standaloneCompiler, type Compiled } from "./compile.js";
 
 /** Below this many schemas a worker (about 100 ms to start and load Ajv) saves nothing. */
@@ -8,8 +8,8 @@ const MIN_FOR_WORKER = 64;
 /**
  * Compiles every schema, on this thread and, for many schemas on a machine with more than one core, on a worker
  * thread beside it: each takes the next schema from a shared counter. Each schema is compiled by a fresh Ajv
- * (compile.ts), so the code is the same whichever thread compiles it. The worker runs the compiled compiler (dist/);
- * from source (the tests) everything is compiled here. Whatever the worker does not deliver is compiled here.
+ * (compile.ts), so the code is the same whichever thread compiles it. Whatever the worker does not deliver (from
+ * source there is none) is compiled here.
  */
 export async function compileSchemas(schemas: readonly unknown[]): Promise<Compiled[]> {
   const next = new Int32Array(new SharedArrayBuffer(4));
@@ -21,16 +21,7 @@ export async function compileSchemas(schemas: readonly unknown[]): Promise<Compi
   return results.map((compiled, i) => compiled ?? compile(schemas[i]));
 }
 
-/** The worker's results, or none if it cannot run (from source) or fails. */
-function startWorker(schemas: readonly unknown[], next: Int32Array): Promise<Array<[number, Compiled]>> | undefined {
-  if (!import.meta.url.endsWith(".js")) return undefined;
-  return new Promise((resolve) => {
-    const worker = new Worker(new URL("./compile-worker.js", import.meta.url), { workerData: { schemas, next } });
-    worker.once("message", (done: Array<[number, Compiled]>) => {
-      resolve(done);
-      void worker.terminate();
-    });
-    worker.once("error", () => resolve([]));
-    worker.once("exit", () => resolve([]));
-  });
+/** The worker's results, or none if it cannot run or fails. */
+async function startWorker(schemas: readonly unknown[], next: Int32Array): Promise<Array<[number, Compiled]>> {
+  return (await offThread<Array<[number, Compiled]>>(new URL("./compile-worker.js", import.meta.url), "validator compilation", { schemas, next })) ?? [];
 }
