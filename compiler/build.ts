@@ -1,160 +1,77 @@
 import { resolve } from "node:path";
 import type { CaveLock } from "../src/contract/lock.js";
-import { sha256 } from "../src/contract/hash.js";
 import { parseJsonDictionaries } from "../src/contract/dictionary.js";
-import { discover } from "./discover/index.js";
-import { plan } from "./plan/index.js";
-import { checkResults } from "./results/index.js";
-import { beginEmit } from "./emit/index.js";
-import { renderLock } from "./emit/render.js";
-import { buildFolderFiles, buildFolderHashes, schemasToPrecompile, stagedBundles, validatorModules } from "./build-parts.js";
+import type { BuildOptions, BuildResult } from "./build-api.js";
+import { openBuildCaches, type CacheUse } from "./cache/for-build.js";
+import { createContext, type BuildSettings } from "./context.js";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
-import type { CaveConfig, FileContent } from "./types.js";
+import { discover } from "./discover/index.js";
 import { checkBuildOptions } from "./options.js";
-import { cacheKey, lookup, store } from "./cache/index.js";
-import { compilerIdentity } from "./cache/identity.js";
-import { hashInputs } from "./cache/inputs.js";
-import { openPassCaches, type PassCaches } from "./cache/passes.js";
-import { packageRoot } from "./package-root.js";
-import { lockfileHash } from "./stage/externals.js";
+import { analyse, compileValidators, emit, evaluate, plan, stage } from "./passes.js";
+import type { CaveConfig } from "./types.js";
 
-export interface BuildOptions {
-  /** The project root (default: the current directory). */
-  readonly root?: string;
-  /** Write cave.lock and the build folder (default true). With false, everything is built in memory only. */
-  readonly write?: boolean;
-  /** Overrides of cave.config.json keys (include, exclude, lock, outDir). */
-  readonly config?: Partial<CaveConfig>;
-  /** Hard limit for importing the staged bundles at build time, in ms (default 10000). */
-  readonly evaluateTimeoutMs?: number;
-  /** Reuse a previous identical build (default true; see docs/decisions.md, "The build cache"). */
-  readonly cache?: boolean;
-  /**
-   * Called with the new lock before a writing build writes anything (the CLI computes its review diff here): if it
-   * throws, the build stops with nothing written, so no summary can fail after the lock has changed.
-   */
-  readonly review?: (lock: CaveLock) => void;
-}
-
-export interface BuildResult {
-  /** No error diagnostics (warnings may exist). */
-  readonly ok: boolean;
-  /** Sorted by file, line, column. */
-  readonly diagnostics: readonly Diagnostic[];
-  readonly config: CaveConfig | null;
-  readonly lock: CaveLock | null;
-  /** The exact bytes of cave.lock. */
-  readonly lockText: string | null;
-  /** Build folder files by path relative to the root: text, or bytes for a binary asset. */
-  readonly files: ReadonlyMap<string, FileContent>;
-  /** Whether anything was written. */
-  readonly written: boolean;
-  /** Whether the output was taken from the build cache (the same bytes a full build would produce). */
-  readonly cached: boolean;
-}
+export type { BuildOptions, BuildResult } from "./build-api.js";
 
 /** `cave build`: discover → analyse → stage → evaluate → validators → plan → emit. Nothing is written when there are errors. */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const optionProblems = checkBuildOptions(options);
   if (optionProblems.length > 0) return failed(optionProblems, null);
-  const root = resolve(options.root ?? process.cwd());
+  const { write = true, cache = true, review } = options;
+  const approve = review && ((lock: CaveLock) => (review(lock), true));
+  const settings = { write, approve, evaluateTimeoutMs: options.evaluateTimeoutMs, bundleHashStandsIn: false };
+  return compile({ root: resolve(options.root ?? process.cwd()), config: options.config, settings, cache: { whole: cache, passes: cache ? (write ? "read-write" : "read") : "off" } });
+}
 
-  const discovered = await discover(root, options.config as Record<string, unknown> | undefined);
-  const diagnostics: Diagnostic[] = [...discovered.diagnostics];
-  if (hasErrors(diagnostics)) return failed(diagnostics, discovered.config);
+/** What compile() is asked for: build() above, `cave build --check`/`--frozen` (cli/commands/build.ts) and run(). */
+export interface BuildRequest {
+  readonly root: string;
+  /** Overrides of cave.config.json keys. */
+  readonly config?: Readonly<Record<string, unknown>> | undefined;
+  readonly settings: BuildSettings;
+  readonly cache: CacheUse;
+  /** Which discovered modules to build (run(): its entry and the modules of its nested tools); default all of them. */
+  readonly select?: (files: readonly string[], config: CaveConfig) => readonly string[];
+}
+
+/**
+ * The one sequence of a build. Each pass adds its diagnostics; the build stops after any pass that reported an error,
+ * and then writes nothing. A whole-build cache hit answers before any pass loads.
+ */
+export async function compile(request: BuildRequest): Promise<BuildResult> {
+  const { root, settings } = request;
+  const discovered = await discover(root, request.config);
+  if (hasErrors(discovered.diagnostics)) return failed(discovered.diagnostics, discovered.config);
   const { config } = discovered;
-  const write = options.write ?? true;
-  const useCache = options.cache ?? true;
-  const identity = compilerIdentity(packageRoot());
-  // External packages are pinned from package-lock.json, which no pass reads as an input file.
-  const lockfile = (config.external ?? []).length > 0 ? lockfileHash(root) : null;
-  const key = cacheKey(identity, { root, config, evaluateTimeoutMs: options.evaluateTimeoutMs ?? null, lockfile }, discovered.files);
-  const hit = useCache ? lookup(root, key, config.outDir) : undefined;
+  const files = request.select?.(discovered.files, config) ?? discovered.files;
+  const caches = openBuildCaches(root, config, files, settings.evaluateTimeoutMs, request.cache);
+  const hit = caches.lookup();
   if (hit) {
-    const all = sortDiagnostics([...diagnostics, ...hit.diagnostics]);
     const lock = parseJsonDictionaries(hit.lockText) as CaveLock;
-    options.review?.(lock);
-    return { ok: true, diagnostics: all, config, lock, lockText: hit.lockText, files: hit.files, written: false, cached: true };
+    await settings.approve?.(lock, hit.lockText, config);
+    return { ok: true, diagnostics: sortDiagnostics([...discovered.diagnostics, ...hit.diagnostics]), config, lock, lockText: hit.lockText, files: hit.files, written: false, cached: true };
   }
 
   // A miss: each pass still reuses what it computed before from unchanged content (cache/passes.ts). Whatever the
   // outcome, a writing build keeps what its passes computed, so fixing one module does not redo the others.
-  const caches = openPassCaches(root, { identity, write, enabled: useCache });
+  const ctx = createContext(root, config, settings, caches.openPasses(), discovered.diagnostics);
+  const stop = () => failed(ctx.diagnostics, config);
   try {
-    return await runPasses(root, config, diagnostics, caches, { key, write, useCache, files: discovered.files, evaluateTimeoutMs: options.evaluateTimeoutMs, review: options.review });
+    const analysed = await analyse({ files }, ctx);
+    if (ctx.report(analysed.diagnostics)) return stop();
+    const staged = await stage({ analysed }, ctx);
+    if (ctx.report(staged.diagnostics)) return stop();
+    const evaluated = await evaluate({ staged, analysed }, ctx);
+    if (ctx.report(evaluated.diagnostics)) return stop();
+    const validated = await compileValidators({ evaluated, analysed }, ctx);
+    if (ctx.report(validated.diagnostics)) return stop();
+    const { lock, diagnostics } = plan({ analysed, staged, evaluated, validated }, ctx);
+    if (ctx.report(diagnostics) || lock === null) return stop();
+    const emitted = await emit({ lock, staged, validated }, ctx);
+    const ok = !ctx.report(emitted.diagnostics);
+    if (emitted.written) caches.store({ ...emitted, inputFiles: staged.inputFiles, diagnostics: ctx.diagnostics });
+    return { ok, diagnostics: sortDiagnostics(ctx.diagnostics), config, lock, lockText: emitted.lockText, files: emitted.files, written: emitted.written, cached: false };
   } finally {
-    caches.save();
-  }
-}
-
-interface PassSettings {
-  readonly key: string;
-  readonly write: boolean;
-  readonly useCache: boolean;
-  readonly files: readonly string[];
-  readonly evaluateTimeoutMs: number | undefined;
-  readonly review: ((lock: CaveLock) => void) | undefined;
-}
-
-async function runPasses(root: string, config: CaveConfig, diagnostics: Diagnostic[], caches: PassCaches, settings: PassSettings): Promise<BuildResult> {
-  const { key, write, useCache } = settings;
-  // The passes load only on a cache miss: ts-morph alone takes longer to import than a whole no-change rebuild.
-  // Analysis runs on a worker thread while esbuild already bundles the modules that mention "cave" (all those
-  // analysis can name, perhaps a few more); stage then keeps what analysis names, or bundles them itself. The
-  // analysis worker starts first, before the other passes load: it is the longer of the two.
-  const { analyseOffThread } = await import("./analyse/off-thread.js");
-  const analysing = analyseOffThread(root, settings.files);
-  const [{ mentioningCave }, { bundleAhead, stage }, { evaluate }, { validators }] = await Promise.all([
-    import("./analyse/candidates.js"),
-    import("./stage/index.js"),
-    import("./evaluate/index.js"),
-    import("./validators/pass.js"),
-  ]);
-  const ahead = bundleAhead(root, await mentioningCave(root, settings.files), config);
-  const analysed = await analysing;
-  diagnostics.push(...analysed.diagnostics);
-  if (hasErrors(diagnostics)) return failed(diagnostics, config);
-
-  const staged = await stage(root, analysed.modules, config, await ahead, analysed.localExports);
-  diagnostics.push(...staged.diagnostics);
-  if (hasErrors(diagnostics)) return failed(diagnostics, config);
-
-  // From here a writing build writes its build folder aside as the files become known (a worker thread creates them
-  // while this thread evaluates and plans); finish() swaps exactly the final files in with the lock. A build that
-  // stops before removes what was written aside (abort() does nothing once finish() ran).
-  const emitting = write ? beginEmit(root, config) : undefined;
-  try {
-    emitting?.ahead(stagedBundles(staged, analysed.tools.map((tool) => tool.module)));
-
-    const evaluated = await evaluate(root, staged, analysed, { timeoutMs: settings.evaluateTimeoutMs, cache: caches.evaluate, isolation: config.isolation });
-    diagnostics.push(...evaluated.diagnostics);
-    if (hasErrors(diagnostics)) return failed(diagnostics, config);
-
-    const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated, analysed), { cache: caches.validators });
-    diagnostics.push(...validated.diagnostics);
-    if (hasErrors(diagnostics)) return failed(diagnostics, config);
-    emitting?.ahead(validatorModules(validated));
-
-    diagnostics.push(...checkResults(evaluated, analysed, config.outDir));
-    if (hasErrors(diagnostics)) return failed(diagnostics, config);
-
-    const lock = plan(config, evaluated, staged, validated);
-    const lockText = renderLock(lock);
-    const files = buildFolderFiles(staged, validated, lock);
-    // Bundles and validators were hashed when they were made: emit keeps unchanged files of the previous build
-    // folder by that (a hard link, after checking their bytes), and the cache records it.
-    const hashes = buildFolderHashes(files, staged, validated);
-
-    settings.review?.(lock);
-    if (emitting) diagnostics.push(...(await emitting.finish({ lockText, files, hashes })));
-    const ok = !hasErrors(diagnostics);
-    if (write && ok && useCache) {
-      const inputs = hashInputs(root, settings.files, staged.inputFiles);
-      store(root, { key, inputs, lockPath: config.lock, lockSha256: sha256(lockText), outputs: hashes, diagnostics: diagnostics.filter((d) => d.severity === "warning") });
-    }
-    return { ok, diagnostics: sortDiagnostics(diagnostics), config, lock, lockText, files, written: write && ok, cached: false };
-  } finally {
-    await emitting?.abort();
+    await ctx.close();
   }
 }
 

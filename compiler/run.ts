@@ -12,16 +12,10 @@ import type { LimitOptions } from "../runtime/options.js";
 import type { ReceiptSink } from "../runtime/receipts.js";
 import { createSandboxDispatcher, type SandboxOptions } from "../runtime/sandbox/index.js";
 import { analyse } from "./analyse/index.js";
-import { buildFolderFiles, schemasToPrecompile } from "./build-parts.js";
-import { hasErrors, type Diagnostic } from "./diagnostics.js";
-import { discover } from "./discover/index.js";
-import { renderLock } from "./emit/render.js";
-import { evaluate } from "./evaluate/index.js";
-import { plan } from "./plan/index.js";
-import { checkResults } from "./results/index.js";
-import { stage } from "./stage/index.js";
-import type { EvaluateResult, FileContent, StageResult } from "./types.js";
-import { validators } from "./validators/index.js";
+import { compile } from "./build.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { OPAQUE_WITHOUT_HASH } from "./evaluate/bundle-hash-semantics.js";
+import type { FileContent } from "./types.js";
 
 /** What run() accepts besides the definition and its arguments. */
 export interface RunOptions {
@@ -47,14 +41,12 @@ export interface RunOptions {
 }
 
 
-/** The code a lock refuses and an ordinary run allows: an opaque validator without schemaSemanticsSHA256. */
-const OPAQUE_WITHOUT_HASH = "CAVE5007";
 
 /**
  * An ordinary (unlocked) run of one tool, through the same pipeline and sandbox as a locked one.
  * There is no cave.lock: the entry module (and the modules of the nested tools its tools declare) is
- * staged on the fly by the compiler's own passes (analyse, stage, evaluate, validators, plan) into a
- * temporary build folder, the call runs against that lock, and the folder is removed. Unlike a lock,
+ * built on the fly, in memory, by the build's own sequence of passes (compile() in build.ts, with a module filter),
+ * its files written into a temporary build folder; the call runs against that lock, and the folder is removed. Unlike a lock,
  * an ordinary run accepts opaque validators without a semantics hash: the staged bundle's hash
  * stands in for it, for this run only. Receipts carry lockIntegrity null.
  *
@@ -104,54 +96,30 @@ export async function run(definition: unknown, args: unknown, options: RunOption
   }
 }
 
-/** The lock text and build folder files for the entry module and its tools' nested tools. */
+/** The lock text and build folder files for the entry module and its tools' nested tools, built in memory. */
 async function stageForRun(root: string, entry: string, name: string, durable: boolean): Promise<{ lockText: string; files: ReadonlyMap<string, FileContent> }> {
-  const discovered = await discover(root);
-  const config = discovered.config;
-  // The nested tools of the entry's tools may live in other modules: find them in the whole project
-  // (analysis reads syntax only), then build just those modules.
-  const everything = analyse(root, [...new Set([...discovered.files, entry])].sort());
+  const built = await compile({
+    root,
+    settings: { write: false, approve: undefined, evaluateTimeoutMs: undefined, bundleHashStandsIn: !durable },
+    cache: { whole: false, passes: "off" },
+    select: (files) => modulesForRun(root, [...new Set([...files, entry])].sort(), entry, name),
+  });
+  if (!built.ok) return refuse(entry, built.diagnostics, durable);
+  return { lockText: built.lockText!, files: built.files };
+}
+
+/**
+ * The entry and the modules of its tools' nested tools, which may live anywhere in the project: analysis of the whole
+ * project (it reads syntax only) finds them, and then just those modules are built.
+ */
+function modulesForRun(root: string, files: readonly string[], entry: string, name: string): string[] {
+  const everything = analyse(root, files);
   const entryTools = everything.tools.filter((t) => t.module === entry);
   if (!entryTools.some((t) => t.name === name)) {
     throw new RuntimeError("RUN_NOT_STAGED", `run(): ${entry} does not define tool ${JSON.stringify(name)} (it defines ${entryTools.length === 0 ? "no tool" : entryTools.map((t) => JSON.stringify(t.name)).join(", ")}); pass the path of the module that exports the definition as entryPath`);
   }
   const nested = new Set(entryTools.flatMap((t) => t.nestedTools));
-  const modules = [...new Set([entry, ...everything.tools.filter((t) => nested.has(t.name)).map((t) => t.module)])].sort();
-
-  const diagnostics: Diagnostic[] = [...discovered.diagnostics.filter((d) => d.severity === "error")];
-  const fail = () => refuse(entry, diagnostics, durable);
-  if (hasErrors(diagnostics)) return fail();
-  const analysed = analyse(root, modules);
-  diagnostics.push(...analysed.diagnostics);
-  if (hasErrors(diagnostics)) return fail();
-  const stagedModules = await stage(root, analysed.modules, config);
-  diagnostics.push(...stagedModules.diagnostics);
-  if (hasErrors(diagnostics)) return fail();
-  const evaluatedModules = await evaluate(root, stagedModules, analysed);
-  const evaluated = durable ? evaluatedModules : withRunSemanticsHashes(evaluatedModules, stagedModules);
-  diagnostics.push(...evaluated.diagnostics);
-  if (hasErrors(diagnostics)) return fail();
-  const validated = await validators(root, config.outDir, schemasToPrecompile(evaluated));
-  diagnostics.push(...validated.diagnostics);
-  if (hasErrors(diagnostics)) return fail();
-  diagnostics.push(...checkResults(evaluated, analysed, config.outDir));
-  if (hasErrors(diagnostics)) return fail();
-  const lock = plan(config, evaluated, stagedModules, validated);
-  return { lockText: renderLock(lock), files: buildFolderFiles(stagedModules, validated, lock) };
-}
-
-/**
- * Ordinary runs may use opaque validators without a semantics hash (the contract, "Schemas"): the
- * staged bundle's sha256 (the validator's code as it runs) stands in for this run's lock, and the
- * diagnostic a lock would give is dropped.
- */
-function withRunSemanticsHashes(evaluated: EvaluateResult, staged: StageResult): EvaluateResult {
-  const tools = evaluated.tools.map((tool) => {
-    if (tool.schemaSemanticsSHA256 !== null) return tool;
-    const bundle = staged.modules.get(tool.module);
-    return bundle === undefined ? tool : { ...tool, schemaSemanticsSHA256: bundle.sha256.replace(/^sha256-/, "") };
-  });
-  return { ...evaluated, tools, diagnostics: evaluated.diagnostics.filter((d) => d.code !== OPAQUE_WITHOUT_HASH) };
+  return [...new Set([entry, ...everything.tools.filter((t) => nested.has(t.name)).map((t) => t.module)])].sort();
 }
 
 function refuse(entry: string, diagnostics: readonly Diagnostic[], durable: boolean): never {

@@ -12,7 +12,11 @@ export interface EmitInput {
   readonly files: ReadonlyMap<string, FileContent>;
 }
 
-/** Writes the build folder and the lock together: both new, or (on failure) both as they were. */
+/**
+ * Writes the build folder and the lock together: both new, or (on failure) both as they were. Builds do not call
+ * this: every writing build (cave build, --frozen) emits through beginEmit(). It is the plain statement of what
+ * beginEmit().finish() must end as, which test/compiler/emit.test.ts holds the tuned path to.
+ */
 export function emit(root: string, input: EmitInput): Diagnostic[] {
   try {
     const inside = new Map([...input.files].map(([path, text]) => [insideOutDir(input.config, path), text] as const));

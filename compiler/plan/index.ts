@@ -3,14 +3,36 @@ import { isRetryable, isSpeculable } from "../../src/contract/effects.js";
 import { LOCKFILE_VERSION, type CaveLock, type LockedAgent, type LockedTool } from "../../src/contract/lock.js";
 import { sealLock } from "../../src/contract/lock-seal.js";
 import { osLayerTools } from "../../runtime/sandbox/os-only.js";
-import type { CaveConfig, EvaluateResult, StageResult, ValidatorsResult } from "../types.js";
+import type { AnalyseResult, CaveConfig, EvaluateResult, PassResult, StageResult, ValidatorsResult } from "../types.js";
+import { hasErrors } from "../diagnostics.js";
 import { lockSchema } from "./schema-lock.js";
-import { lockResult } from "../results/index.js";
+import { checkResults, lockResult } from "../results/index.js";
 import { sortKeys } from "../emit/render.js";
 import { dictionary } from "../../src/contract/dictionary.js";
 
-/** Turns the evaluated, staged and validated facts into the lock: every decision the runtime will follow, made here. */
-export function plan(config: CaveConfig, evaluated: EvaluateResult, staged: StageResult, validated: ValidatorsResult): CaveLock {
+export interface PlanInput {
+  readonly analysed: AnalyseResult;
+  readonly staged: StageResult;
+  readonly evaluated: EvaluateResult;
+  readonly validated: ValidatorsResult;
+}
+
+export interface PlanResult extends PassResult {
+  /** Null when a result policy cannot be planned (the diagnostics say where). */
+  readonly lock: CaveLock | null;
+}
+
+/**
+ * Turns the evaluated, staged and validated facts into the lock: every decision the runtime will follow, made here.
+ * A tool's result policy that cannot be planned is a diagnostic at its definition, and then there is no lock.
+ */
+export function plan(input: PlanInput, ctx: { readonly config: CaveConfig }): PlanResult {
+  const diagnostics = checkResults(input.evaluated, input.analysed, ctx.config.outDir);
+  if (hasErrors(diagnostics)) return { lock: null, diagnostics };
+  return { lock: lockOf(ctx.config, input.evaluated, input.staged, input.validated), diagnostics };
+}
+
+function lockOf(config: CaveConfig, evaluated: EvaluateResult, staged: StageResult, validated: ValidatorsResult): CaveLock {
   const tools: Record<string, LockedTool> = dictionary();
   for (const tool of [...evaluated.tools].sort((a, b) => compare(a.name, b.name))) {
     const source = staged.modules.get(tool.module);

@@ -1,4 +1,5 @@
 import { Worker, type WorkerOptions } from "node:worker_threads";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 /**
  * Worker entries exist as .js files only in the compiled compiler (dist/); from source (the tests) every job runs on
@@ -29,10 +30,10 @@ export function startWorker(entry: URL, what: string, options?: WorkerOptions): 
   }
   try {
     const worker = new Worker(entry, options);
-    worker.once("error", (thrown) => reportFallback(what, `the worker failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`));
+    worker.once("error", (thrown) => reportFallback(what, `the worker failed: ${thrownText(thrown)}`));
     return worker;
   } catch (thrown) {
-    reportFallback(what, `the worker did not start: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    reportFallback(what, `the worker did not start: ${thrownText(thrown)}`);
     return undefined;
   }
 }

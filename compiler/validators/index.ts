@@ -1,3 +1,3 @@
-export { validators, type ValidatorCacheEntry, type ValidatorsOptions } from "./pass.js";
+export { compileValidators, type ValidatorCacheEntry, type ValidatorsOptions } from "./pass.js";
 export { AJV_OPTIONS, inProcessAjv } from "./ajv-options.js";
 export { GENERATED_HEADER } from "./assemble.js";

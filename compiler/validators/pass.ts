@@ -35,14 +35,14 @@ type Outcome = { readonly code: string; readonly helpers: readonly HelperName[] 
  * then Ajv's code. A schema Ajv refuses is a diagnostic naming each owner, never a throw. Nothing is written here:
  * emit writes `code` to `path`. Ajv and esbuild are loaded only when something is not in the cache.
  */
-export async function validators(
+export async function compileValidators(
   root: string,
   outDir: string,
   schemas: ReadonlyArray<{ jsonSchema: Record<string, unknown>; owner: string; at?: Location }>,
   options: ValidatorsOptions = {},
 ): Promise<ValidatorsResult> {
   const unknown = Object.keys(options).filter((key) => key !== "cache");
-  if (unknown.length > 0) throw new TypeError(`validators() does not know the option(s) ${unknown.join(", ")}`);
+  if (unknown.length > 0) throw new TypeError(`compileValidators() does not know the option(s) ${unknown.join(", ")}`);
   const cache = options.cache ?? NO_CACHE;
   const diagnostics: Diagnostic[] = [];
   const groups = new Map<string, Group>();

@@ -9,7 +9,7 @@ import { discover } from "../../compiler/discover/index.js";
 import { evaluate } from "../../compiler/evaluate/index.js";
 import type { ExportReport } from "../../compiler/evaluate/protocol.js";
 import { stage } from "../../compiler/stage/index.js";
-import { validators, type ValidatorCacheEntry } from "../../compiler/validators/index.js";
+import { compileValidators, type ValidatorCacheEntry } from "../../compiler/validators/index.js";
 import { schema } from "../../src/index.js";
 import { REPO_ROOT } from "../support/golden.js";
 
@@ -81,22 +81,22 @@ describe("validators cache", () => {
       { jsonSchema: order, owner: 'tool "a" input' },
       { jsonSchema: status, owner: 'tool "a" output' },
     ];
-    const first = await validators(root, ".cave", schemas, { cache });
+    const first = await compileValidators(root, ".cave", schemas, { cache });
     expect(first.diagnostics).toEqual([]);
     expect(cache.sets).toBeGreaterThanOrEqual(2); // two schemas, and the preludes they need
 
     cache.reset();
-    const again = await validators(root, ".cave", schemas, { cache });
+    const again = await compileValidators(root, ".cave", schemas, { cache });
     expect(cache.sets).toBe(0);
     expect(cache.misses).toBe(0);
     expect(again).toEqual(first);
 
     cache.reset();
     const changed = json({ ...status, required: [] });
-    const edited = await validators(root, ".cave", [schemas[0]!, { jsonSchema: changed, owner: 'tool "a" output' }], { cache });
+    const edited = await compileValidators(root, ".cave", [schemas[0]!, { jsonSchema: changed, owner: 'tool "a" output' }], { cache });
     expect(cache.misses).toBe(1);
     expect(cache.sets).toBe(1);
-    const uncached = await validators(root, ".cave", [schemas[0]!, { jsonSchema: changed, owner: 'tool "a" output' }]);
+    const uncached = await compileValidators(root, ".cave", [schemas[0]!, { jsonSchema: changed, owner: 'tool "a" output' }]);
     expect(edited).toEqual(uncached);
     expect([...edited.validators.keys()]).not.toEqual([...first.validators.keys()]);
   });
@@ -104,20 +104,20 @@ describe("validators cache", () => {
   it("an entry of the wrong shape is a miss", async () => {
     const schemas = [{ jsonSchema: status, owner: 'tool "a" output' }];
     const cache = new CountingCache<ValidatorCacheEntry>();
-    const fresh = await validators(tempDir(), ".cave", schemas, { cache });
+    const fresh = await compileValidators(tempDir(), ".cave", schemas, { cache });
     for (const key of cache.entries.keys()) cache.entries.set(key, { code: 42, helpers: ["nope"] } as never);
     cache.reset();
-    expect(await validators(tempDir(), ".cave", schemas, { cache })).toEqual(fresh);
+    expect(await compileValidators(tempDir(), ".cave", schemas, { cache })).toEqual(fresh);
     expect(cache.sets).toBeGreaterThan(0);
   });
 
   it("a refused schema is not cached and is refused again", async () => {
     const cache = new CountingCache<ValidatorCacheEntry>();
     const bad = [{ jsonSchema: { type: "string", minLenght: 2 }, owner: 'tool "a" input' }];
-    const first = await validators(tempDir(), ".cave", bad, { cache });
+    const first = await compileValidators(tempDir(), ".cave", bad, { cache });
     expect(first.diagnostics.map((d) => d.code)).toEqual(["CAVE6004"]);
     expect(cache.sets).toBe(0);
-    const again = await validators(tempDir(), ".cave", bad, { cache });
+    const again = await compileValidators(tempDir(), ".cave", bad, { cache });
     expect(again.diagnostics).toEqual(first.diagnostics);
   });
 });

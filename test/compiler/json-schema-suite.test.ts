@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { validators } from "../../compiler/validators/index.js";
+import { compileValidators } from "../../compiler/validators/index.js";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
 import type { ValidatorsResult } from "../../compiler/types.js";
 import { hashJson } from "../../src/contract/hash.js";
@@ -78,7 +78,7 @@ beforeAll(async () => {
     groups.map((group) => ({ jsonSchema: group.schema as Record<string, unknown>, owner: key(name, group) })),
   );
   // One call for the whole suite, as a build does for all its tools.
-  built = await validators(root, ".cave", schemas);
+  built = await compileValidators(root, ".cave", schemas);
   for (const diagnostic of built.diagnostics) {
     const owner = diagnostic.message.slice(0, diagnostic.message.indexOf(" schema: "));
     byOwner.set(owner, [...(byOwner.get(owner) ?? []), diagnostic]);

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { schema } from "../../src/index.js";
 import { canonicalJson } from "../../src/contract/hash.js";
-import { inProcessAjv, validators } from "../../compiler/validators/index.js";
+import { compileValidators, inProcessAjv } from "../../compiler/validators/index.js";
 import { issuesFromAjvErrors, loadValidator } from "../../runtime/validator-module.js";
 
 /**
@@ -211,7 +211,7 @@ describe("precompiled validators agree with in-process Ajv", () => {
 
   test.each(Object.keys(SCHEMAS))("%s", async (name) => {
     const jsonSchema = json(SCHEMAS[name]);
-    const result = await validators(root, ".cave", [{ jsonSchema, owner: `tool "${name}" input` }]);
+    const result = await compileValidators(root, ".cave", [{ jsonSchema, owner: `tool "${name}" input` }]);
     expect(result.diagnostics).toEqual([]);
     const module = [...result.validators.values()][0]!;
     mkdirSync(dirname(join(root, module.path)), { recursive: true });

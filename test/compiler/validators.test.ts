@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { schema } from "../../src/index.js";
 import { hashJson, sha256 } from "../../src/contract/hash.js";
 import { CODES } from "../../src/contract/codes.js";
-import { validators } from "../../compiler/validators/index.js";
+import { compileValidators } from "../../compiler/validators/index.js";
 import { bundleValidators } from "../../compiler/validators/bundle.js";
 import type { ValidatorModule } from "../../compiler/types.js";
 import { loadValidator, type CompiledValidator } from "../../runtime/validator-module.js";
@@ -36,7 +36,7 @@ function write(root: string, modules: Iterable<ValidatorModule>): void {
 
 async function compileAndLoad(jsonSchema: Record<string, unknown>): Promise<CompiledValidator> {
   const root = tempRoot();
-  const result = await validators(root, ".cave", [{ jsonSchema, owner: 'tool "t" input' }]);
+  const result = await compileValidators(root, ".cave", [{ jsonSchema, owner: 'tool "t" input' }]);
   expect(result.diagnostics).toEqual([]);
   const module = [...result.validators.values()][0]!;
   write(root, [module]);
@@ -55,11 +55,11 @@ const status = schema.object({ status: schema.union([schema.literal("open"), sch
 // A call that matches `function require(` in generated code, but not `__require(` nor a quoted "require(" inside a string.
 const REQUIRE_CALL = /(^|[^\w$.'"`])require\s*\(/m;
 
-describe("validators()", () => {
+describe("compileValidators()", () => {
   test("one module per distinct schema: identical schemas (in any key order) are shared", async () => {
     const root = tempRoot();
     const reordered = Object.fromEntries(Object.entries(json(order)).reverse());
-    const result = await validators(root, ".cave", [
+    const result = await compileValidators(root, ".cave", [
       { jsonSchema: json(order), owner: 'tool "lookup_order" input' },
       { jsonSchema: reordered, owner: 'tool "refund_order" input' },
       { jsonSchema: json(status), owner: 'tool "lookup_order" output' },
@@ -81,7 +81,7 @@ describe("validators()", () => {
       b: schema.array(schema.object({ c: schema.literal(1) }), { uniqueItems: true }),
       d: schema.string({ format: "uri" }),
     }));
-    const result = await validators(root, ".cave", [{ jsonSchema: withEverything, owner: 'tool "t" input' }]);
+    const result = await compileValidators(root, ".cave", [{ jsonSchema: withEverything, owner: 'tool "t" input' }]);
     const code = [...result.validators.values()][0]!.code;
     expect(code).not.toMatch(REQUIRE_CALL);
     expect(code).not.toMatch(/^\s*import[\s{*]/m);
@@ -98,12 +98,12 @@ describe("validators()", () => {
   test("same schema, same bytes: from two roots, any outDir spelling, any working directory, alone or with others", async () => {
     const rootA = join(tempRoot(), "deep", "project");
     const rootB = tempRoot();
-    const a = await validators(rootA, ".cave", [{ jsonSchema: json(order), owner: 'tool "a" input' }]);
+    const a = await compileValidators(rootA, ".cave", [{ jsonSchema: json(order), owner: 'tool "a" input' }]);
     const cwd = process.cwd();
     let b;
     try {
       process.chdir(tempRoot());
-      b = await validators(rootB, join(rootB, ".cave"), [
+      b = await compileValidators(rootB, join(rootB, ".cave"), [
         { jsonSchema: json(status), owner: 'tool "z" output' },
         { jsonSchema: Object.fromEntries(Object.entries(json(order)).reverse()), owner: 'tool "b" input' },
         { jsonSchema: json(schema.object({ x: schema.number({ multipleOf: 0.5 }) })), owner: 'tool "c" input' },
@@ -158,7 +158,7 @@ describe("validators()", () => {
   test("a refused schema is a diagnostic naming every owner, with a code and a hint; the other schemas still compile", async () => {
     // schema.array() refuses minContains itself; a hand-made JSON Schema can still carry it.
     const bad = { type: "array", items: { type: "string" }, minContains: 1 };
-    const result = await validators(tempRoot(), ".cave", [
+    const result = await compileValidators(tempRoot(), ".cave", [
       { jsonSchema: bad, owner: 'tool "tag_search" input' },
       { jsonSchema: bad, owner: 'tool "tag_count" input' },
       { jsonSchema: json(status), owner: 'tool "ok_tool" output' },
@@ -192,7 +192,7 @@ describe("validators()", () => {
   ];
 
   test.each(refusals)("refuses %s with a diagnostic", async (_label, jsonSchema, code, message, hint) => {
-    const result = await validators(tempRoot(), ".cave", [{ jsonSchema: jsonSchema as Record<string, unknown>, owner: 'tool "lookup_order" input' }]);
+    const result = await compileValidators(tempRoot(), ".cave", [{ jsonSchema: jsonSchema as Record<string, unknown>, owner: 'tool "lookup_order" input' }]);
     expect(result.validators.size).toBe(0);
     expect(result.diagnostics).toHaveLength(1);
     const [diagnostic] = result.diagnostics;
@@ -220,13 +220,13 @@ describe("validators()", () => {
   });
 
   test("an empty list builds nothing", async () => {
-    expect(await validators(tempRoot(), ".cave", [])).toEqual({ diagnostics: [], validators: new Map() });
+    expect(await compileValidators(tempRoot(), ".cave", [])).toEqual({ diagnostics: [], validators: new Map() });
   });
 });
 
 describe("loadValidator()", () => {
   async function built(root: string): Promise<ValidatorModule> {
-    const result = await validators(root, ".cave", [{ jsonSchema: json(order), owner: 'tool "lookup_order" input' }]);
+    const result = await compileValidators(root, ".cave", [{ jsonSchema: json(order), owner: 'tool "lookup_order" input' }]);
     const module = [...result.validators.values()][0]!;
     write(root, [module]);
     return module;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validators } from "../../compiler/validators/index.js";
+import { compileValidators } from "../../compiler/validators/index.js";
 import { redosVerdict } from "../../compiler/validators/redos.js";
 
 /**
@@ -10,7 +10,7 @@ import { redosVerdict } from "../../compiler/validators/redos.js";
  */
 describe("patterns with super-linear backtracking", () => {
   it("are refused at build with CAVE6180, naming the owner, the place in the schema, the complexity and an attack", async () => {
-    const result = await validators("/project", ".cave", [
+    const result = await compileValidators("/project", ".cave", [
       { owner: 'tool "t" output', jsonSchema: { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } }, at: { file: "tools.ts", line: 3, column: 7 } },
       { owner: 'tool "u" input', jsonSchema: { type: "string", pattern: "^[a-z]+(?:-[a-z]+)*$" } },
     ]);

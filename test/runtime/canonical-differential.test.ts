@@ -8,7 +8,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalSerializerSource } from "../../compiler/validators/canonical.js";
-import { validators } from "../../compiler/validators/index.js";
+import { compileValidators } from "../../compiler/validators/index.js";
 import { loadValidator } from "../../runtime/validator-module.js";
 import { snapshotJson, type CanonicalSerializer } from "../../runtime/json-data.js";
 import { canonicalJson } from "../../src/contract/hash.js";
@@ -211,7 +211,7 @@ describe("build-time canonical serializers agree with the general walk", () => {
   it("is emitted into the schema's validator module, which the runtime loads with it", async () => {
     const root = mkdtempSync(join(tmpdir(), "cave-canonical-"));
     try {
-      const result = await validators(root, ".cave", [{ jsonSchema: NINE, owner: 'tool "t" input' }, { jsonSchema: { type: "object" }, owner: 'tool "open" input' }]);
+      const result = await compileValidators(root, ".cave", [{ jsonSchema: NINE, owner: 'tool "t" input' }, { jsonSchema: { type: "object" }, owner: 'tool "open" input' }]);
       expect(result.diagnostics).toEqual([]);
       const [closed, open] = [...result.validators.values()].sort((a, b) => (a.code.includes("canonicalSerializer") ? -1 : 1) - (b.code.includes("canonicalSerializer") ? -1 : 1));
       for (const module of [closed!, open!]) {

@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { build, type BuildResult } from "../../build.js";
-import { emit } from "../../emit/index.js";
+import { build, compile, type BuildResult } from "../../build.js";
 import type { CaveLock } from "../../../src/contract/lock.js";
 import type { Diagnostic } from "../../diagnostics.js";
 import { checkDeployment, type DeploymentProblem } from "../../../runtime/deploy-check.js";
 import { diffLocks, diffToJson, renderDiffText, stableJson, type LockDiff } from "../../diff/index.js";
-import { projectLockPath, readLockFile } from "../../diff/load.js";
+import { projectLockPath, readLockFile, type LoadedLock } from "../../diff/load.js";
+import type { CaveConfig } from "../../types.js";
 import { summaryLine } from "../../diff/sections.js";
 import { renderDiagnostic, summarise } from "../render-diagnostics.js";
 import { annotation, diagnosticAnnotation } from "../github.js";
@@ -74,19 +74,29 @@ export async function buildCommand(args: readonly string[], io: CliIO): Promise<
     return out.done("written", result, diff, []);
   }
 
-  const result = await build({ root, write: false });
+  // --check builds in memory; --frozen writes, but only if the lock stays byte-identical to the committed one, which
+  // is read once the build knows where it is. A frozen build keeps no cache (when it refuses, nothing at all is written).
+  let committed: LoadedLock | undefined;
+  let committedText: string | null = null;
+  const approve = async (_lock: CaveLock, lockText: string, config: CaveConfig) => {
+    const path = join(root, config.lock);
+    committed = await readLockFile(root, path);
+    const loaded = committed;
+    // Absent: nothing is committed. Unreadable: readLockFile said so (CAVE9001), and the diff below shows it.
+    committedText = loaded.absent ? null : await readFile(path, "utf8").catch((thrown: unknown) => (loaded.problems.some((p) => p.code === "CAVE9001") ? null : Promise.reject(thrown)));
+    return committedText === lockText;
+  };
+  const settings = { write: mode === "frozen", approve, evaluateTimeoutMs: undefined, bundleHashStandsIn: false };
+  const result = await compile({ root, settings, cache: { whole: mode === "check", passes: "read" } });
   if (!result.ok) return out.failed(result.diagnostics);
   const config = result.config!;
-  const committed = await readLockFile(root, join(root, config.lock));
-  const committedText = committed.absent ? null : await readFile(join(root, config.lock), "utf8").catch(() => null);
+  if (committed === undefined) throw new Error("internal: the build did not compare its lock with the committed one");
   if (committedText === result.lockText) {
     if (mode === "check") return out.done("unchanged", result, null, []);
-    // The lock stays byte-identical: write the build folder (and the same lock bytes) together, then prove they match.
-    const written = emit(root, { config, lockText: result.lockText!, files: result.files });
-    if (written.length > 0) return out.failed([...result.diagnostics, ...written]);
+    // The build folder and the same lock bytes were written together: prove they match.
     const problems = await checkDeployment(root, config.lock);
     if (problems.length > 0) return out.done("failed", result, null, problems);
-    return out.done("unchanged", { ...result, written: true }, null, []);
+    return out.done("unchanged", result, null, []);
   }
   const diff = diffLocks({ lock: committed.lock, label: committed.absent ? `${config.lock} (none committed)` : `committed ${config.lock}` }, { lock: result.lock, label: "this build" }, committed.problems);
   return out.done("changed", result, diff, []);
