@@ -38,7 +38,16 @@ const EVALUATE_RULES: Rules = {
   isolation: null,
 };
 
-/** evaluate()'s options, checked as build()'s are. */
-export function checkEvaluateOptions(options: unknown): Diagnostic[] {
-  return optionDiagnostics(options, "evaluate", EVALUATE_RULES, "Call evaluate(root, staged, analysed, { timeoutMs: 10000 }).");
+/**
+ * evaluate()'s options. Only build() and tests call it, with options build() already checked: a bad one is the
+ * caller's bug, so it is thrown (a TypeError), not reported as a diagnostic of the user's project.
+ */
+export function assertEvaluateOptions(options: unknown): void {
+  const problems = readOptions(options, EVALUATE_RULES);
+  const first = problems[0];
+  if (first === undefined) return;
+  if (first.kind === "not-object") throw new TypeError("evaluate() options must be an object");
+  const unknown = problems.flatMap((problem) => (problem.kind === "unknown" ? [problem.key] : []));
+  if (unknown.length > 0) throw new TypeError(`evaluate() does not know the option(s) ${unknown.join(", ")}`);
+  if (first.kind === "invalid") throw new TypeError(`evaluate() option ${first.key} ${first.mustBe}`);
 }

@@ -1,7 +1,7 @@
 import { describeFs } from "../../src/contract/fs-scopes.js";
 import { dictionary } from "../../src/contract/dictionary.js";
 import { scopeChanges } from "./scope-changes.js";
-import type { CaveLock, LockedAgent, LockedTool } from "../../src/contract/lock.js";
+import type { CaveLock, LockedAgent, LockedSdk, LockedTool } from "../../src/contract/lock.js";
 import { EFFECT_MEANING, describeTimeout, listWords, quote } from "./describe.js";
 import { sameJson, toolChanges } from "./tool-changes.js";
 import { SECTIONS, sectionOf, type ChangeKind, type Impact, type LockChange, type LockDiff, type LockSide } from "./types.js";
@@ -142,6 +142,23 @@ function agentChanges(
   return out;
 }
 
+/**
+ * The SDK every tool imports changed (cave upgraded, or its source edited): like a tool whose contract is unchanged
+ * and whose staged source moved, it is information, with the files that changed; each tool's own entry says the same.
+ */
+function sdkChange(before: LockedSdk, after: LockedSdk): LockChange {
+  const files = [...new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
+  const details = files.flatMap((file) => {
+    const b = before.files[file];
+    const a = after.files[file];
+    if (b === a) return [];
+    return [`${b === undefined ? "added" : a === undefined ? "removed" : "changed"}: ${file}`];
+  });
+  const ids = before.id === after.id ? before.id : `${before.id} → ${after.id}`;
+  const message = `the SDK module changed (${ids}): ${details.length} file${details.length === 1 ? "" : "s"} of its source graph`;
+  return { kind: "implementation", impact: "info", subject: { type: "lock", name: null }, path: null, message, details, before: before.sha256, after: after.sha256 };
+}
+
 /** Lock-wide facts: version, build folder, and any other top-level key (not those derived from the tools' entries, whose changes are the tools'). */
 function lockChanges(before: CaveLock, after: CaveLock): LockChange[] {
   const out: LockChange[] = [];
@@ -150,6 +167,10 @@ function lockChanges(before: CaveLock, after: CaveLock): LockChange[] {
     const b = (before as unknown as Record<string, unknown>)[key];
     const a = (after as unknown as Record<string, unknown>)[key];
     if (sameJson(b, a)) continue;
+    if (key === "sdk" && b !== null && a !== null && b !== undefined && a !== undefined) {
+      out.push(sdkChange(b as LockedSdk, a as LockedSdk));
+      continue;
+    }
     const known = key === "lockfileVersion" || key === "buildDir";
     out.push({
       kind: known ? "lock" : "unclassified", impact: known ? "info" : "unclassified", subject: { type: "lock", name: null }, path: null,

@@ -10,6 +10,7 @@
  */
 import { readSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
+import { AGENT_BRAND, ARTIFACT_BRAND, TOOL_BRAND } from "../../src/contract/brands.js";
 import { installDenyLayer } from "../../runtime/sandbox/child/deny.mjs";
 import { encodeFrame, FrameReader } from "../../runtime/sandbox/child/frames.mjs";
 import { rawStack } from "../../runtime/sandbox/child/raw-stack.mjs";
@@ -31,9 +32,6 @@ function ipcPipe(): unknown {
 // Taken before any module runs: what a deep freeze of the shared SDK must leave alone.
 const REALM = realmObjects();
 
-const TOOL_BRAND = Symbol.for("cave.tool");
-const AGENT_BRAND = Symbol.for("cave.agent");
-const ARTIFACT_BRAND = Symbol.for("cave.artifact");
 const TYPEBOX_KIND = Symbol.for("TypeBox.Kind");
 const MAX_MESSAGE = 2000;
 

@@ -1,4 +1,4 @@
-import { checkEvaluateOptions } from "../options.js";
+import { assertEvaluateOptions } from "../options.js";
 import { CODES, type CaveCode } from "../../src/contract/codes.js";
 import { existsSync, realpathSync } from "node:fs";
 import { join, sep } from "node:path";
@@ -50,8 +50,7 @@ const UNREADABLE_HINT = "Schemas must be plain JSON Schema data (schema.* values
 export async function evaluate(root: string, staged: StageResult, analysed: AnalyseResult, options: EvaluateOptions = {}): Promise<EvaluateResult> {
   // The loop over modules below names each one `staged`; thrownAt needs the whole result.
   const stagedResult = staged;
-  const optionProblems = checkEvaluateOptions(options);
-  if (optionProblems.length > 0) return { tools: [], agents: [], diagnostics: optionProblems };
+  assertEvaluateOptions(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_EVALUATE_TIMEOUT_MS;
   const cache = options.cache ?? NO_CACHE;
   const modules = [...staged.modules.values()].sort((a, b) => (a.module < b.module ? -1 : a.module > b.module ? 1 : 0));

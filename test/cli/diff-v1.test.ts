@@ -67,3 +67,20 @@ describe("cave diff across lockfileVersion 1 and 2", () => {
     expect(codes).toContain("CAVE9011");
   });
 });
+
+describe("an SDK change (cave upgraded, or its source edited)", () => {
+  it("is information naming the SDK's files that changed, never unclassified", async () => {
+    const { diffLocks } = await import("../../compiler/diff/classify.js");
+    const { readFileSync } = await import("node:fs");
+    const base = JSON.parse(readFileSync(join(V2, "base.lock"), "utf8")) as import("../../src/contract/lock.js").CaveLock;
+    const files = { ...base.sdk!.files };
+    const [first] = Object.keys(files).sort();
+    files[first!] = `sha256-${"0".repeat(64)}`;
+    files["cave/src/new-file.ts"] = `sha256-${"1".repeat(64)}`;
+    const head = { ...base, sdk: { ...base.sdk!, sha256: `sha256-${"2".repeat(64)}`, files } };
+    const { changes } = diffLocks({ label: "base", lock: base }, { label: "head", lock: head });
+    expect(changes).toEqual([
+      expect.objectContaining({ kind: "implementation", impact: "info", subject: { type: "lock", name: null }, message: `the SDK module changed (${base.sdk!.id}): 2 files of its source graph`, details: [`changed: ${first}`, "added: cave/src/new-file.ts"] }),
+    ]);
+  });
+});

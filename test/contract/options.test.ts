@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { mustBe, readOptions, rule, TOOL_DEFAULTS } from "../../src/contract/options.js";
 import { DEFAULT_TIMEOUT_MS } from "../../src/contract/names.js";
-import { checkBuildOptions, checkEvaluateOptions } from "../../compiler/options.js";
+import { assertEvaluateOptions, checkBuildOptions } from "../../compiler/options.js";
 import { checkOptions } from "../../runtime/option-checks.js";
 import { tool } from "../../src/index.js";
 
@@ -39,10 +39,12 @@ describe("readOptions", () => {
 });
 
 describe("each layer renders the one reader's problems", () => {
-  it("build() and evaluate(): CAVE2007 diagnostics, collected, never thrown", () => {
+  it("build(): CAVE2007 diagnostics, collected, never thrown; evaluate(), called by build() only: a TypeError", () => {
     expect(checkBuildOptions({ rot: "." }).map((d) => [d.code, d.message, d.hint])).toEqual([["CAVE2007", 'unknown build option "rot"', 'Did you mean "root"? Known options: root, write, config, evaluateTimeoutMs, cache, review.']]);
-    expect(checkEvaluateOptions({ timeoutMs: -1 }).map((d) => [d.code, d.message])).toEqual([["CAVE2007", "evaluate option timeoutMs must be a positive integer of milliseconds"]]);
-    expect(checkEvaluateOptions(null).map((d) => d.message)).toEqual(["evaluate() options must be an object"]);
+    expect(() => assertEvaluateOptions({ timeoutMs: -1 })).toThrow(new TypeError("evaluate() option timeoutMs must be a positive integer of milliseconds"));
+    expect(() => assertEvaluateOptions({ a: 1, b: 2 })).toThrow(new TypeError("evaluate() does not know the option(s) a, b"));
+    expect(() => assertEvaluateOptions(null)).toThrow(new TypeError("evaluate() options must be an object"));
+    expect(() => assertEvaluateOptions({ timeoutMs: 5 })).not.toThrow();
   });
 
   it("the runtime: OPTIONS_INVALID naming the option and what was given", () => {
