@@ -4,7 +4,7 @@ import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { checkLockShape } from "../runtime/lock/check-shape.js";
 import { lockIntegrity, toolEntryHash } from "../src/contract/lock-seal.js";
-import { LOCKFILE_VERSION } from "../src/contract/lock.js";
+import { LOCKFILE_VERSION, type LockedTool, type LockHeader } from "../src/contract/lock.js";
 import { REPO_ROOT } from "./support/golden.js";
 
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "docs", "cave.lock.schema.json"), "utf8"));
@@ -41,8 +41,9 @@ describe("every produced lock", () => {
 });
 
 /**
- * The lock's shape is stated once as a schema (docs/cave.lock.schema.json) and once as code the runtime runs without a
- * schema compiler (runtime/lock/check-shape.ts): both must refuse the same malformed locks and pass the same good ones.
+ * The lock's shape is stated once, as a schema (docs/cave.lock.schema.json); the runtime checks it with validators
+ * compiled ahead from it plus what a schema cannot state (runtime/lock/check-shape.ts): both must refuse the same
+ * malformed locks and pass the same good ones.
  */
 describe("docs/cave.lock.schema.json and runtime/lock/check-shape.ts agree", () => {
   const example = (): Json => JSON.parse(readFileSync(join(REPO_ROOT, "cave.lock.example"), "utf8")) as Json;
@@ -85,5 +86,29 @@ describe("docs/cave.lock.schema.json and runtime/lock/check-shape.ts agree", () 
     mutate(lock);
     expect(validate(lock), JSON.stringify(validate.errors)).toBe(true);
     expect(checkLockShape(lock)).toBeUndefined();
+  });
+});
+
+/**
+ * The types (src/contract/lock.ts) and the schema name the same fields of the header and of a tool entry: the lists
+ * below are checked against the types by the type checker (each names every key, and only keys) and against the
+ * schema's required fields here, so a field added to one and not the other fails one or the other.
+ */
+describe("src/contract/lock.ts and docs/cave.lock.schema.json name the same fields", () => {
+  const HEADER_FIELDS = ["lockfileVersion", "integrity", "buildDir", "sdk", "agents", "externals", "osLayerTools", "toolHashes"] as const satisfies ReadonlyArray<keyof LockHeader>;
+  const TOOL_FIELDS = ["module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result"] as const satisfies ReadonlyArray<keyof LockedTool>;
+  const everyHeaderField: [Exclude<keyof LockHeader, (typeof HEADER_FIELDS)[number]>] extends [never] ? true : false = true;
+  const everyToolField: [Exclude<keyof LockedTool, (typeof TOOL_FIELDS)[number]>] extends [never] ? true : false = true;
+
+  it("the header", () => {
+    expect(everyHeaderField).toBe(true);
+    expect([...schema.required].filter((key: string) => key !== "tools").sort()).toEqual([...HEADER_FIELDS].sort());
+    expect(Object.keys(schema.properties).filter((key) => key !== "tools").sort()).toEqual([...HEADER_FIELDS].sort());
+  });
+
+  it("a tool entry", () => {
+    expect(everyToolField).toBe(true);
+    expect([...schema.definitions.tool.required].sort()).toEqual([...TOOL_FIELDS].sort());
+    expect(Object.keys(schema.definitions.tool.properties).sort()).toEqual([...TOOL_FIELDS].sort());
   });
 });

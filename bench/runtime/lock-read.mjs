@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { interleavedMedians } from "./interleaved.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, "..", "..");
@@ -92,25 +93,12 @@ const sides = {
   },
 };
 
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-const times = Object.fromEntries(Object.keys(sides).map((name) => [name, []]));
-for (const side of Object.values(sides)) await side();
-for (let r = 0; r < ROUNDS; r++) {
-  for (const [name, side] of Object.entries(sides)) {
-    const t = cpuMs();
-    await side();
-    times[name].push(cpuMs() - t);
-  }
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const medians = await interleavedMedians(sides, ROUNDS);
 const size = (path) => (readFileSync(path).length / 1e6).toFixed(2);
 const headerKb = (readFileSync(paths.v2).indexOf('\n  "tools": {') / 1e3).toFixed(0);
 console.log(`node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; ${names.length} tools, v2 lock ${size(paths.v2)} MB (header ${headerKb} KB), v1 lock ${size(paths.v1)} MB\n`);
-const reference = median(times[Object.keys(sides)[0]]);
+const reference = medians[Object.keys(sides)[0]];
 console.log(`| lock verification | median CPU | / ${Object.keys(sides)[0]} |`);
 console.log("| --- | ---: | ---: |");
-for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(2)} ms | ${(median(xs) / reference).toFixed(3)} |`);
+for (const [name, ms] of Object.entries(medians)) console.log(`| ${name} | ${ms.toFixed(2)} ms | ${(ms / reference).toFixed(3)} |`);
 rmSync(dir, { recursive: true, force: true });
