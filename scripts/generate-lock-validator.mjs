@@ -1,9 +1,9 @@
 // Generates runtime/lock/lock-shape.generated.ts from docs/cave.lock.schema.json: the runtime's check of the lock's
-// shape, compiled ahead by Ajv (standalone ESM) and bundled by esbuild with the Ajv runtime helpers it reads, so the
+// shape, compiled ahead by Ajv (standalone ESM) and bundled by esbuild with the Ajv runtime helper it reads, so the
 // module imports nothing (a runtime-only deploy carries no schema compiler). Two validators, because the runtime checks
 // the header at start-up and each tool's entry on its first use: `header` (the lock without `tools`) and `tool` (one
-// entry); a whole lock is its header and each entry. `discriminators` lists, for each union told apart by a tag property, the tag and its values,
-// which runtime/lock/shape-problem.ts names when a lock's tag matches none.
+// entry); a whole lock is its header and each entry. `discriminators` lists each union told apart by a tag property
+// (by the property holding it) with the tag's values, which runtime/lock/shape-problem.ts names when a tag matches none.
 //
 // Run by npm run build; test/lock-validator.test.ts regenerates it in memory and compares bytes.
 // Usage: node scripts/generate-lock-validator.mjs [--check]
@@ -61,6 +61,14 @@ function tagOf(branches) {
   );
 }
 
+/** ajv/dist/runtime/equal, as scripts/lock-validator-equal.cjs gives it. */
+const ajvEqualWithoutNote = {
+  name: "ajv-equal-without-note",
+  setup(b) {
+    b.onResolve({ filter: /^ajv\/dist\/runtime\/equal$/ }, () => ({ path: join(repoRoot, "scripts", "lock-validator-equal.cjs") }));
+  },
+};
+
 /** The generated module's text. */
 export async function generateLockValidator() {
   const discriminators = {};
@@ -77,6 +85,9 @@ export async function generateLockValidator() {
     verbose: false,
     messages: false,
     discriminator: true,
+    // minLength and maxLength count UTF-16 code units, as src/contract/fs-scopes.ts measures a scope (its 512 limit),
+    // so the module needs no helper to count code points.
+    unicode: false,
     unicodeRegExp: true,
     logger: false,
     code: { source: true, esm: true, lines: true },
@@ -86,6 +97,7 @@ export async function generateLockValidator() {
   const code = standaloneCode.default(ajv, { header: "cave.lock.header", tool: "cave.lock#/definitions/tool" });
   const bundled = await build({
     stdin: { contents: code, resolveDir: repoRoot, sourcefile: "lock-shape.js", loader: "js" },
+    absWorkingDir: repoRoot,
     bundle: true,
     write: false,
     format: "esm",
@@ -94,6 +106,7 @@ export async function generateLockValidator() {
     minify: false,
     legalComments: "none",
     logLevel: "silent",
+    plugins: [ajvEqualWithoutNote],
   });
   const table = `export const discriminators = ${JSON.stringify(discriminators, null, 2)};\n`;
   return `${HEADER}\n${bundled.outputFiles[0].text}${table}`;

@@ -9,32 +9,6 @@ var __commonJS = (cb, mod) => function __require() {
   }
 };
 
-// node_modules/ajv/dist/runtime/ucs2length.js
-var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str) {
-      const len = str.length;
-      let length = 0;
-      let pos = 0;
-      let value;
-      while (pos < len) {
-        length++;
-        value = str.charCodeAt(pos++);
-        if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str.charCodeAt(pos);
-          if ((value & 64512) === 56320)
-            pos++;
-        }
-      }
-      return length;
-    }
-    exports.default = ucs2length;
-    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
-  }
-});
-
 // node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
   "node_modules/fast-deep-equal/index.js"(exports, module) {
@@ -70,14 +44,10 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/equal.js
-var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var equal = require_fast_deep_equal();
-    equal.code = 'require("ajv/dist/runtime/equal").default';
-    exports.default = equal;
+// scripts/lock-validator-equal.cjs
+var require_lock_validator_equal = __commonJS({
+  "scripts/lock-validator-equal.cjs"(exports, module) {
+    module.exports = { default: require_fast_deep_equal() };
   }
 });
 
@@ -85,14 +55,13 @@ var require_equal = __commonJS({
 var header = validate10;
 var schema11 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "cave.lock.header", "type": "object", "additionalProperties": false, "required": ["lockfileVersion", "integrity", "buildDir", "sdk", "agents", "externals", "osLayerTools", "toolHashes"], "properties": { "lockfileVersion": { "const": 2 }, "integrity": { "$ref": "#/definitions/hash" }, "buildDir": { "$ref": "#/definitions/relativePath" }, "sdk": { "type": ["object", "null"], "additionalProperties": false, "required": ["id", "sha256", "files", "module"], "properties": { "id": { "type": "string", "pattern": "^cave@\\S+$" }, "sha256": { "$ref": "#/definitions/hash" }, "files": { "type": "object", "additionalProperties": { "$ref": "#/definitions/hash" } }, "module": { "type": "object", "additionalProperties": false, "required": ["path", "sha256"], "properties": { "path": { "$ref": "#/definitions/relativePath" }, "sha256": { "$ref": "#/definitions/hash" } } } } }, "agents": { "type": "object", "propertyNames": { "$ref": "#/definitions/name" }, "additionalProperties": { "$ref": "#/definitions/agent" } }, "externals": { "type": "object", "propertyNames": { "pattern": "^(\\.\\./)*([^./][^/]*/)*node_modules/(@[^/.][^/]*/)?[^/.][^/]*(/node_modules/(@[^/.][^/]*/)?[^/.][^/]*)*$" }, "additionalProperties": { "type": "object", "additionalProperties": false, "required": ["name", "version", "integrity", "optional"], "properties": { "name": { "type": "string", "minLength": 1 }, "version": { "type": "string", "minLength": 1 }, "integrity": { "type": "string", "minLength": 1 }, "optional": { "type": "boolean" } } } }, "osLayerTools": { "$ref": "#/definitions/sortedNames" }, "toolHashes": { "type": "object", "propertyNames": { "$ref": "#/definitions/name" }, "additionalProperties": { "$ref": "#/definitions/hash" } } }, "definitions": { "hash": { "type": "string", "pattern": "^sha256-[0-9a-f]{64}$" }, "name": { "type": "string", "pattern": "^[a-zA-Z][a-zA-Z0-9_-]{0,127}$" }, "relativePath": { "type": "string", "minLength": 1, "pattern": "^(?![A-Za-z]:)(?!\\.\\.?(?:/|$))[^/\\\\]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\]+)*$" }, "sortedNames": { "type": "array", "items": { "$ref": "#/definitions/name" }, "uniqueItems": true }, "egressEntry": { "type": "string", "pattern": "^(\\*\\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[1-9][0-9]{0,4})?$" }, "agent": { "type": "object", "additionalProperties": false, "required": ["module", "export", "description", "tools"], "properties": { "module": { "$ref": "#/definitions/relativePath" }, "export": { "type": "string", "minLength": 1 }, "description": { "type": ["string", "null"] }, "tools": { "$ref": "#/definitions/sortedNames" } } }, "tool": { "type": "object", "additionalProperties": false, "required": ["module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result"], "properties": { "module": { "$ref": "#/definitions/relativePath" }, "export": { "type": "string", "minLength": 1 }, "description": { "type": "string", "minLength": 1 }, "effect": { "enum": ["read", "write", "idempotent", "external"] }, "speculable": { "type": "boolean" }, "retryable": { "type": "boolean" }, "timeoutMs": { "type": "integer", "minimum": 1, "maximum": 2147483647 }, "allowRepeat": { "type": "boolean" }, "sandbox": { "type": "object", "additionalProperties": false, "required": ["mode", "network", "env", "egress", "secrets", "fs", "addons"], "properties": { "mode": { "enum": ["required", "none"] }, "network": { "const": false }, "env": { "type": "array", "items": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" }, "uniqueItems": true }, "egress": { "type": "array", "uniqueItems": true, "items": { "$ref": "#/definitions/egressEntry" } }, "secrets": { "type": "object", "propertyNames": { "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" }, "additionalProperties": { "type": "object", "additionalProperties": false, "required": ["format", "header", "hosts"], "properties": { "format": { "type": "string", "pattern": "\\{\\}" }, "header": { "type": "string", "pattern": "^[a-z0-9!#$%&'*+.^_`|~-]+$" }, "hosts": { "type": "array", "minItems": 1, "uniqueItems": true, "items": { "$ref": "#/definitions/egressEntry" } } } } }, "fs": { "type": ["object", "null"], "additionalProperties": false, "required": ["read", "write"], "properties": { "read": { "$ref": "#/definitions/fsScopes" }, "write": { "$ref": "#/definitions/fsScopes" } } }, "addons": { "type": "boolean" } } }, "nestedTools": { "$ref": "#/definitions/sortedNames" }, "source": { "type": "object", "additionalProperties": false, "required": ["bundle", "sha256", "files", "assets", "externals"], "properties": { "bundle": { "$ref": "#/definitions/relativePath" }, "sha256": { "$ref": "#/definitions/hash" }, "files": { "type": "object", "minProperties": 1, "additionalProperties": { "$ref": "#/definitions/hash" } }, "assets": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["path", "sha256"], "properties": { "path": { "$ref": "#/definitions/relativePath" }, "sha256": { "$ref": "#/definitions/hash" } } } }, "externals": { "type": "array", "uniqueItems": true, "items": { "type": "string", "pattern": "^(\\.\\./)*([^./][^/]*/)*node_modules/(@[^/.][^/]*/)?[^/.][^/]*(/node_modules/(@[^/.][^/]*/)?[^/.][^/]*)*$" } } } }, "input": { "$ref": "#/definitions/schemaSide" }, "output": { "$ref": "#/definitions/schemaSide" }, "result": { "$ref": "#/definitions/result" } } }, "schemaSide": { "type": ["object", "null"], "additionalProperties": false, "required": ["jsonSchema", "sha256", "validation"], "properties": { "jsonSchema": { "type": ["object", "null"] }, "sha256": { "oneOf": [{ "$ref": "#/definitions/hash" }, { "type": "null" }] }, "validation": { "type": "object", "required": ["kind"], "oneOf": [{ "type": "object", "additionalProperties": false, "required": ["kind", "module", "sha256"], "properties": { "kind": { "const": "precompiled" }, "module": { "$ref": "#/definitions/relativePath" }, "sha256": { "$ref": "#/definitions/hash" } } }, { "type": "object", "additionalProperties": false, "required": ["kind", "vendor", "semanticsSHA256"], "properties": { "kind": { "const": "opaque" }, "vendor": { "type": "string", "minLength": 1 }, "semanticsSHA256": { "type": "string", "pattern": "^[0-9a-f]{64}$" } } }], "discriminator": { "propertyName": "kind" } } } }, "resultPlan": { "type": "object", "additionalProperties": false, "required": ["strategy", "reason", "bound", "inlineUpToTokens", "pageTokens", "transform", "recovery", "tokenizer"], "properties": { "strategy": { "enum": ["inline", "page", "compress", "exact_ccr"] }, "reason": { "type": "string", "minLength": 1 }, "bound": { "type": "object", "required": ["kind"], "oneOf": [{ "type": "object", "additionalProperties": false, "required": ["kind", "tokens"], "properties": { "kind": { "const": "bounded" }, "tokens": { "type": "integer", "minimum": 0 } } }, { "type": "object", "additionalProperties": false, "required": ["kind", "path", "why"], "properties": { "kind": { "const": "unbounded" }, "path": { "type": "string" }, "why": { "type": "string", "minLength": 1 } } }], "discriminator": { "propertyName": "kind" } }, "inlineUpToTokens": { "type": ["integer", "null"], "minimum": 1 }, "pageTokens": { "type": ["integer", "null"], "minimum": 64 }, "transform": { "type": ["object", "null"], "additionalProperties": false, "required": ["id", "version", "lossless", "module", "sha256"], "properties": { "id": { "type": "string", "pattern": "^[a-z][a-z0-9-]*$" }, "version": { "type": "integer", "minimum": 1 }, "lossless": { "type": "boolean" }, "module": { "$ref": "#/definitions/relativePath" }, "sha256": { "$ref": "#/definitions/hash" } } }, "recovery": { "enum": ["exact_ccr", "none"] }, "tokenizer": { "type": ["object", "null"], "additionalProperties": false, "required": ["id", "version"], "properties": { "id": { "type": "string", "minLength": 1 }, "version": { "type": "string", "minLength": 1 } } } } }, "result": { "type": "object", "additionalProperties": false, "required": ["requested", "plan"], "properties": { "plan": { "$ref": "#/definitions/resultPlan" }, "requested": { "type": "object", "required": ["policy"], "oneOf": [{ "type": "object", "additionalProperties": false, "required": ["policy"], "properties": { "policy": { "enum": ["auto", "inline", "page", "compress", "exact_ccr"] } } }, { "type": "object", "additionalProperties": false, "required": ["policy", "artifact"], "properties": { "policy": { "const": "artifact" }, "artifact": { "type": "object", "additionalProperties": false, "required": ["strategy", "maxInlineTokens", "recovery"], "properties": { "strategy": { "enum": ["page", "compress", "exact_ccr"] }, "maxInlineTokens": { "type": "integer", "minimum": 1 }, "recovery": { "enum": ["exact_ccr", "none"] } } } } }], "discriminator": { "propertyName": "policy" } } } }, "fsScopes": { "type": "array", "items": { "type": "string", "minLength": 1, "maxLength": 512, "pattern": "^(?:\\$[A-Z][A-Z0-9_]{0,63}(?:/[^/\\\\,\\u0000-\\u001f]+)*|\\.|[^/$~\\\\,\\u0000-\\u001f][^\\\\,\\u0000-\\u001f]*)$", "not": { "pattern": "(?:^|/)\\.\\.(?:/|$)|/\\.(?:/|$)|^\\./|//|/$" } }, "uniqueItems": true } } };
 var func0 = Object.prototype.hasOwnProperty;
-var func56 = require_ucs2length().default;
 var pattern0 = new RegExp("^sha256-[0-9a-f]{64}$", "u");
 var pattern1 = new RegExp("^(?![A-Za-z]:)(?!\\.\\.?(?:/|$))[^/\\\\]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\]+)*$", "u");
 var pattern2 = new RegExp("^cave@\\S+$", "u");
 var pattern7 = new RegExp("^[a-zA-Z][a-zA-Z0-9_-]{0,127}$", "u");
 var pattern10 = new RegExp("^(\\.\\./)*([^./][^/]*/)*node_modules/(@[^/.][^/]*/)?[^/.][^/]*(/node_modules/(@[^/.][^/]*/)?[^/.][^/]*)*$", "u");
 var schema19 = { "type": "object", "additionalProperties": false, "required": ["module", "export", "description", "tools"], "properties": { "module": { "$ref": "#/definitions/relativePath" }, "export": { "type": "string", "minLength": 1 }, "description": { "type": ["string", "null"] }, "tools": { "$ref": "#/definitions/sortedNames" } } };
-var func32 = require_equal().default;
+var func32 = require_lock_validator_equal().default;
 function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -169,7 +138,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func56(data0) < 1) {
+                if (data0.length < 1) {
                   validate11.errors = [{ instancePath: instancePath + "/module", schemaPath: "#/definitions/relativePath/minLength", keyword: "minLength", params: { limit: 1 } }];
                   return false;
                 } else {
@@ -193,7 +162,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
               const _errs5 = errors;
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
-                  if (func56(data1) < 1) {
+                  if (data1.length < 1) {
                     validate11.errors = [{ instancePath: instancePath + "/export", schemaPath: "#/properties/export/minLength", keyword: "minLength", params: { limit: 1 } }];
                     return false;
                   }
@@ -299,7 +268,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                 const _errs7 = errors;
                 if (errors === _errs7) {
                   if (typeof data2 === "string") {
-                    if (func56(data2) < 1) {
+                    if (data2.length < 1) {
                       validate10.errors = [{ instancePath: instancePath + "/buildDir", schemaPath: "#/definitions/relativePath/minLength", keyword: "minLength", params: { limit: 1 } }];
                       return false;
                     } else {
@@ -440,7 +409,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                                             const _errs27 = errors;
                                             if (errors === _errs27) {
                                               if (typeof data9 === "string") {
-                                                if (func56(data9) < 1) {
+                                                if (data9.length < 1) {
                                                   validate10.errors = [{ instancePath: instancePath + "/sdk/module/path", schemaPath: "#/definitions/relativePath/minLength", keyword: "minLength", params: { limit: 1 } }];
                                                   return false;
                                                 } else {
@@ -625,7 +594,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                                         const _errs46 = errors;
                                         if (errors === _errs46) {
                                           if (typeof data15 === "string") {
-                                            if (func56(data15) < 1) {
+                                            if (data15.length < 1) {
                                               validate10.errors = [{ instancePath: instancePath + "/externals/" + key7.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/properties/externals/additionalProperties/properties/name/minLength", keyword: "minLength", params: { limit: 1 } }];
                                               return false;
                                             }
@@ -644,7 +613,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                                           const _errs48 = errors;
                                           if (errors === _errs48) {
                                             if (typeof data16 === "string") {
-                                              if (func56(data16) < 1) {
+                                              if (data16.length < 1) {
                                                 validate10.errors = [{ instancePath: instancePath + "/externals/" + key7.replace(/~/g, "~0").replace(/\//g, "~1") + "/version", schemaPath: "#/properties/externals/additionalProperties/properties/version/minLength", keyword: "minLength", params: { limit: 1 } }];
                                                 return false;
                                               }
@@ -663,7 +632,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                                             const _errs50 = errors;
                                             if (errors === _errs50) {
                                               if (typeof data17 === "string") {
-                                                if (func56(data17) < 1) {
+                                                if (data17.length < 1) {
                                                   validate10.errors = [{ instancePath: instancePath + "/externals/" + key7.replace(/~/g, "~0").replace(/\//g, "~1") + "/integrity", schemaPath: "#/properties/externals/additionalProperties/properties/integrity/minLength", keyword: "minLength", params: { limit: 1 } }];
                                                   return false;
                                                 }
@@ -1037,7 +1006,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                                       const _errs19 = errors;
                                       if (errors === _errs19) {
                                         if (typeof data4 === "string") {
-                                          if (func56(data4) < 1) {
+                                          if (data4.length < 1) {
                                             validate24.errors = [{ instancePath: instancePath + "/validation/module", schemaPath: "#/definitions/relativePath/minLength", keyword: "minLength", params: { limit: 1 } }];
                                             return false;
                                           } else {
@@ -1118,7 +1087,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                                       const _errs28 = errors;
                                       if (errors === _errs28) {
                                         if (typeof data7 === "string") {
-                                          if (func56(data7) < 1) {
+                                          if (data7.length < 1) {
                                             validate24.errors = [{ instancePath: instancePath + "/validation/vendor", schemaPath: "#/properties/validation/oneOf/1/properties/vendor/minLength", keyword: "minLength", params: { limit: 1 } }];
                                             return false;
                                           }
@@ -1225,7 +1194,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
               const _errs3 = errors;
               if (errors === _errs3) {
                 if (typeof data1 === "string") {
-                  if (func56(data1) < 1) {
+                  if (data1.length < 1) {
                     validate28.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/minLength", keyword: "minLength", params: { limit: 1 } }];
                     return false;
                   }
@@ -1352,7 +1321,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                                         const _errs20 = errors;
                                         if (errors === _errs20) {
                                           if (typeof data7 === "string") {
-                                            if (func56(data7) < 1) {
+                                            if (data7.length < 1) {
                                               validate28.errors = [{ instancePath: instancePath + "/bound/why", schemaPath: "#/properties/bound/oneOf/1/properties/why/minLength", keyword: "minLength", params: { limit: 1 } }];
                                               return false;
                                             }
@@ -1512,7 +1481,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                                       const _errs36 = errors;
                                       if (errors === _errs36) {
                                         if (typeof data14 === "string") {
-                                          if (func56(data14) < 1) {
+                                          if (data14.length < 1) {
                                             validate28.errors = [{ instancePath: instancePath + "/transform/module", schemaPath: "#/definitions/relativePath/minLength", keyword: "minLength", params: { limit: 1 } }];
                                             return false;
                                           } else {
@@ -1603,7 +1572,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                                     const _errs45 = errors;
                                     if (errors === _errs45) {
                                       if (typeof data18 === "string") {
-                                        if (func56(data18) < 1) {
+                                        if (data18.length < 1) {
                                           validate28.errors = [{ instancePath: instancePath + "/tokenizer/id", schemaPath: "#/properties/tokenizer/properties/id/minLength", keyword: "minLength", params: { limit: 1 } }];
                                           return false;
                                         }
@@ -1622,7 +1591,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                                       const _errs47 = errors;
                                       if (errors === _errs47) {
                                         if (typeof data19 === "string") {
-                                          if (func56(data19) < 1) {
+                                          if (data19.length < 1) {
                                             validate28.errors = [{ instancePath: instancePath + "/tokenizer/version", schemaPath: "#/properties/tokenizer/properties/version/minLength", keyword: "minLength", params: { limit: 1 } }];
                                             return false;
                                           }
@@ -2029,7 +1998,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func56(data0) < 1) {
+                if (data0.length < 1) {
                   validate32.errors = [{ instancePath: instancePath + "/module", schemaPath: "#/definitions/relativePath/minLength", keyword: "minLength", params: { limit: 1 } }];
                   return false;
                 } else {
@@ -2053,7 +2022,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
               const _errs5 = errors;
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
-                  if (func56(data1) < 1) {
+                  if (data1.length < 1) {
                     validate32.errors = [{ instancePath: instancePath + "/export", schemaPath: "#/properties/export/minLength", keyword: "minLength", params: { limit: 1 } }];
                     return false;
                   }
@@ -2072,7 +2041,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                 const _errs7 = errors;
                 if (errors === _errs7) {
                   if (typeof data2 === "string") {
-                    if (func56(data2) < 1) {
+                    if (data2.length < 1) {
                       validate32.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/minLength", keyword: "minLength", params: { limit: 1 } }];
                       return false;
                     }
@@ -2542,11 +2511,11 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                                                                 }
                                                                 if (errors === _errs54) {
                                                                   if (typeof data23 === "string") {
-                                                                    if (func56(data23) > 512) {
+                                                                    if (data23.length > 512) {
                                                                       validate32.errors = [{ instancePath: instancePath + "/sandbox/fs/read/" + i6, schemaPath: "#/definitions/fsScopes/items/maxLength", keyword: "maxLength", params: { limit: 512 } }];
                                                                       return false;
                                                                     } else {
-                                                                      if (func56(data23) < 1) {
+                                                                      if (data23.length < 1) {
                                                                         validate32.errors = [{ instancePath: instancePath + "/sandbox/fs/read/" + i6, schemaPath: "#/definitions/fsScopes/items/minLength", keyword: "minLength", params: { limit: 1 } }];
                                                                         return false;
                                                                       } else {
@@ -2636,11 +2605,11 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                                                                   }
                                                                   if (errors === _errs61) {
                                                                     if (typeof data25 === "string") {
-                                                                      if (func56(data25) > 512) {
+                                                                      if (data25.length > 512) {
                                                                         validate32.errors = [{ instancePath: instancePath + "/sandbox/fs/write/" + i8, schemaPath: "#/definitions/fsScopes/items/maxLength", keyword: "maxLength", params: { limit: 512 } }];
                                                                         return false;
                                                                       } else {
-                                                                        if (func56(data25) < 1) {
+                                                                        if (data25.length < 1) {
                                                                           validate32.errors = [{ instancePath: instancePath + "/sandbox/fs/write/" + i8, schemaPath: "#/definitions/fsScopes/items/minLength", keyword: "minLength", params: { limit: 1 } }];
                                                                           return false;
                                                                         } else {
@@ -2763,7 +2732,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                                           const _errs72 = errors;
                                           if (errors === _errs72) {
                                             if (typeof data29 === "string") {
-                                              if (func56(data29) < 1) {
+                                              if (data29.length < 1) {
                                                 validate32.errors = [{ instancePath: instancePath + "/source/bundle", schemaPath: "#/definitions/relativePath/minLength", keyword: "minLength", params: { limit: 1 } }];
                                                 return false;
                                               } else {
@@ -2874,7 +2843,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                                                                 const _errs89 = errors;
                                                                 if (errors === _errs89) {
                                                                   if (typeof data35 === "string") {
-                                                                    if (func56(data35) < 1) {
+                                                                    if (data35.length < 1) {
                                                                       validate32.errors = [{ instancePath: instancePath + "/source/assets/" + i10 + "/path", schemaPath: "#/definitions/relativePath/minLength", keyword: "minLength", params: { limit: 1 } }];
                                                                       return false;
                                                                     } else {
