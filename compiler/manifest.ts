@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CaveLock } from "../src/contract/lock.js";
-import type { DeploymentProblem } from "../runtime/deploy-check.js";
+import { deploymentProblem, type DeploymentProblem } from "../runtime/deploy-check.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { manifestFor, MANIFEST_FILE } from "../runtime/externals.js";
 import { stableJson } from "./diff/stable-json.js";
@@ -17,7 +17,7 @@ export function writeManifest(root: string, lockPath: string): { packages: numbe
   try {
     manifest = manifestFor(root, lock.integrity, lock.externals);
   } catch (thrown) {
-    if (thrown instanceof RuntimeError) return { problem: { code: "CAVE9120", message: thrown.message } };
+    if (thrown instanceof RuntimeError) return { problem: deploymentProblem({ kind: "externals", message: thrown.message }, lockPath) };
     throw thrown;
   }
   const target = join(root, MANIFEST_FILE);
