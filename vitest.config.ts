@@ -12,7 +12,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // The runtime imports staged bundles by file URL from its private copy (runtime/private-copy.ts): Node must import
+    // The runtime imports staged bundles by file URL from its private copy (runtime/loading/private-copy.ts): Node must import
     // them natively, as in production, not vitest's transform pipeline (which made a first call take ~300 ms more).
     server: { deps: { external: [/[\\/]cave-copy-[^\\/]+[\\/]/] } },
     typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },

@@ -1,9 +1,9 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CaveLock } from "../src/contract/lock.js";
-import { deploymentProblem, type DeploymentProblem } from "../runtime/deploy-check.js";
+import { deploymentProblem, type DeploymentProblem } from "../runtime/lock/deploy-check.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { manifestFor, MANIFEST_FILE } from "../runtime/externals.js";
+import { manifestFor, MANIFEST_FILE } from "../runtime/loading/externals.js";
 import { stableJson } from "./diff/stable-json.js";
 
 /**

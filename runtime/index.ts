@@ -1,21 +1,21 @@
 /** Loads and verifies cave.lock, then runs tool calls exactly as locked. */
 export { createRuntime, type Runtime, type Run } from "./create-runtime.js";
 /** What createRuntime() accepts, and the defaults it fills in. */
-export { DEFAULTS, RUN_ID_PATTERN, MAX_CORRELATION_ID, type RuntimeOptions, type RunOptions, type ResolvedRunOptions, type CallOptions, type BudgetOptions, type BreakerOptions, type LimitOptions, type RetryOptions } from "./options.js";
+export { DEFAULTS, RUN_ID_PATTERN, MAX_CORRELATION_ID, type RuntimeOptions, type RunOptions, type ResolvedRunOptions, type CallOptions, type BudgetOptions, type BreakerOptions, type LimitOptions, type RetryOptions } from "./options/options.js";
 /** The error createRuntime(), startRun(), verifyAll() and bad options throw (a tool's failure is an outcome instead). */
 export { RuntimeError } from "./errors.js";
 /** Where receipts go, and an in-memory sink. */
-export { MemoryReceiptSink, type ReceiptSink } from "./receipts.js";
+export { MemoryReceiptSink, type ReceiptSink } from "./run/receipts.js";
 /** The dispatcher that runs tools in this process (sandbox: "none", and tests). */
 export { inProcessDispatcher } from "./dispatch/in-process.js";
 /** The interface a dispatcher (the in-process one, the child-process sandbox) implements. */
 export type { Dispatcher, DispatchRequest, DispatchResult, DispatchFailure, OpaqueValidationRequest, OpaqueValidationResult, ToolContext, ValidationIssue } from "./dispatch/types.js";
 /** What adapters need of each callable tool (runtime.describeTools()). */
-export type { ToolInfo } from "./describe-tools.js";
+export type { ToolInfo } from "./tools/describe-tools.js";
 /** Provider tool declarations and the MCP hints derived from effects. */
-export { MCP_HINTS, NO_INPUT_SCHEMA, type DeclarationFormat, type DeclarationsOf, type OpenAIToolDeclaration, type AnthropicToolDeclaration, type McpToolDeclaration } from "./declarations.js";
+export { MCP_HINTS, NO_INPUT_SCHEMA, type DeclarationFormat, type DeclarationsOf, type OpenAIToolDeclaration, type AnthropicToolDeclaration, type McpToolDeclaration } from "./tools/declarations.js";
 /** Which tool failures are transient (retried for read and idempotent tools). */
-export { TRANSIENT_ERROR_CODES, isTransient } from "./retry.js";
+export { TRANSIENT_ERROR_CODES, isTransient } from "./run/retry.js";
 /** The closed set of runtime outcome codes, with title and doc each. */
 export { RUNTIME_CODES, type RuntimeCode } from "../src/contract/codes/runtime.js";
 /** Call outcomes and receipts. */

@@ -1,4 +1,4 @@
-// What the runtime's private copy (runtime/private-copy.ts) costs on a tool's first use, against the alternatives it
+// What the runtime's private copy (runtime/loading/private-copy.ts) costs on a tool's first use, against the alternatives it
 // replaced, in one process run (ratios side by side): N tool bundles of a realistic size plus the one SDK module.
 //   A  read + sha256 (verification alone: what every scheme does)
 //   B  A + import from a data: URL (the scheme before: no file URL for tool code)
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const repoRoot = new URL("../..", import.meta.url);
-const { PrivateCopy } = await import(new URL("dist/runtime/private-copy.js", repoRoot).href);
+const { PrivateCopy } = await import(new URL("dist/runtime/loading/private-copy.js", repoRoot).href);
 
 const count = Number(process.argv[2] ?? 1000);
 const kilobytes = Number(process.argv[3] ?? 11);

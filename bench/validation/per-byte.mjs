@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { validators } from "../../dist/compiler/validators/index.js";
-import { loadValidator } from "../../dist/runtime/validator-module.js";
+import { loadValidator } from "../../dist/runtime/loading/validator-module.js";
 import { SCHEMA_FORMATS } from "../../dist/src/schema.js";
 
 const SIZES = [1 << 10, 1 << 14, 1 << 18, 1 << 20];

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { CaveLock } from "../../src/contract/lock.js";
-import { deploymentProblem, inspectLock, type DeploymentProblem } from "../../runtime/deploy-check.js";
+import { deploymentProblem, inspectLock, type DeploymentProblem } from "../../runtime/lock/deploy-check.js";
 import { loadConfig } from "../discover/config.js";
 import type { Diagnostic } from "../diagnostics.js";
 

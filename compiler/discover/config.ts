@@ -3,7 +3,7 @@ import { join, posix } from "node:path";
 import { error, type Diagnostic } from "../diagnostics.js";
 import type { CaveConfig } from "../types.js";
 import { readOptions, type Rules } from "../../src/contract/options.js";
-import { jsonParseMessage } from "../../runtime/node-features.js";
+import { jsonParseMessage } from "../../runtime/sandbox/node-features.js";
 import { ISOLATION_SETTINGS } from "../../runtime/sandbox/isolation.js";
 
 export const CONFIG_FILE = "cave.config.json";

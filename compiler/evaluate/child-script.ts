@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { nodeFeatures, type PermissionFlag } from "../../runtime/node-features.js";
+import { nodeFeatures, type PermissionFlag } from "../../runtime/sandbox/node-features.js";
 
 let cached: Promise<string> | undefined;
 
@@ -31,7 +31,7 @@ export function childScript(): Promise<string> {
 /**
  * Node's permission model: without --allow-fs-read / --allow-fs-write / --allow-child-process /
  * --allow-worker, the child can read and write no file and start no process. The flag's name depends
- * on the Node version (runtime/node-features.ts); a Node without one cannot evaluate tool modules safely.
+ * on the Node version (runtime/sandbox/node-features.ts); a Node without one cannot evaluate tool modules safely.
  */
 export function permissionFlag(): PermissionFlag {
   const flag = nodeFeatures().permissionFlag;

@@ -15,8 +15,8 @@ import { thrownAt, type ThrownAt } from "./thrown-at.js";
 import type { ExportReport } from "./protocol.js";
 import { evaluationLaunch } from "./launch.js";
 import type { IsolationSetting } from "../../runtime/sandbox/isolation.js";
-import { PrivateCopy } from "../../runtime/private-copy.js";
-import { topLevel } from "../../runtime/externals.js";
+import { PrivateCopy } from "../../runtime/loading/private-copy.js";
+import { topLevel } from "../../runtime/loading/externals.js";
 import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 
 export interface EvaluateOptions {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { isChildMessage } from "./decode.js";
-import { nodeFeatures } from "../../runtime/node-features.js";
+import { nodeFeatures } from "../../runtime/sandbox/node-features.js";
 import { ADDONS_ARGUMENT, MAX_REPLY_BYTES, type ChildReply, type ImportRequest, type ParentMessage } from "./protocol.js";
 import { encodeFrame, FrameReader } from "../../runtime/sandbox/child/frames.mjs";
 import { permissionFlag } from "./child-script.js";

@@ -20,7 +20,7 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 /**
  * The source of a module fragment exporting `canonical(value, maxBytes)`, the canonical-JSON serializer of one
  * schema, or undefined when the schema's shape is not fixed at build time (open objects, `any`, unions of
- * objects, references): those values take the runtime's general walk (runtime/json-data.ts). `canonical`
+ * objects, references): those values take the runtime's general walk (runtime/pipeline/json-data.ts). `canonical`
  * reads each property of a value of the schema's shape exactly once and returns `{ text, value }`: a detached
  * copy (keys in the value's own order) and its RFC 8785 text, written by one native JSON.stringify of a twin
  * whose closed objects have their keys inserted in code-unit order (known here, so nothing is sorted; the twin is
@@ -193,7 +193,7 @@ function rankOf(keys: readonly string[]): Map<string, number> {
   return new Map([...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((key, i) => [key, i]));
 }
 
-/** The lower bound on bytes the general walk keeps (runtime/json-data.ts), so a huge value is given up early. */
+/** The lower bound on bytes the general walk keeps (runtime/pipeline/json-data.ts), so a huge value is given up early. */
 function addBytes(gen: CodeGen, state: EmitState, bytes: Code, check = true): void {
   gen.add(state.n, bytes);
   // Only strings and collections are unbounded: the fixed-size parts are checked with the next of those.

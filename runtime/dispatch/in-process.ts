@@ -1,6 +1,6 @@
 import { TOOL_BRAND } from "../../src/contract/brands.js";
 import { RuntimeError } from "../errors.js";
-import { isTransient } from "../retry.js";
+import { isTransient } from "../run/retry.js";
 import { thrownMessage } from "../../src/contract/thrown-message.mjs";
 import { rawStack } from "../sandbox/child/raw-stack.mjs";
 import { DISPATCH_NOW, type DispatchFailure, type DispatchRequest, type DispatchResult, type Dispatcher, type OpaqueValidationRequest, type OpaqueValidationResult, type ValidationIssue } from "./types.js";

@@ -41,7 +41,7 @@ export interface DispatchRequest {
   mapStack?(raw: string): Promise<readonly string[]>;
 }
 
-/** A tool's files in the runtime's private copy (runtime/private-copy.ts): what a sandboxed child imports and may read. */
+/** A tool's files in the runtime's private copy (runtime/loading/private-copy.ts): what a sandboxed child imports and may read. */
 export interface StagedFiles {
   /** Absolute path of the bundle to import (never shown). */
   readonly bundle: string;

@@ -1,5 +1,5 @@
 import { sha256 } from "../../src/contract/hash.js";
-import type { RunState } from "../run-state.js";
+import type { RunState } from "../run/run-state.js";
 import { JournalError } from "./journal-error.js";
 import type { CallKey, Completion, Intent, Journal, RecordedCall } from "./types.js";
 

@@ -1,4 +1,4 @@
-import { configuredValue } from "../project-config.js";
+import { configuredValue } from "../options/project-config.js";
 
 /** The environment variable a deploy sets to choose the journal when createRuntime() is given none. */
 export const JOURNAL_ENV = "CAVE_JOURNAL";

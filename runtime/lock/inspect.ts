@@ -2,7 +2,7 @@ import { parseJsonDictionaries } from "../../src/contract/dictionary.js";
 import { hashJson, JsonTooDeepError } from "../../src/contract/hash.js";
 import { LOCKFILE_VERSION, type CaveLock } from "../../src/contract/lock.js";
 import { lockIntegrity, toolEntryHash } from "../../src/contract/lock-seal.js";
-import { jsonParseMessage } from "../node-features.js";
+import { jsonParseMessage } from "../sandbox/node-features.js";
 import { osLayerTools } from "../sandbox/os-only.js";
 import { checkLockShape } from "./check-shape.js";
 import { upgradeV1 } from "./lock-v1.js";

@@ -1,5 +1,5 @@
 import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
-import { Breakers } from "../breaker-state.js";
+import { Breakers } from "../run/breaker-state.js";
 import type { CallState, Failure } from "./state.js";
 
 /** Outcomes that say the tool itself misbehaved; only these open a breaker. */
@@ -8,7 +8,7 @@ const TOOL_FAILURES: ReadonlySet<RuntimeCode> = new Set(["TOOL_ERROR", "TIMEOUT"
 /**
  * Stage 3, breaker: a tool whose breaker is open is refused without running. Two scopes: the run's own
  * breaker (its consecutive failures) and the runtime's, shared by every run, which opens only after
- * failures in failureThreshold different runs in a row (runtime/breaker-state.ts).
+ * failures in failureThreshold different runs in a row (runtime/run/breaker-state.ts).
  */
 export function breakerGate(state: CallState): Failure | undefined {
   const { run, engine, name } = state;

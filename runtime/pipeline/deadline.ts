@@ -1,5 +1,5 @@
-import { CallSignal } from "../call-signal.js";
-import { DeadlineQueue, type Deadline } from "../deadline-queue.js";
+import { CallSignal } from "../run/call-signal.js";
+import { DeadlineQueue, type Deadline } from "../run/deadline-queue.js";
 import type { CallState, Failure } from "./state.js";
 
 /** Every call's deadline shares one timer. */

@@ -1,5 +1,5 @@
 import type { DispatchFailure, DispatchRequest, DispatchResult } from "../dispatch/types.js";
-import { retryDelayMs } from "../retry.js";
+import { retryDelayMs } from "../run/retry.js";
 import { thrownMessage } from "../../src/contract/thrown-message.mjs";
 import type { CallState } from "./state.js";
 

@@ -1,4 +1,4 @@
-import { describePath, type DataProblem } from "../json-data.js";
+import { describePath, type DataProblem } from "./json-data.js";
 import { NOT_DATA } from "../sandbox/child/data-rules.mjs";
 import type { Failure } from "./state.js";
 

@@ -1,4 +1,4 @@
-import type { RepeatHolder } from "../run-state.js";
+import type { RepeatHolder } from "../run/run-state.js";
 import type { CallState, Failure } from "./state.js";
 
 /**

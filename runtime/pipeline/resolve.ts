@@ -1,5 +1,5 @@
 import { RuntimeError } from "../errors.js";
-import { describePath, snapshotJson, type CanonicalSerializer } from "../json-data.js";
+import { describePath, snapshotJson, type CanonicalSerializer } from "./json-data.js";
 import { isReservedEntry, reservedToolFor } from "../results/reserved-call.js";
 import type { CallState, Failure } from "./state.js";
 

@@ -1,6 +1,6 @@
 import type { ResultPlan } from "../../src/contract/lock.js";
 import { TOKENIZER } from "../../src/contract/results/tokenizer.js";
-import type { DataSnapshot } from "../json-data.js";
+import type { DataSnapshot } from "./json-data.js";
 import type { CallState, Failure, Success } from "./state.js";
 
 /**

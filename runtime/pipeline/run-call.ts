@@ -1,10 +1,10 @@
 import type { CallOutcome } from "../../src/contract/outcome.js";
 import { dispatchNow, type DispatchFailure, type DispatchRequest, type DispatchResult, type ToolContext } from "../dispatch/types.js";
-import { nextCallId } from "../call-id.js";
+import { nextCallId } from "../run/call-id.js";
 import { thrownMessage } from "../../src/contract/thrown-message.mjs";
-import type { CallOptions } from "../options.js";
+import type { CallOptions } from "../options/options.js";
 import type { RunJournal } from "../journal/run-journal.js";
-import type { RunState } from "../run-state.js";
+import type { RunState } from "../run/run-state.js";
 import { budget } from "./budget.js";
 import { breakerGate, recordBreaker } from "./breaker.js";
 import { underDeadline } from "./deadline.js";
@@ -16,7 +16,7 @@ import { releaseRepeat, repeatGuard } from "./repeat-guard.js";
 import { resolve } from "./resolve.js";
 import { result } from "./result.js";
 import type { CallState, Engine, Failure, Success } from "./state.js";
-import type { DataSnapshot } from "../json-data.js";
+import type { DataSnapshot } from "./json-data.js";
 import { validateInput } from "./validate-input.js";
 import { validateOutput } from "./validate-output.js";
 

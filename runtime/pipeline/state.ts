@@ -2,15 +2,15 @@ import type { EgressRecord } from "../../src/contract/outcome.js";
 import type { RuntimeCode } from "../../src/contract/codes/runtime.js";
 import type { LockedTool } from "../../src/contract/lock.js";
 import type { RuntimeLock } from "../lock/read-lock.js";
-import type { Breakers } from "../breaker-state.js";
-import type { CallSignal } from "../call-signal.js";
+import type { Breakers } from "../run/breaker-state.js";
+import type { CallSignal } from "../run/call-signal.js";
 import type { Dispatcher, ToolContext } from "../dispatch/types.js";
 import type { Journal } from "../journal/types.js";
-import type { DataSnapshot } from "../json-data.js";
-import type { Loader } from "../loader.js";
-import type { CallOptions, ResolvedOptions } from "../options.js";
+import type { DataSnapshot } from "./json-data.js";
+import type { Loader } from "../loading/loader.js";
+import type { CallOptions, ResolvedOptions } from "../options/options.js";
 import type { ResultPlans } from "../results/engine.js";
-import type { RepeatHolder, RunState } from "../run-state.js";
+import type { RepeatHolder, RunState } from "../run/run-state.js";
 import type { JournaledCall } from "./journal.js";
 
 /** What every call of one runtime shares. */

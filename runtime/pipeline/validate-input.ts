@@ -1,7 +1,7 @@
 import { RuntimeError } from "../errors.js";
 import type { OpaqueValidationRequest } from "../dispatch/types.js";
 import { thrownMessage } from "../../src/contract/thrown-message.mjs";
-import type { CompiledValidator } from "../validator-module.js";
+import type { CompiledValidator } from "../loading/validator-module.js";
 import { describeIssues } from "./issues.js";
 import type { CallState, Failure } from "./state.js";
 

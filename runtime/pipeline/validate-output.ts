@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
-import { nativeSnapshot, snapshotJson, type DataSnapshot, type SnapshotResult } from "../json-data.js";
+import { nativeSnapshot, snapshotJson, type DataSnapshot, type SnapshotResult } from "./json-data.js";
 import { RuntimeError } from "../errors.js";
-import type { CompiledValidator } from "../validator-module.js";
+import type { CompiledValidator } from "../loading/validator-module.js";
 import { outputProblem } from "./output-problem.js";
 import { opaqueRequest } from "./validate-input.js";
 import type { CallState, Failure } from "./state.js";

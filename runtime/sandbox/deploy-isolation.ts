@@ -1,7 +1,7 @@
 import type { CaveLock } from "../../src/contract/lock.js";
-import type { DeploymentProblem } from "../deploy-check.js";
+import type { DeploymentProblem } from "../lock/deploy-check.js";
 import { RuntimeError } from "../errors.js";
-import { configuredValue } from "../project-config.js";
+import { configuredValue } from "../options/project-config.js";
 import { isolationSetting, unavailable, type IsolationSetting } from "./isolation.js";
 import { osLayerRequired, osOnlyPowers } from "./os-only.js";
 import { probeOsLayer } from "./os-layer.js";

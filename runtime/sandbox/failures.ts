@@ -3,7 +3,7 @@ import type { LockedTool } from "../../src/contract/lock.js";
 import type { DispatchFailure } from "../dispatch/types.js";
 import { describeIssues } from "../pipeline/issues.js";
 import { outputProblem } from "../pipeline/output-problem.js";
-import { isTransient } from "../retry.js";
+import { isTransient } from "../run/retry.js";
 import type { ChildMessage, DataProblem, ErrorLink } from "./protocol.js";
 import type { Death } from "./sandbox-child.js";
 

@@ -1,5 +1,5 @@
 import { describeValue } from "../../src/contract/options.js";
-import { invalidOption } from "../option-checks.js";
+import { invalidOption } from "../options/option-checks.js";
 import { RuntimeError } from "../errors.js";
 import { probeOsLayer, type OsLayer, type OsProbe } from "./os-layer.js";
 

@@ -1,4 +1,4 @@
-import { nodeFeatures, type PermissionFlag } from "../node-features.js";
+import { nodeFeatures, type PermissionFlag } from "./node-features.js";
 import { probeOsLayer, type Namespace } from "./os-layer.js";
 import type { IsolationSetting } from "./isolation.js";
 

@@ -1,7 +1,7 @@
 import { isAbsolute } from "node:path";
 import { mustBe, rule, type Rules } from "../../src/contract/options.js";
-import { checkOptions } from "../option-checks.js";
-import { DEFAULTS } from "../options.js";
+import { checkOptions } from "../options/option-checks.js";
+import { DEFAULTS } from "../options/options.js";
 import { isolationSetting, type IsolationSetting } from "./isolation.js";
 import { resolveEgressOptions, secretProvider, type EgressOptions, type ResolvedEgressOptions, type SecretProvider } from "./egress/options.js";
 

@@ -14,7 +14,7 @@ import { RAW_STACK_CHARS } from "./child/raw-stack.mjs";
  * the channel names no pending request. Anything else the child sends is a protocol error.
  */
 
-/** Why a value could not leave the child as JSON data (child/data-rules.mjs, shared with runtime/json-data.ts). */
+/** Why a value could not leave the child as JSON data (child/data-rules.mjs, shared with runtime/pipeline/json-data.ts). */
 export type { DataProblem };
 
 /** Codes a child may put in a `fail` frame; anything else is a protocol error. */

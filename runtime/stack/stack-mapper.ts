@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { PrivateCopy } from "../private-copy.js";
+import type { PrivateCopy } from "../loading/private-copy.js";
 import { mapStack } from "./map-stack.js";
 import { BundleMap } from "./source-map.js";
 

@@ -5,7 +5,7 @@ import canonicalize from "canonicalize";
  * Objects and arrays nested deeper than this have no canonical form here: canonicalisation (like every
  * JSON walker Cave runs) recurses, and a value a few thousand levels deep would overflow the stack with
  * a RangeError that names nothing. The runtime refuses such data at the call boundary with a typed
- * outcome (runtime/json-data.ts); this is the same limit for every other caller.
+ * outcome (runtime/pipeline/json-data.ts); this is the same limit for every other caller.
  */
 export const MAX_JSON_DEPTH = 256;
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { expectGolden, UPDATE_GOLDEN } from "../support/golden.js";
 import { removeCopies } from "../support/projects.js";
-import { inspectLock } from "../../runtime/deploy-check.js";
+import { inspectLock } from "../../runtime/lock/deploy-check.js";
 import { DIFF_CASES, DIFF_FIXTURES, writeCaseLocks } from "./diff-cases.js";
 import { cave, expectRelativeOnly } from "./helpers.js";
 

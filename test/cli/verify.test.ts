@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealLock } from "../../src/contract/lock-seal.js";
 import type { CaveLock, LockedTool } from "../../src/contract/lock.js";
-import { checkDeployment } from "../../runtime/deploy-check.js";
+import { checkDeployment } from "../../runtime/lock/deploy-check.js";
 import { copyProject, removeCopies } from "../support/projects.js";
 import { cave, expectRelativeOnly } from "./helpers.js";
 

@@ -10,7 +10,7 @@ import { deepFreeze, realmObjects } from "../../compiler/evaluate/freeze.js";
 import { importAll, type Copy, type Job, type Outcome } from "../../compiler/evaluate/pool.js";
 import { stage } from "../../compiler/stage/index.js";
 import type { StageResult } from "../../compiler/types.js";
-import { PrivateCopy } from "../../runtime/private-copy.js";
+import { PrivateCopy } from "../../runtime/loading/private-copy.js";
 import { REPO_ROOT } from "../support/golden.js";
 import { removeCopies, STAGE_CONFIG, writeProject } from "../support/projects.js";
 

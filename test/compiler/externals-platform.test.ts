@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { pinExternals } from "../../compiler/stage/externals.js";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
-import { checkExternals, manifestFor } from "../../runtime/externals.js";
+import { checkExternals, manifestFor } from "../../runtime/loading/externals.js";
 import { RuntimeError } from "../../runtime/errors.js";
 
 // sharp's shape (issue 11): package-lock.json lists a platform package for every OS and CPU (optional, with os/cpu),

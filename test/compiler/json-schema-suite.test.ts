@@ -7,7 +7,7 @@ import { compileValidators } from "../../compiler/validators/index.js";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
 import type { ValidatorsResult } from "../../compiler/types.js";
 import { hashJson } from "../../src/contract/hash.js";
-import { loadValidator, type CompiledValidator } from "../../runtime/validator-module.js";
+import { loadValidator, type CompiledValidator } from "../../runtime/loading/validator-module.js";
 
 /**
  * The JSON Schema Test Suite's draft-07 cases (vendored under test/data/json-schema-test-suite/draft7, see its

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { schema } from "../../src/index.js";
 import { canonicalJson } from "../../src/contract/hash.js";
 import { compileValidators, inProcessAjv } from "../../compiler/validators/index.js";
-import { issuesFromAjvErrors, loadValidator } from "../../runtime/validator-module.js";
+import { issuesFromAjvErrors, loadValidator } from "../../runtime/loading/validator-module.js";
 
 /**
  * Differential test: for realistic schemas built with schema.*, the precompiled, bundled validator must agree with

@@ -9,7 +9,7 @@ import { CODES } from "../../src/contract/codes.js";
 import { compileValidators } from "../../compiler/validators/index.js";
 import { bundleValidators } from "../../compiler/validators/bundle.js";
 import type { ValidatorModule } from "../../compiler/types.js";
-import { loadValidator, type CompiledValidator } from "../../runtime/validator-module.js";
+import { loadValidator, type CompiledValidator } from "../../runtime/loading/validator-module.js";
 import { RuntimeError } from "../../runtime/errors.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { mustBe, readOptions, rule, TOOL_DEFAULTS } from "../../src/contract/options.js";
 import { DEFAULT_TIMEOUT_MS } from "../../src/contract/names.js";
 import { assertEvaluateOptions, checkBuildOptions } from "../../compiler/options.js";
-import { checkOptions } from "../../runtime/option-checks.js";
+import { checkOptions } from "../../runtime/options/option-checks.js";
 import { tool } from "../../src/index.js";
 
 const RULES = { root: mustBe.nonEmptyPathString, cache: mustBe.boolean, limits: null };

@@ -1,5 +1,5 @@
 // The build-time canonical serializers (compiler/validators/canonical.ts) against the general walk
-// (runtime/json-data.ts snapshotJson without one): for every value, the same decision, and when the
+// (runtime/pipeline/json-data.ts snapshotJson without one): for every value, the same decision, and when the
 // value is accepted the same canonical bytes, hash, size and detached copy (keys in the same order).
 // The serializer may give a value up (the general walk then decides); it must never decide differently.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -9,8 +9,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalSerializerSource } from "../../compiler/validators/canonical.js";
 import { compileValidators } from "../../compiler/validators/index.js";
-import { loadValidator } from "../../runtime/validator-module.js";
-import { snapshotJson, type CanonicalSerializer } from "../../runtime/json-data.js";
+import { loadValidator } from "../../runtime/loading/validator-module.js";
+import { snapshotJson, type CanonicalSerializer } from "../../runtime/pipeline/json-data.js";
 import { canonicalJson } from "../../src/contract/hash.js";
 
 const NINE = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snapshotJson } from "../../runtime/json-data.js";
+import { snapshotJson } from "../../runtime/pipeline/json-data.js";
 import { canonicalJson, hashJson } from "../../src/contract/hash.js";
 
 describe("snapshotJson", () => {

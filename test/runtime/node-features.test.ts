@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeNode, jsonParseMessage, nodeFeatures, type NodeProbe, type PermissionScope } from "../../runtime/node-features.js";
+import { describeNode, jsonParseMessage, nodeFeatures, type NodeProbe, type PermissionScope } from "../../runtime/sandbox/node-features.js";
 
 const run = promisify(execFile);
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../compiler/build.js";
 import { createRuntime } from "../../runtime/index.js";
-import { verifyAll } from "../../runtime/verify-all.js";
+import { verifyAll } from "../../runtime/loading/verify-all.js";
 import { removeCopies, writeProject } from "../support/projects.js";
 
 afterAll(removeCopies);

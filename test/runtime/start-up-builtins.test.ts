@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const runtimeUrl = new URL("../../dist/runtime/index.js", import.meta.url).href;
-const featuresUrl = new URL("../../dist/runtime/node-features.js", import.meta.url).href;
+const featuresUrl = new URL("../../dist/runtime/sandbox/node-features.js", import.meta.url).href;
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The built-ins of `names` that a fresh Node has loaded after running `script` (an ES module body). */

@@ -4,8 +4,8 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Loader } from "../../runtime/loader.js";
-import type { PrivateCopy } from "../../runtime/private-copy.js";
+import { Loader } from "../../runtime/loading/loader.js";
+import type { PrivateCopy } from "../../runtime/loading/private-copy.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./helpers.js";
 

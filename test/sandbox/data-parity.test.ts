@@ -1,8 +1,8 @@
-// The host's snapshot (runtime/json-data.ts) and the sandbox child's serialiser (runtime/sandbox/child/plain-data.mjs)
+// The host's snapshot (runtime/pipeline/json-data.ts) and the sandbox child's serialiser (runtime/sandbox/child/plain-data.mjs)
 // walk values apart but share their rules and words (child/data-rules.mjs): over one table of values, both must
 // accept the same values with the same JSON and refuse the rest with the same problem.
 import { describe, expect, it } from "vitest";
-import { nativeSnapshot, snapshotJson } from "../../runtime/json-data.js";
+import { nativeSnapshot, snapshotJson } from "../../runtime/pipeline/json-data.js";
 import { MAX_DEPTH } from "../../runtime/sandbox/child/data-rules.mjs";
 import { serialise, serialiseNative } from "../../runtime/sandbox/child/plain-data.mjs";
 import { MAX_JSON_DEPTH } from "../../src/contract/hash.js";

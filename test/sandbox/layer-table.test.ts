@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { nodeFeatures } from "../../runtime/node-features.js";
+import { nodeFeatures } from "../../runtime/sandbox/node-features.js";
 import { REPO_ROOT, UPDATE_GOLDEN } from "../support/golden.js";
 import { blockPattern, COLUMNS, measureLayers, renderTable, tableRows, type Matrix } from "./support/layer-matrix.js";
 
@@ -34,7 +34,7 @@ describe(`sandbox layers on Node ${features.version}`, () => {
     expect(Object.entries(column("all (as shipped)")).filter(([, verdict]) => !verdict.startsWith("stopped"))).toEqual([]);
   });
 
-  it("the permission model stops the network exactly where runtime/node-features.ts says it does", () => {
+  it("the permission model stops the network exactly where runtime/sandbox/node-features.ts says it does", () => {
     const permission = column("permission model");
     expect(permission["net.connect"]!.startsWith("stopped")).toBe(features.permissionDeniesNetwork);
     expect(permission["fetch"]!.startsWith("stopped")).toBe(features.permissionDeniesNetwork);

@@ -70,7 +70,7 @@ describe.skipIf(!linux)("the OS layer on this Linux host", () => {
     expect(top.filter((entry) => !expected.has(entry))).toEqual([]);
     for (const absent of ["home", "root", "run", "var", "srv", "mnt"]) if (!bound.includes(absent)) expect(top).not.toContain(absent);
     // A private /tmp: nothing of the host's, only the way to the project root when that lies under /tmp, and the
-    // runtime's private copy of this tool's verified files (runtime/private-copy.ts), bound read-only.
+    // runtime's private copy of this tool's verified files (runtime/loading/private-copy.ts), bound read-only.
     const onTheWay = (entry: string) => [root, process.cwd(), process.execPath].some((path) => path.startsWith(`/tmp/${entry}/`) || path === `/tmp/${entry}`);
     const seen = readdirSync(`/proc/${pid}/root/tmp`).filter((entry) => !onTheWay(entry));
     expect(seen.filter((entry) => !/^cave-copy-/.test(entry))).toEqual([]);

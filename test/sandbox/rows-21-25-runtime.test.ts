@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, FileJournal, type CallOutcome } from "../../runtime/index.js";
-import { checkDeployment } from "../../runtime/deploy-check.js";
+import { checkDeployment } from "../../runtime/lock/deploy-check.js";
 import { createSandboxDispatcher } from "../../runtime/sandbox/index.js";
 import { hashJson } from "../../src/contract/hash.js";
 import { removeCopies } from "../support/projects.js";

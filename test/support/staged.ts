@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import type { StageResult } from "../../compiler/types.js";
-import { PrivateCopy } from "../../runtime/private-copy.js";
+import { PrivateCopy } from "../../runtime/loading/private-copy.js";
 
 /**
  * Imports one staged module as the runtime does: its bundle and the SDK module it imports, written to a private copy

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { build, compile, type BuildResult } from "../../build.js";
 import type { CaveLock } from "../../../src/contract/lock.js";
 import type { Diagnostic } from "../../diagnostics.js";
-import { checkDeployment, type DeploymentProblem } from "../../../runtime/deploy-check.js";
+import { checkDeployment, type DeploymentProblem } from "../../../runtime/lock/deploy-check.js";
 import { diffLocks, diffToJson, renderDiffText, stableJson, type LockDiff } from "../../diff/index.js";
 import { projectLockPath, readLockFile, type LoadedLock } from "../../diff/load.js";
 import type { CaveConfig } from "../../types.js";

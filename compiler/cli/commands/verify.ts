@@ -2,9 +2,9 @@ import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CaveLock } from "../../../src/contract/lock.js";
-import { checkDeployment } from "../../../runtime/deploy-check.js";
+import { checkDeployment } from "../../../runtime/lock/deploy-check.js";
 import { checkIsolation } from "../../../runtime/sandbox/deploy-isolation.js";
-import { MANIFEST_FILE } from "../../../runtime/externals.js";
+import { MANIFEST_FILE } from "../../../runtime/loading/externals.js";
 import { writeManifest } from "../../manifest.js";
 import { stableJson } from "../../diff/stable-json.js";
 import { projectLockPath, shownPath } from "../../diff/load.js";
@@ -17,7 +17,7 @@ import { VERIFY_USAGE } from "../usage-lines.js";
 export { VERIFY_USAGE };
 
 /**
- * `cave verify`: checks the lock and its build folder as a deploy does (runtime/deploy-check.ts, the
+ * `cave verify`: checks the lock and its build folder as a deploy does (runtime/lock/deploy-check.ts, the
  * same code the runtime can run at start-up), and that the sandbox can run as configured on this machine. Exit 0 when deployable, 1 with one line per problem.
  */
 export async function verifyCommand(args: readonly string[], io: CliIO): Promise<number> {

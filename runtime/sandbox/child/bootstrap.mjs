@@ -4,7 +4,7 @@
 // frames (protocol: runtime/sandbox/protocol.ts). Order matters: the channel is opened and the
 // built-ins this file relies on are captured first; the bundle is read once and its sha256 checked
 // against the lock; the deny layer goes in; only then is the bundle imported, by file URL, from the host's
-// private copy of the verified files (runtime/private-copy.ts: read-only files this child cannot write,
+// private copy of the verified files (runtime/loading/private-copy.ts: read-only files this child cannot write,
 // which nobody rewrites), so a file swapped in the build folder after the check is never evaluated.
 
 import { createHash } from "node:crypto";
@@ -76,7 +76,7 @@ function deniedOrThrownMessage(thrown) {
   return text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
 }
 
-/** The code/transient chain of a thrown error, for the host's retry rule (runtime/retry.ts). @param {unknown} thrown */
+/** The code/transient chain of a thrown error, for the host's retry rule (runtime/run/retry.ts). @param {unknown} thrown */
 function errorChain(thrown) {
   const chain = [];
   try {

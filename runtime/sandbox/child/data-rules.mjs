@@ -1,5 +1,5 @@
 // @ts-check
-// What "plain JSON data" means, for both ends of a call: the host's snapshot (runtime/json-data.ts) and the sandbox
+// What "plain JSON data" means, for both ends of a call: the host's snapshot (runtime/pipeline/json-data.ts) and the sandbox
 // child's serialiser (plain-data.mjs, beside this file because the child may read only this folder) import the kinds
 // of problem and their wording from here, so a value is refused for the same reason in the same words on both sides
 // (test/sandbox/data-parity.test.ts runs both over one table). The walks themselves stay apart: the host's is tuned per

@@ -1,6 +1,6 @@
 // @ts-check
 // Turns a tool's value into JSON text, or says exactly why it is not plain JSON data, with the rules and words of
-// data-rules.mjs, which the host's snapshot (runtime/json-data.ts) uses too: nothing is dropped or converted. The text is
+// data-rules.mjs, which the host's snapshot (runtime/pipeline/json-data.ts) uses too: nothing is dropped or converted. The text is
 // written here rather than by JSON.stringify, which silently drops undefined fields and functions and calls toJSON;
 // each property is read once. Built-ins are captured before any tool code loads.
 import { classInstance, MAX_DEPTH, nativeProblem, NOT_DATA, nonFinite, pointerSegment } from "./data-rules.mjs";
@@ -131,7 +131,7 @@ const stringify = JSON.stringify;
 
 /**
  * The output of a tool without an output schema: what JSON.stringify makes of it (native JSON
- * serialisation, as the host's nativeSnapshot in runtime/json-data.ts), plain data taking serialise's
+ * serialisation, as the host's nativeSnapshot in runtime/pipeline/json-data.ts), plain data taking serialise's
  * path unchanged. The host checks the text it receives with its own rules (depth, __proto__ keys).
  * @param {unknown} value
  * @param {number} maxBytes

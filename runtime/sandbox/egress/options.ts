@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { describeValue, isOptionObject } from "../../../src/contract/options.js";
-import { checkOptions, invalidOption } from "../../option-checks.js";
+import { checkOptions, invalidOption } from "../../options/option-checks.js";
 
 /** Where secret values come from: a record, or a function a deploy backs with a vault (called before each call that needs the secret). */
 export type SecretProvider = Readonly<Record<string, string>> | ((name: string) => string | undefined | Promise<string | undefined>);

@@ -6,14 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { nodeFeatures } from "../../../runtime/node-features.js";
+import { nodeFeatures } from "../../../runtime/sandbox/node-features.js";
 import { osLayerCommand, probeOsLayer } from "../../../runtime/sandbox/os-layer.js";
 
 const run = promisify(execFile);
 const PROBE = fileURLToPath(new URL("./layer-probe.mjs", import.meta.url));
 const DENY = new URL("../../../runtime/sandbox/child/deny.mjs", import.meta.url);
 const PROBE_DIR = fileURLToPath(new URL("./", import.meta.url));
-const DENY_DIR = fileURLToPath(new URL("../../../runtime/sandbox/child/", import.meta.url));
+const DENY_DIR = fileURLToPath(new URL("../../../runtime/sandbox/child", import.meta.url));
 
 /** The columns: each layer alone, then all of them as the sandbox starts a child. */
 export const COLUMNS = ["no layer", "permission model", "deny layer", "network namespace", "all (as shipped)"] as const;

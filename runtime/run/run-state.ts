@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Breakers } from "./breaker-state.js";
-import type { RunJournal } from "./journal/run-journal.js";
-import type { BudgetOptions } from "./options.js";
+import type { RunJournal } from "../journal/run-journal.js";
+import type { BudgetOptions } from "../options/options.js";
 
 /** The call that holds a repeat-guard key, and whether its receipt is in the sink yet. */
 export interface RepeatHolder {

@@ -1,4 +1,4 @@
-import type { BreakerOptions } from "./options.js";
+import type { BreakerOptions } from "../options/options.js";
 
 interface ToolBreaker {
   /** Tool failures in the current streak (runtime-wide: distinct runs in it). */

@@ -1,5 +1,5 @@
-import { canonicalJson, MAX_JSON_DEPTH, sha256 } from "../src/contract/hash.js";
-import { classInstance, type DataProblem, nativeProblem, NOT_DATA, nonFinite, pointerSegment } from "./sandbox/child/data-rules.mjs";
+import { canonicalJson, MAX_JSON_DEPTH, sha256 } from "../../src/contract/hash.js";
+import { classInstance, type DataProblem, nativeProblem, NOT_DATA, nonFinite, pointerSegment } from "../sandbox/child/data-rules.mjs";
 
 // The kinds of problem and their words are shared with the sandbox child (one module, in the child's folder).
 export type { DataProblem };

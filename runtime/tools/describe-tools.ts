@@ -1,9 +1,9 @@
-import type { Effect } from "../src/contract/effects.js";
-import type { ResultStrategy } from "../src/contract/lock.js";
-import type { RuntimeLock } from "./lock/read-lock.js";
+import type { Effect } from "../../src/contract/effects.js";
+import type { ResultStrategy } from "../../src/contract/lock.js";
+import type { RuntimeLock } from "../lock/read-lock.js";
 import { NO_INPUT_SCHEMA } from "./declarations.js";
-import { reservedToolFor } from "./results/reserved-call.js";
-import { reservedToolsFor } from "./results/reserved.js";
+import { reservedToolFor } from "../results/reserved-call.js";
+import { reservedToolsFor } from "../results/reserved.js";
 
 /**
  * What an adapter (an MCP server, AI SDK or Agents SDK tools) needs to know of one callable tool, so

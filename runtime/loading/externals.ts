@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join, posix } from "node:path";
-import type { LockedExternal } from "../src/contract/lock.js";
-import { RuntimeError } from "./errors.js";
+import type { LockedExternal } from "../../src/contract/lock.js";
+import { RuntimeError } from "../errors.js";
 
 /**
  * External packages (cave.config.json `external`) are imported from the deploy's node_modules, not from the build

@@ -1,6 +1,6 @@
-import type { LockedTool } from "../src/contract/lock.js";
-import type { RuntimeLock } from "./lock/read-lock.js";
-import { RuntimeError } from "./errors.js";
+import type { LockedTool } from "../../src/contract/lock.js";
+import type { RuntimeLock } from "../lock/read-lock.js";
+import { RuntimeError } from "../errors.js";
 import { readVerified } from "./loader.js";
 
 /**

@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { sha256 } from "../src/contract/hash.js";
-import type { LockedExternal, LockedSdk, LockedTool } from "../src/contract/lock.js";
+import { sha256 } from "../../src/contract/hash.js";
+import type { LockedExternal, LockedSdk, LockedTool } from "../../src/contract/lock.js";
 import { checkExternals, readManifest, topLevel, type ExternalsManifest, type InstalledExternal } from "./externals.js";
-import type { StagedFiles } from "./dispatch/types.js";
-import { RuntimeError } from "./errors.js";
+import type { StagedFiles } from "../dispatch/types.js";
+import { RuntimeError } from "../errors.js";
 import { PrivateCopy } from "./private-copy.js";
-import { thrownMessage } from "../src/contract/thrown-message.mjs";
+import { thrownMessage } from "../../src/contract/thrown-message.mjs";
 import { loadValidator, type CompiledValidator } from "./validator-module.js";
-import { StackMapper } from "./stack/stack-mapper.js";
+import { StackMapper } from "../stack/stack-mapper.js";
 
 
 type Namespace = Readonly<Record<string, unknown>>;

@@ -1,5 +1,5 @@
-import { describeValue, readOptions, type OptionProblem, type Rules } from "../src/contract/options.js";
-import { RuntimeError } from "./errors.js";
+import { describeValue, readOptions, type OptionProblem, type Rules } from "../../src/contract/options.js";
+import { RuntimeError } from "../errors.js";
 
 /**
  * The runtime's face of the one option reader (src/contract/options.ts): createRuntime, startRun, call and

@@ -1,7 +1,7 @@
-import type { Effect } from "../src/contract/effects.js";
-import type { RuntimeLock } from "./lock/read-lock.js";
-import { RuntimeError } from "./errors.js";
-import { reservedToolsFor } from "./results/reserved.js";
+import type { Effect } from "../../src/contract/effects.js";
+import type { RuntimeLock } from "../lock/read-lock.js";
+import { RuntimeError } from "../errors.js";
+import { reservedToolsFor } from "../results/reserved.js";
 
 export type DeclarationFormat = "openai" | "anthropic" | "mcp";
 

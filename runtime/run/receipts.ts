@@ -1,4 +1,4 @@
-import type { Receipt } from "../src/contract/outcome.js";
+import type { Receipt } from "../../src/contract/outcome.js";
 
 /**
  * Where receipts go. The runtime awaits record() before the call's outcome is returned, so a durable

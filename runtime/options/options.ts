@@ -1,12 +1,12 @@
-import type { Dispatcher } from "./dispatch/types.js";
-import { mustBe, rule, type Rule, type Rules } from "../src/contract/options.js";
+import type { Dispatcher } from "../dispatch/types.js";
+import { mustBe, rule, type Rule, type Rules } from "../../src/contract/options.js";
 import { checkOptions, invalidOption } from "./option-checks.js";
-import type { Journal } from "./journal/types.js";
-import type { ReceiptSink } from "./receipts.js";
+import type { Journal } from "../journal/types.js";
+import type { ReceiptSink } from "../run/receipts.js";
 import { resolve as resolvePath } from "node:path";
 import { configuredValue } from "./project-config.js";
-import { isolationSetting, type IsolationSetting } from "./sandbox/isolation.js";
-import { resolveEgressOptions, secretProvider, type EgressOptions, type SecretProvider } from "./sandbox/egress/options.js";
+import { isolationSetting, type IsolationSetting } from "../sandbox/isolation.js";
+import { resolveEgressOptions, secretProvider, type EgressOptions, type SecretProvider } from "../sandbox/egress/options.js";
 
 /** Limits a run works within. */
 export interface BudgetOptions {

@@ -15,7 +15,7 @@
  * API: `nodeFeatures()` for the running process (computed once), `describeNode(probe)` for the same
  * facts from a given probe (tests, and tools that reason about another Node binary).
  */
-import { thrownText } from "../src/contract/thrown-message.mjs";
+import { thrownText } from "../../src/contract/thrown-message.mjs";
 
 /** The permission model's flag: `--experimental-permission` on Node 20, `--permission` from 22.13 (24+ reject the old name). */
 export type PermissionFlag = "--permission" | "--experimental-permission";
@@ -52,7 +52,7 @@ export interface NodeFeatures {
   /** `WebSocket` is a global without a flag (22+); the deny layer defines a refusing one everywhere. */
   readonly webSocketGlobal: boolean;
   /**
-   * `import "./x.wasm"` works without `--experimental-wasm-modules` (unflagged in 22.19 and 24.5, by
+   * `import "../x.wasm"` works without `--experimental-wasm-modules` (unflagged in 22.19 and 24.5, by
    * version: nothing short of importing one tells). `WebAssembly.compile`/`instantiate` work on every
    * version, inside the sandbox too (the permission model does not cover WebAssembly).
    */

@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
-import type { CaveCode } from "../src/contract/codes.js";
-import type { CaveLock } from "../src/contract/lock.js";
-import { buildFolderProblems } from "./lock/build-folder.js";
-import { inspectLock as inspectLockText } from "./lock/inspect.js";
-import { LOCK_PROBLEM_CODES, lockProblemMessage, type LockProblem } from "./lock/problems.js";
-import { checkExternals, readManifest } from "./externals.js";
-import { RuntimeError } from "./errors.js";
+import type { CaveCode } from "../../src/contract/codes.js";
+import type { CaveLock } from "../../src/contract/lock.js";
+import { buildFolderProblems } from "./build-folder.js";
+import { inspectLock as inspectLockText } from "./inspect.js";
+import { LOCK_PROBLEM_CODES, lockProblemMessage, type LockProblem } from "./problems.js";
+import { checkExternals, readManifest } from "../loading/externals.js";
+import { RuntimeError } from "../errors.js";
 
 /** One thing wrong with a lock or its build folder as the cave CLI reports it: a stable code and one line naming the file or tool. */
 export interface DeploymentProblem {

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { sha256 } from "../src/contract/hash.js";
-import { RuntimeError } from "./errors.js";
-import type { CanonicalSerializer } from "./json-data.js";
+import { sha256 } from "../../src/contract/hash.js";
+import { RuntimeError } from "../errors.js";
+import type { CanonicalSerializer } from "../pipeline/json-data.js";
 
 /** One reason a value failed its schema: where (a JSON Pointer into the value, "" for the value itself) and what. */
 export interface ValidationIssue {
