@@ -1,4 +1,4 @@
-import type { ts } from "ts-morph";
+import type { ts } from "./typescript.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { CaveFunction, Module } from "./model.js";
 import type { Options } from "./options.js";

@@ -1,4 +1,4 @@
-import type { ts } from "ts-morph";
+import type { ts } from "./typescript.js";
 import type { Module } from "./model.js";
 
 /** 1-based line and column of where a node's text starts (after its leading trivia). */

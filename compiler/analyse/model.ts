@@ -1,4 +1,4 @@
-import type { ts } from "ts-morph";
+import type { ts } from "./typescript.js";
 
 /** One parsed module. */
 export interface Module {

@@ -1,4 +1,4 @@
-import type { ts } from "ts-morph";
+import type { ts } from "./typescript.js";
 import { AGENT_OPTION_KEYS, ARTIFACT_OPTION_KEYS, NOT_STATIC, TOOL_OPTION_KEYS } from "../../src/rules.js";
 import { error, type Diagnostic } from "../diagnostics.js";
 import { definitionSubject, subjectOf, type Definition } from "./definition.js";

@@ -1,4 +1,4 @@
-import type { ts } from "ts-morph";
+import type { ts } from "./typescript.js";
 import { isEffect } from "../../src/contract/effects.js";
 import type { NestedFacts } from "../../src/rules.js";
 import type { Definition } from "./definition.js";

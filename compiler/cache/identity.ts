@@ -25,7 +25,7 @@ export function compilerIdentity(packageRoot: string): string {
     }
   };
   for (const dir of ["src", "compiler", "runtime", join("dist", "src"), join("dist", "compiler"), join("dist", "runtime")]) walk(join(packageRoot, dir));
-  for (const pkg of ["esbuild", "ajv", "ajv-formats", "ts-morph", "@sinclair/typebox", "recheck"]) {
+  for (const pkg of ["esbuild", "ajv", "ajv-formats", "typescript", "@sinclair/typebox", "recheck"]) {
     try {
       parts.push(`${pkg}@${JSON.parse(readFileSync(join(packageRoot, "node_modules", pkg, "package.json"), "utf8")).version}`);
     } catch {
