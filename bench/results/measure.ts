@@ -105,7 +105,7 @@ const root = mkdtempSync(join(tmpdir(), "cave-bench-results-"));
 try {
   mkdirSync(join(root, ".cave", "transforms"), { recursive: true });
   for (const t of REGISTRY) writeFileSync(join(root, ".cave", "transforms", `${t.id}@${t.version}.mjs`), t.code);
-  let start = performance.now();
+  const start = performance.now();
   const tokenizer = await loadTokenizer();
   const loadMs = performance.now() - start;
   const store = createFileRecoveryStore(join(root, ".cave-state", "recovery"));

@@ -1,4 +1,4 @@
-import { processIO, safeIO, type CliIO } from "./io.js";
+import { safeIO, type CliIO } from "./io.js";
 import { own } from "../../src/contract/dictionary.js";
 import { BUILD_USAGE, CALL_USAGE, DIFF_USAGE, EXPLAIN_USAGE, RUNS_USAGE, SERVE_USAGE, VERIFY_USAGE, VERSION_USAGE } from "./usage-lines.js";
 

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, readlink, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readlink, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, sep } from "node:path";
 import { pathToFileURL } from "node:url";

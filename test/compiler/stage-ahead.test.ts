@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyse } from "../../compiler/analyse/index.js";
 import { mentioningCave } from "../../compiler/analyse/candidates.js";

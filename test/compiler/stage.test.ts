@@ -1,6 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyse } from "../../compiler/analyse/index.js";
 import { discover } from "../../compiler/discover/index.js";
@@ -96,7 +95,7 @@ describe("stage", () => {
   });
 
   it("tells two installed versions of one package apart by version", async () => {
-    const pkg = (version: string) => ({ [`package.json`]: `{ "name": "shared-dep", "version": "${version}", "main": "index.js", "type": "module" }`, "index.js": `export const version = "${version}";\n` });
+    const pkg = (version: string) => ({ "package.json": `{ "name": "shared-dep", "version": "${version}", "main": "index.js", "type": "module" }`, "index.js": `export const version = "${version}";\n` });
     const files: Record<string, string> = {
       "tools/versions.ts": toolModule("versions", 'import { version } from "shared-dep";\nimport { both } from "wrapper";\nexport const seen = [version, both];'),
       "node_modules/wrapper/package.json": '{ "name": "wrapper", "version": "1.0.0", "main": "index.js", "type": "module" }',

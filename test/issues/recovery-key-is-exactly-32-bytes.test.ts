@@ -18,7 +18,7 @@ import { createFileRecoveryStore, createMemoryRecoveryStore } from "../../runtim
 const root = mkdtempSync(join(tmpdir(), "cave-key-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const BINDING = { lockIntegrity: "sha256-" + "0".repeat(64), tool: "tool", run: "run-1" };
+const BINDING = { lockIntegrity: `sha256-${"0".repeat(64)}`, tool: "tool", run: "run-1" };
 const plan = (() => {
   const planned = planResult("tool", { policy: "exact_ccr" }, null, ".cave");
   if (!planned.ok) throw new Error("no plan");

@@ -134,7 +134,7 @@ describe("exact_ccr and cave_recover", () => {
     const values: unknown[] = [
       { note: "naïve café 😀 \u0000 \u2028 \"quoted\" \\ back", list: Array.from({ length: 800 }, (_, i) => `élément ${i} — 漢字`) },
       Array.from({ length: 30 }, () => randomValue(random)),
-      "x".repeat(200_000) + "🇫🇷",
+      `${"x".repeat(200_000)}🇫🇷`,
     ];
     for (const value of values) {
       const view = text(await plans.apply(planFor({ policy: "exact_ccr" }, null), value, undefined, BINDING));

@@ -6,7 +6,6 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, MemoryReceiptSink, RuntimeError, type Runtime } from "../../runtime/index.js";
-import { canonicalJson, sha256 } from "../../src/contract/hash.js";
 import type { CallOutcome } from "../../src/contract/outcome.js";
 import { copyProject, removeCopies } from "../support/projects.js";
 import { builtProject, probe } from "./helpers.js";
@@ -191,7 +190,7 @@ describe("fuzz: lock entries", () => {
         try {
           sealed = sealLock(lock as never);
         } catch {
-          sealed = { ...lock, integrity: "sha256-" + "0".repeat(64) };
+          sealed = { ...lock, integrity: `sha256-${"0".repeat(64)}` };
         }
         writeFileSync(join(project, "cave.lock"), JSON.stringify(sealed, null, 2));
         const receipts = new MemoryReceiptSink();

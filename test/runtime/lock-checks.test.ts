@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { splitLock as splitLockFile } from "../../runtime/lock/split-lock.js";
 import { checkLockShape } from "../../runtime/lock/check-shape.js";
-import { canonicalJson } from "../../src/contract/hash.js";
 import { REPO_ROOT } from "../support/golden.js";
 
 // The start-up checks read the header alone of a lock in cave build's layout; these tests pin that it

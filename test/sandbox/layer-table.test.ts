@@ -37,7 +37,7 @@ describe(`sandbox layers on Node ${features.version}`, () => {
   it("the permission model stops the network exactly where runtime/sandbox/node-features.ts says it does", () => {
     const permission = column("permission model");
     expect(permission["net.connect"]!.startsWith("stopped")).toBe(features.permissionDeniesNetwork);
-    expect(permission["fetch"]!.startsWith("stopped")).toBe(features.permissionDeniesNetwork);
+    expect(permission.fetch!.startsWith("stopped")).toBe(features.permissionDeniesNetwork);
     expect(permission["read /proc/self/environ"]).toBe("stopped: ERR_ACCESS_DENIED");
   });
 

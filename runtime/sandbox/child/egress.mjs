@@ -98,7 +98,7 @@ function routedRequest(httpRequest, agent, scheme) {
   return function request(/** @type {any[]} */ ...args) {
     /** @type {any} */
     let options = {};
-    let callback = typeof args[args.length - 1] === "function" ? args.pop() : undefined;
+    const callback = typeof args[args.length - 1] === "function" ? args.pop() : undefined;
     if (typeof args[0] === "string" || args[0] instanceof URL) {
       const url = new URL(args[0]);
       options = { protocol: url.protocol, hostname: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, ...(url.username !== "" ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}), ...(args[1] ?? {}) };
