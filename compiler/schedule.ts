@@ -5,7 +5,7 @@ import type { AnalyseResult } from "./types.js";
 /**
  * How a build overlaps its first two passes; nothing here changes what they compute.
  *
- * The passes load only when a build runs them (a whole-build cache hit loads none): ts-morph alone takes longer to
+ * The passes load only when a build runs them (a whole-build cache hit loads none): TypeScript alone takes longer to
  * import than a whole no-change rebuild. Analysis runs on a worker thread (analyse/off-thread.ts) while esbuild
  * already bundles, on this thread, the modules that mention "cave" (all those analysis can name, perhaps a few more);
  * stage then keeps what analysis names, or bundles them itself. The worker starts first, before the other passes
