@@ -14,14 +14,17 @@ import type { AnalyseResult, EvaluateResult, FileContent, PassResult, StageResul
  * pass's folder; what is here is how a build feeds it: the context's settings, caches and emit.
  */
 
+/** What analysis read, and what esbuild bundled ahead meanwhile (for stage to keep or redo). */
+export type Analysed = AnalyseResult & { readonly ahead: Promise<Bundled | undefined> };
+
 /** 2. Analysis (analyse/): the tools and agents read statically, and the modules to stage. */
-export async function analyse(input: { readonly files: readonly string[] }, ctx: BuildContext): Promise<AnalyseResult & { readonly ahead: Promise<Bundled | undefined> }> {
+export async function analyse(input: { readonly files: readonly string[] }, ctx: BuildContext): Promise<Analysed> {
   const { analysed, ahead } = await analyseWhileBundling(input.files, ctx);
   return { ...analysed, ahead };
 }
 
 /** 3. Staging (stage/): one bundle per module; a writing build starts writing the bundles of tools aside. */
-export async function stage(input: { readonly analysed: AnalyseResult & { readonly ahead: Promise<Bundled | undefined> } }, ctx: BuildContext): Promise<StageResult> {
+export async function stage(input: { readonly analysed: Analysed }, ctx: BuildContext): Promise<StageResult> {
   const { analysed } = input;
   const { stage: stageModules } = await import("./stage/index.js");
   const staged = await stageModules(ctx.root, analysed.modules, ctx.config, await analysed.ahead, analysed.localExports);
