@@ -11,7 +11,7 @@ let cached: { readonly dir: string; readonly bootstrap: string } | undefined;
  */
 export function childEntry(): { readonly dir: string; readonly bootstrap: string } {
   if (cached === undefined) {
-    const dir = realpathSync(fileURLToPath(new URL("./child", import.meta.url)));
+    const dir = realpathSync(fileURLToPath(new URL("./child/", import.meta.url)));
     cached = { dir, bootstrap: realpathSync(fileURLToPath(new URL("./child/bootstrap.mjs", import.meta.url))) };
   }
   return cached;
