@@ -26,7 +26,12 @@ const tool = (name, sandbox) => [
  */
 export function buildLookupProject(root, repoRoot, tools) {
   mkdirSync(join(root, "tools"));
-  writeFileSync(join(root, "tools", "lookup.ts"), [`import { schema, tool } from "cave";`, ...tools.flatMap(([name, sandbox]) => tool(name, sandbox)), ""].join("\n"));
+  writeFileSync(
+    join(root, "tools", "lookup.ts"),
+    [`import { schema, tool } from "cave";`, ...tools.flatMap(([name, sandbox]) => tool(name, sandbox)), ""].join("\n"),
+  );
   symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--root", root], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--root", root], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }

@@ -6,13 +6,23 @@ import { sha256 } from "../src/contract/hash.js";
 import { transformFiles } from "./results/index.js";
 
 /** Every transparent (TypeBox) schema that needs a precompiled validator, with who owns it for messages. */
-export function schemasToPrecompile(evaluated: EvaluateResult, analysed?: AnalyseResult): Array<{ jsonSchema: Record<string, unknown>; owner: string; at: Location }> {
+export function schemasToPrecompile(
+  evaluated: EvaluateResult,
+  analysed?: AnalyseResult,
+): Array<{ jsonSchema: Record<string, unknown>; owner: string; at: Location }> {
   const out: Array<{ jsonSchema: Record<string, unknown>; owner: string; at: Location }> = [];
-  const where = new Map((analysed?.tools ?? []).map((tool) => [tool.name, { file: tool.file, line: tool.line, column: tool.column }]));
+  const where = new Map(
+    (analysed?.tools ?? []).map((tool) => [tool.name, { file: tool.file, line: tool.line, column: tool.column }]),
+  );
   for (const tool of evaluated.tools) {
     for (const side of ["input", "output"] as const) {
       const schema = tool[side];
-      if (schema?.kind === "typebox") out.push({ jsonSchema: schema.jsonSchema, owner: `tool "${tool.name}" ${side}`, at: where.get(tool.name) ?? { file: tool.module } });
+      if (schema?.kind === "typebox")
+        out.push({
+          jsonSchema: schema.jsonSchema,
+          owner: `tool "${tool.name}" ${side}`,
+          at: where.get(tool.name) ?? { file: tool.module },
+        });
     }
   }
   // Stable order whatever order tools were evaluated in; identical schemas collapse later by hash.
@@ -20,12 +30,17 @@ export function schemasToPrecompile(evaluated: EvaluateResult, analysed?: Analys
 }
 
 /** The build folder's content: staged bundles, precompiled validators and the transforms the lock pins, by path relative to the root. */
-export function buildFolderFiles(staged: StageResult, validated: ValidatorsResult, lock: CaveLock): Map<string, FileContent> {
+export function buildFolderFiles(
+  staged: StageResult,
+  validated: ValidatorsResult,
+  lock: CaveLock,
+): Map<string, FileContent> {
   const entries: Array<[string, FileContent]> = [...transformFiles(lock)];
   // Only bundles the lock pins: a module that defines agents but no tool is staged for evaluation, but its
   // bundle would be unreviewed code in the build folder (cave verify refuses files the lock does not pin).
   const pinned = new Set(Object.values(lock.tools).map((tool) => tool.source.bundle));
-  for (const module of staged.modules.values()) if (pinned.has(module.bundlePath)) entries.push([module.bundlePath, module.code]);
+  for (const module of staged.modules.values())
+    if (pinned.has(module.bundlePath)) entries.push([module.bundlePath, module.code]);
   for (const validator of validated.validators.values()) entries.push([validator.path, validator.code]);
   // The SDK module every bundle imports, pinned once in the lock's sdk entry.
   const sdk = staged.sdkModule;
@@ -42,7 +57,11 @@ export function buildFolderFiles(staged: StageResult, validated: ValidatorsResul
  * validators were hashed when they were made (their sha256 is in the lock): those are taken when the text is that very
  * module's, the rest are hashed.
  */
-export function buildFolderHashes(files: ReadonlyMap<string, FileContent>, staged: StageResult, validated: ValidatorsResult): Record<string, string> {
+export function buildFolderHashes(
+  files: ReadonlyMap<string, FileContent>,
+  staged: StageResult,
+  validated: ValidatorsResult,
+): Record<string, string> {
   const known = new Map<string, { code: FileContent; sha256: string }>();
   for (const module of staged.modules.values()) known.set(module.bundlePath, module);
   for (const validator of validated.validators.values()) known.set(validator.path, validator);
@@ -57,7 +76,10 @@ export function buildFolderHashes(files: ReadonlyMap<string, FileContent>, stage
 }
 
 /** The bundles of these modules (those that define tools: the lock pins them), with their hashes, for beginEmit. */
-export function stagedBundles(staged: StageResult, modules: Iterable<string>): { files: Map<string, string>; hashes: Record<string, string> } {
+export function stagedBundles(
+  staged: StageResult,
+  modules: Iterable<string>,
+): { files: Map<string, string>; hashes: Record<string, string> } {
   const files = new Map<string, string>();
   const hashes: Record<string, string> = dictionary();
   for (const name of modules) {
@@ -74,7 +96,10 @@ export function stagedBundles(staged: StageResult, modules: Iterable<string>): {
 }
 
 /** The validator modules, with their hashes, for beginEmit. */
-export function validatorModules(validated: ValidatorsResult): { files: Map<string, string>; hashes: Record<string, string> } {
+export function validatorModules(validated: ValidatorsResult): {
+  files: Map<string, string>;
+  hashes: Record<string, string>;
+} {
   const files = new Map<string, string>();
   const hashes: Record<string, string> = dictionary();
   for (const validator of validated.validators.values()) {

@@ -19,7 +19,12 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const { write = true, cache = true, review } = options;
   const approve = review && ((lock: CaveLock) => (review(lock), true));
   const settings = { write, approve, evaluateTimeoutMs: options.evaluateTimeoutMs, bundleHashStandsIn: false };
-  return compile({ root: resolve(options.root ?? process.cwd()), config: options.config, settings, cache: { whole: cache, passes: cache ? (write ? "read-write" : "read") : "off" } });
+  return compile({
+    root: resolve(options.root ?? process.cwd()),
+    config: options.config,
+    settings,
+    cache: { whole: cache, passes: cache ? (write ? "read-write" : "read") : "off" },
+  });
 }
 
 /** What compile() is asked for: build() above, `cave build --check`/`--frozen` (cli/commands/build.ts) and run(). */
@@ -48,7 +53,16 @@ export async function compile(request: BuildRequest): Promise<BuildResult> {
   if (hit) {
     const lock = parseJsonDictionaries(hit.lockText) as CaveLock;
     await settings.approve?.(lock, hit.lockText, config);
-    return { ok: true, diagnostics: sortDiagnostics([...discovered.diagnostics, ...hit.diagnostics]), config, lock, lockText: hit.lockText, files: hit.files, written: false, cached: true };
+    return {
+      ok: true,
+      diagnostics: sortDiagnostics([...discovered.diagnostics, ...hit.diagnostics]),
+      config,
+      lock,
+      lockText: hit.lockText,
+      files: hit.files,
+      written: false,
+      cached: true,
+    };
   }
 
   // A miss: each pass still reuses what it computed before from unchanged content (cache/passes.ts). Whatever the
@@ -69,12 +83,30 @@ export async function compile(request: BuildRequest): Promise<BuildResult> {
     const emitted = await emit({ lock, staged, validated }, ctx);
     const ok = !ctx.report(emitted.diagnostics);
     if (emitted.written) caches.store({ ...emitted, inputFiles: staged.inputFiles, diagnostics: ctx.diagnostics });
-    return { ok, diagnostics: sortDiagnostics(ctx.diagnostics), config, lock, lockText: emitted.lockText, files: emitted.files, written: emitted.written, cached: false };
+    return {
+      ok,
+      diagnostics: sortDiagnostics(ctx.diagnostics),
+      config,
+      lock,
+      lockText: emitted.lockText,
+      files: emitted.files,
+      written: emitted.written,
+      cached: false,
+    };
   } finally {
     await ctx.close();
   }
 }
 
 function failed(diagnostics: readonly Diagnostic[], config: CaveConfig | null): BuildResult {
-  return { ok: false, diagnostics: sortDiagnostics(diagnostics), config, lock: null, lockText: null, files: new Map(), written: false, cached: false };
+  return {
+    ok: false,
+    diagnostics: sortDiagnostics(diagnostics),
+    config,
+    lock: null,
+    lockText: null,
+    files: new Map(),
+    written: false,
+    cached: false,
+  };
 }

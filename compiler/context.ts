@@ -41,7 +41,13 @@ export interface BuildContext {
   close(): Promise<void>;
 }
 
-export function createContext(root: string, config: CaveConfig, settings: BuildSettings, caches: PassCaches, diagnostics: readonly Diagnostic[]): BuildContext {
+export function createContext(
+  root: string,
+  config: CaveConfig,
+  settings: BuildSettings,
+  caches: PassCaches,
+  diagnostics: readonly Diagnostic[],
+): BuildContext {
   const found = [...diagnostics];
   let emitting: PendingEmit | undefined;
   // Begun on the first files a writing build knows (the staged bundles), so that it writes while evaluation runs.

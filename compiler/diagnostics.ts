@@ -36,7 +36,14 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 
 /** Stable order for output and golden files: by file, line, column, code, message. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const key = (d: Diagnostic) => [d.file ?? "", String(d.line ?? 0).padStart(8, "0"), String(d.column ?? 0).padStart(8, "0"), d.code, d.message].join("\u0000");
+  const key = (d: Diagnostic) =>
+    [
+      d.file ?? "",
+      String(d.line ?? 0).padStart(8, "0"),
+      String(d.column ?? 0).padStart(8, "0"),
+      d.code,
+      d.message,
+    ].join("\u0000");
   return [...diagnostics].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 

@@ -17,7 +17,8 @@ export function writeManifest(root: string, lockPath: string): { packages: numbe
   try {
     manifest = manifestFor(root, lock.integrity, lock.externals);
   } catch (thrown) {
-    if (thrown instanceof RuntimeError) return { problem: deploymentProblem({ kind: "externals", message: thrown.message }, lockPath) };
+    if (thrown instanceof RuntimeError)
+      return { problem: deploymentProblem({ kind: "externals", message: thrown.message }, lockPath) };
     throw thrown;
   }
   const target = join(root, MANIFEST_FILE);

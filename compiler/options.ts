@@ -33,7 +33,10 @@ export function checkBuildOptions(options: unknown): Diagnostic[] {
 }
 
 const EVALUATE_RULES: Rules = {
-  timeoutMs: rule((value) => Number.isSafeInteger(value) && (value as number) > 0, "a positive integer of milliseconds"),
+  timeoutMs: rule(
+    (value) => Number.isSafeInteger(value) && (value as number) > 0,
+    "a positive integer of milliseconds",
+  ),
   cache: null,
   isolation: null,
 };

@@ -27,7 +27,8 @@ export function findPackageRoot(startFile: string): string {
     const manifest = join(dir, "package.json");
     if (existsSync(manifest) && readName(manifest) === PACKAGE_NAME) return realpathSync(dir);
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no package.json named "${PACKAGE_NAME}" above the compiler: the cave package is incomplete`);
+    if (parent === dir)
+      throw new Error(`no package.json named "${PACKAGE_NAME}" above the compiler: the cave package is incomplete`);
     dir = parent;
   }
 }
@@ -42,7 +43,8 @@ function readName(manifest: string): unknown {
 
 /** This package's version, read from its own package.json at run time (`cave --version`). */
 export function packageVersion(): string {
-  const version = (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version?: unknown }).version;
+  const version = (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version?: unknown })
+    .version;
   return String(version);
 }
 

@@ -1,5 +1,11 @@
 import type { CaveLock } from "../src/contract/lock.js";
-import { buildFolderFiles, buildFolderHashes, schemasToPrecompile, stagedBundles, validatorModules } from "./build-parts.js";
+import {
+  buildFolderFiles,
+  buildFolderHashes,
+  schemasToPrecompile,
+  stagedBundles,
+  validatorModules,
+} from "./build-parts.js";
 import type { BuildContext } from "./context.js";
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
 import { renderLock } from "./emit/render.js";
@@ -27,22 +33,46 @@ export async function analyse(input: { readonly files: readonly string[] }, ctx:
 export async function stage(input: { readonly analysed: Analysed }, ctx: BuildContext): Promise<StageResult> {
   const { analysed } = input;
   const { stage: stageModules } = await import("./stage/index.js");
-  const staged = await stageModules(ctx.root, analysed.modules, ctx.config, await analysed.ahead, analysed.localExports);
-  if (!hasErrors(staged.diagnostics)) ctx.emitAhead(stagedBundles(staged, analysed.tools.map((tool) => tool.module)));
+  const staged = await stageModules(
+    ctx.root,
+    analysed.modules,
+    ctx.config,
+    await analysed.ahead,
+    analysed.localExports,
+  );
+  if (!hasErrors(staged.diagnostics))
+    ctx.emitAhead(
+      stagedBundles(
+        staged,
+        analysed.tools.map((tool) => tool.module),
+      ),
+    );
   return staged;
 }
 
 /** 4. Evaluation (evaluate/): each definition as its bundle builds it, cross-checked against analysis. */
-export async function evaluate(input: { readonly staged: StageResult; readonly analysed: AnalyseResult }, ctx: BuildContext): Promise<EvaluateResult> {
+export async function evaluate(
+  input: { readonly staged: StageResult; readonly analysed: AnalyseResult },
+  ctx: BuildContext,
+): Promise<EvaluateResult> {
   const { evaluate: evaluateBundles } = await import("./evaluate/index.js");
-  const evaluated = await evaluateBundles(ctx.root, input.staged, input.analysed, { timeoutMs: ctx.settings.evaluateTimeoutMs, cache: ctx.caches.evaluate, isolation: ctx.config.isolation });
+  const evaluated = await evaluateBundles(ctx.root, input.staged, input.analysed, {
+    timeoutMs: ctx.settings.evaluateTimeoutMs,
+    cache: ctx.caches.evaluate,
+    isolation: ctx.config.isolation,
+  });
   return ctx.settings.bundleHashStandsIn ? withBundleHashSemantics(evaluated, input.staged) : evaluated;
 }
 
 /** 5. Validators (validators/): one precompiled module per distinct schema, written aside by a writing build. */
-export async function compileValidators(input: { readonly evaluated: EvaluateResult; readonly analysed: AnalyseResult }, ctx: BuildContext): Promise<ValidatorsResult> {
+export async function compileValidators(
+  input: { readonly evaluated: EvaluateResult; readonly analysed: AnalyseResult },
+  ctx: BuildContext,
+): Promise<ValidatorsResult> {
   const { compileValidators: compile } = await import("./validators/pass.js");
-  const validated = await compile(ctx.root, ctx.config.outDir, schemasToPrecompile(input.evaluated, input.analysed), { cache: ctx.caches.validators });
+  const validated = await compile(ctx.root, ctx.config.outDir, schemasToPrecompile(input.evaluated, input.analysed), {
+    cache: ctx.caches.validators,
+  });
   if (!hasErrors(validated.diagnostics)) ctx.emitAhead(validatorModules(validated));
   return validated;
 }
@@ -60,7 +90,10 @@ export interface Emitted extends PassResult {
 }
 
 /** 7. Emit (emit/): the lock's bytes and the build folder; a writing build swaps both in, if the settings approve. */
-export async function emit(input: { readonly lock: CaveLock; readonly staged: StageResult; readonly validated: ValidatorsResult }, ctx: BuildContext): Promise<Emitted> {
+export async function emit(
+  input: { readonly lock: CaveLock; readonly staged: StageResult; readonly validated: ValidatorsResult },
+  ctx: BuildContext,
+): Promise<Emitted> {
   const { lock, staged, validated } = input;
   const lockText = renderLock(lock);
   const files = buildFolderFiles(staged, validated, lock);

@@ -40,8 +40,6 @@ export interface RunOptions {
   readonly runId?: string;
 }
 
-
-
 /**
  * An ordinary (unlocked) run of one tool, through the same pipeline and sandbox as a locked one.
  * There is no cave.lock: the entry module (and the modules of the nested tools its tools declare) is
@@ -57,14 +55,28 @@ export async function run(definition: unknown, args: unknown, options: RunOption
   const tool = checkDefinition(definition);
   checkRunOptions(options);
   if (options.entryPath === undefined) {
-    const why = tool.sandbox === "none" ? "its schemas are compiled from the staged module, as cave build does" : "exactly that module is staged, hash-pinned and imported in the sandbox (the contract: programmatic run() must pass RunOptions.entryPath)";
-    throw new RuntimeError("ENTRY_PATH_REQUIRED", `run() of tool ${JSON.stringify(tool.name)} needs options.entryPath: the path of the module that exports it, because ${why}; for example run(tool, args, { entryPath: "src/tools/orders.ts" }). The CLI supplies it`);
+    const why =
+      tool.sandbox === "none"
+        ? "its schemas are compiled from the staged module, as cave build does"
+        : "exactly that module is staged, hash-pinned and imported in the sandbox (the contract: programmatic run() must pass RunOptions.entryPath)";
+    throw new RuntimeError(
+      "ENTRY_PATH_REQUIRED",
+      `run() of tool ${JSON.stringify(tool.name)} needs options.entryPath: the path of the module that exports it, because ${why}; for example run(tool, args, { entryPath: "src/tools/orders.ts" }). The CLI supplies it`,
+    );
   }
   const entry = resolve(options.entryPath);
-  if (!existsSync(entry) || !statSync(entry).isFile()) throw new RuntimeError("RUN_NOT_STAGED", `run(): entryPath ${JSON.stringify(options.entryPath)} is not a file; pass the path of the module that exports tool ${JSON.stringify(tool.name)}`);
+  if (!existsSync(entry) || !statSync(entry).isFile())
+    throw new RuntimeError(
+      "RUN_NOT_STAGED",
+      `run(): entryPath ${JSON.stringify(options.entryPath)} is not a file; pass the path of the module that exports tool ${JSON.stringify(tool.name)}`,
+    );
   const root = realpathSync(options.root === undefined ? projectRootOf(entry) : resolve(options.root));
   const module = relative(root, realpathSync(entry)).split(sep).join("/");
-  if (module.startsWith("../") || isAbsolute(module)) throw new RuntimeError("RUN_NOT_STAGED", `run(): entryPath ${JSON.stringify(options.entryPath)} is outside the project root; pass root, or an entry inside it`);
+  if (module.startsWith("../") || isAbsolute(module))
+    throw new RuntimeError(
+      "RUN_NOT_STAGED",
+      `run(): entryPath ${JSON.stringify(options.entryPath)} is outside the project root; pass root, or an entry inside it`,
+    );
 
   const durable = options.journal !== undefined;
   const staged = await stageForRun(root, module, tool.name, durable);
@@ -81,13 +93,17 @@ export async function run(definition: unknown, args: unknown, options: RunOption
       root: folder,
       mode: options.mode ?? "host",
       ...(options.limits === undefined ? {} : { limits: options.limits }),
-      ...(receipts === undefined ? {} : { receipts: { record: (receipt: Receipt) => receipts.record(unlocked(receipt)) } }),
+      ...(receipts === undefined
+        ? {}
+        : { receipts: { record: (receipt: Receipt) => receipts.record(unlocked(receipt)) } }),
       // The journal's paths are the project's, not the temporary folder's.
       journal: durable ? absoluteSetting(options.journal!, root) : null,
       dispatchers: { required: sandbox },
     });
     runtimeOpened = runtime;
-    const outcome = await (durable ? runtime.startRun({ id: options.runId! }).call(tool.name, args) : runtime.call(tool.name, args));
+    const outcome = await (durable
+      ? runtime.startRun({ id: options.runId! }).call(tool.name, args)
+      : runtime.call(tool.name, args));
     return { ...outcome, receipt: unlocked(outcome.receipt) } as CallOutcome;
   } finally {
     runtimeOpened?.close();
@@ -97,7 +113,12 @@ export async function run(definition: unknown, args: unknown, options: RunOption
 }
 
 /** The lock text and build folder files for the entry module and its tools' nested tools, built in memory. */
-async function stageForRun(root: string, entry: string, name: string, durable: boolean): Promise<{ lockText: string; files: ReadonlyMap<string, FileContent> }> {
+async function stageForRun(
+  root: string,
+  entry: string,
+  name: string,
+  durable: boolean,
+): Promise<{ lockText: string; files: ReadonlyMap<string, FileContent> }> {
   const built = await compile({
     root,
     settings: { write: false, approve: undefined, evaluateTimeoutMs: undefined, bundleHashStandsIn: !durable },
@@ -116,7 +137,10 @@ function modulesForRun(root: string, files: readonly string[], entry: string, na
   const everything = analyse(root, files);
   const entryTools = everything.tools.filter((t) => t.module === entry);
   if (!entryTools.some((t) => t.name === name)) {
-    throw new RuntimeError("RUN_NOT_STAGED", `run(): ${entry} does not define tool ${JSON.stringify(name)} (it defines ${entryTools.length === 0 ? "no tool" : entryTools.map((t) => JSON.stringify(t.name)).join(", ")}); pass the path of the module that exports the definition as entryPath`);
+    throw new RuntimeError(
+      "RUN_NOT_STAGED",
+      `run(): ${entry} does not define tool ${JSON.stringify(name)} (it defines ${entryTools.length === 0 ? "no tool" : entryTools.map((t) => JSON.stringify(t.name)).join(", ")}); pass the path of the module that exports the definition as entryPath`,
+    );
   }
   const nested = new Set(entryTools.flatMap((t) => t.nestedTools));
   return [...new Set([entry, ...everything.tools.filter((t) => nested.has(t.name)).map((t) => t.module)])].sort();
@@ -124,9 +148,17 @@ function modulesForRun(root: string, files: readonly string[], entry: string, na
 
 function refuse(entry: string, diagnostics: readonly Diagnostic[], durable: boolean): never {
   const errors = diagnostics.filter((d) => d.severity === "error");
-  const shown = errors.slice(0, 5).map((d) => `${[d.file ?? "cave", d.line, d.column].filter((part) => part !== null).join(":")}: ${d.code}: ${d.message} (${d.hint})`);
+  const shown = errors
+    .slice(0, 5)
+    .map(
+      (d) =>
+        `${[d.file ?? "cave", d.line, d.column].filter((part) => part !== null).join(":")}: ${d.code}: ${d.message} (${d.hint})`,
+    );
   const more = errors.length > 5 ? `\n(and ${errors.length - 5} more; cave build shows them all)` : "";
-  const why = durable && errors.some((d) => d.code === OPAQUE_WITHOUT_HASH) ? " (a durable run, with a journal, refuses opaque validators without schemaSemanticsSHA256, as a lock does; without journal the bundle's hash stands in)" : "";
+  const why =
+    durable && errors.some((d) => d.code === OPAQUE_WITHOUT_HASH)
+      ? " (a durable run, with a journal, refuses opaque validators without schemaSemanticsSHA256, as a lock does; without journal the bundle's hash stands in)"
+      : "";
   throw new RuntimeError("RUN_NOT_STAGED", `run(): ${entry} could not be staged${why}:\n${shown.join("\n")}${more}`);
 }
 
@@ -138,7 +170,10 @@ function unlocked(receipt: Receipt): Receipt {
 function checkDefinition(definition: unknown): { name: string; sandbox: "required" | "none" } {
   const value = definition as { [TOOL_BRAND]?: unknown; name?: unknown; sandbox?: unknown } | null;
   if (typeof value !== "object" || value === null || value[TOOL_BRAND] !== true || typeof value.name !== "string") {
-    throw new RuntimeError("OPTIONS_INVALID", "run() takes a tool() definition as its first argument (import it from the module you pass as entryPath)");
+    throw new RuntimeError(
+      "OPTIONS_INVALID",
+      "run() takes a tool() definition as its first argument (import it from the module you pass as entryPath)",
+    );
   }
   return { name: value.name, sandbox: value.sandbox === "none" ? "none" : "required" };
 }
@@ -150,13 +185,20 @@ const RUN_RULES: Rules = {
   receipts: null,
   limits: null,
   sandbox: null,
-  journal: rule((value) => typeof value === "string" && value !== "", 'a journal setting such as "sqlite:.cave-state/journal.db"'),
+  journal: rule(
+    (value) => typeof value === "string" && value !== "",
+    'a journal setting such as "sqlite:.cave-state/journal.db"',
+  ),
   runId: mustBe.nonEmptyString,
 };
 
 function checkRunOptions(options: RunOptions): void {
   checkOptions(options, "run() options", RUN_RULES, "run() option ");
-  if ((options.journal === undefined) !== (options.runId === undefined)) throw new RuntimeError("OPTIONS_INVALID", "run() options journal and runId go together: a durable run records the call in the journal under the run id");
+  if ((options.journal === undefined) !== (options.runId === undefined))
+    throw new RuntimeError(
+      "OPTIONS_INVALID",
+      "run() options journal and runId go together: a durable run records the call in the journal under the run id",
+    );
 }
 
 /** The nearest folder above the entry holding a package.json, else the entry's own folder. */

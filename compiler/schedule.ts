@@ -11,10 +11,18 @@ import type { AnalyseResult } from "./types.js";
  * stage then keeps what analysis names, or bundles them itself. The worker starts first, before the other passes
  * load: it is the longer of the two.
  */
-export async function analyseWhileBundling(files: readonly string[], ctx: BuildContext): Promise<{ readonly analysed: AnalyseResult; readonly ahead: Promise<Bundled | undefined> }> {
+export async function analyseWhileBundling(
+  files: readonly string[],
+  ctx: BuildContext,
+): Promise<{ readonly analysed: AnalyseResult; readonly ahead: Promise<Bundled | undefined> }> {
   const { analyseOffThread } = await import("./analyse/off-thread.js");
   const analysing = analyseOffThread(ctx.root, files);
-  const [{ mentioningCave }, { bundleAhead }] = await Promise.all([import("./analyse/candidates.js"), import("./stage/index.js"), import("./evaluate/index.js"), import("./validators/pass.js")]);
+  const [{ mentioningCave }, { bundleAhead }] = await Promise.all([
+    import("./analyse/candidates.js"),
+    import("./stage/index.js"),
+    import("./evaluate/index.js"),
+    import("./validators/pass.js"),
+  ]);
   const ahead = bundleAhead(ctx.root, await mentioningCave(ctx.root, files), ctx.config);
   return { analysed: await analysing, ahead };
 }

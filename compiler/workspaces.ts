@@ -15,7 +15,9 @@ export interface Workspace {
 function readManifest(dir: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -24,7 +26,11 @@ function readManifest(dir: string): Record<string, unknown> | undefined {
 /** npm's two spellings: `"workspaces": ["packages/*"]` and `"workspaces": { "packages": [...] }`. */
 function workspaceGlobs(manifest: Record<string, unknown>): string[] | undefined {
   const value = manifest.workspaces;
-  const list = Array.isArray(value) ? value : typeof value === "object" && value !== null ? (value as { packages?: unknown }).packages : undefined;
+  const list = Array.isArray(value)
+    ? value
+    : typeof value === "object" && value !== null
+      ? (value as { packages?: unknown }).packages
+      : undefined;
   return Array.isArray(list) && list.every((g) => typeof g === "string") ? (list as string[]) : undefined;
 }
 
@@ -42,7 +48,8 @@ export function findWorkspace(projectRoot: string): Workspace | null {
     const globs = manifest && workspaceGlobs(manifest);
     if (globs) {
       const packages = members(dir, globs);
-      if (dir === project || packages.has(project)) result = { root: dir, packages, byName: new Map([...packages].map(([path, name]) => [name, path])) };
+      if (dir === project || packages.has(project))
+        result = { root: dir, packages, byName: new Map([...packages].map(([path, name]) => [name, path])) };
       break;
     }
     if (dirname(dir) === dir) break;
@@ -65,12 +72,22 @@ function members(root: string, globs: readonly string[]): Map<string, string> {
 }
 
 /** The member package a real path lies in (outside any node_modules inside it), with the path below its folder. */
-export function workspacePackageOf(workspace: Workspace | null | undefined, file: string): { readonly name: string; readonly dir: string; readonly subpath: string } | undefined {
+export function workspacePackageOf(
+  workspace: Workspace | null | undefined,
+  file: string,
+): { readonly name: string; readonly dir: string; readonly subpath: string } | undefined {
   if (!workspace) return undefined;
   let best: { name: string; dir: string; subpath: string } | undefined;
   for (const [dir, name] of workspace.packages) {
     const rel = relative(dir, file);
-    if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) || rel.split(sep).includes("node_modules")) continue;
+    if (
+      rel === "" ||
+      rel === ".." ||
+      rel.startsWith(`..${sep}`) ||
+      isAbsolute(rel) ||
+      rel.split(sep).includes("node_modules")
+    )
+      continue;
     // Nested members: the innermost package owns the file.
     if (!best || dir.length > best.dir.length) best = { name, dir, subpath: rel.split(sep).join("/") };
   }

@@ -13,7 +13,15 @@ import { openJournal } from "./journal/open.js";
 import { configuredJournal, shownSetting } from "./journal/setting.js";
 import { RunJournal } from "./journal/run-journal.js";
 import type { Journal } from "./journal/types.js";
-import { resolveCallOptions, resolveOptions, resolveRunOptions, type CallOptions, type ResolvedRunOptions, type RunOptions, type RuntimeOptions } from "./options/options.js";
+import {
+  resolveCallOptions,
+  resolveOptions,
+  resolveRunOptions,
+  type CallOptions,
+  type ResolvedRunOptions,
+  type RunOptions,
+  type RuntimeOptions,
+} from "./options/options.js";
 import { resultPlansOf, resultPlansOver } from "./results/attach.js";
 import { reservedDispatcher } from "./results/reserved-call.js";
 import { runCall } from "./pipeline/run-call.js";
@@ -79,7 +87,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   // The runtime closes only the sandbox it made; dispatchers passed in belong to the caller.
   const { journal, ownJournal } = await journalOf(resolved.journal, root);
-  const ownSandbox = resolved.dispatchers.required === undefined ? createSandboxDispatcher({ limits: resolved.limits, isolation: resolved.isolation, secrets: resolved.secrets, egress: resolved.egress }) : undefined;
+  const ownSandbox =
+    resolved.dispatchers.required === undefined
+      ? createSandboxDispatcher({
+          limits: resolved.limits,
+          isolation: resolved.isolation,
+          secrets: resolved.secrets,
+          egress: resolved.egress,
+        })
+      : undefined;
   const required = resolved.dispatchers.required ?? ownSandbox!;
   // Under isolation "os", or with a tool whose powers only the OS layer enforces, the sandbox probes the OS layer now
   // (once per process), so that a host without it refuses here rather than at a first call; otherwise "auto" probes at
@@ -101,7 +117,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     options: resolved,
     loader: new Loader(root, lock.sdk, { pins: lock.externals, lockIntegrity: lock.integrity }),
     breakers: new Breakers(resolved.breaker, true),
-    dispatchers: { required, none: resolved.dispatchers.none ?? inProcessDispatcher, reserved: reservedDispatcher(plans) },
+    dispatchers: {
+      required,
+      none: resolved.dispatchers.none ?? inProcessDispatcher,
+      reserved: reservedDispatcher(plans),
+    },
     withheldKey: randomBytes(32),
     resolved: new Map(),
     journal,
@@ -114,7 +134,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     mode: resolved.mode,
     lockIntegrity: lock.integrity,
     toolNames,
-    call: (name: string, args: unknown, callOptions?: CallOptions) => callIn(engine, defaultRun, name, args, callOptions),
+    call: (name: string, args: unknown, callOptions?: CallOptions) =>
+      callIn(engine, defaultRun, name, args, callOptions),
     startRun: (runOptions?: RunOptions) => startRun(runtime, engine, runOptions),
     describeTools: () => describeTools(lock),
     toolDeclarations: <F extends DeclarationFormat>(format: F) => toolDeclarations(lock, format),
@@ -160,7 +181,10 @@ async function finishRun(engine: Engine, run: RunState): Promise<void> {
 }
 
 /** The journal the option (else CAVE_JOURNAL, else cave.config.json) names; `ownJournal` when this runtime opened it and closes it. */
-async function journalOf(option: string | Journal | null | undefined, root: string): Promise<{ journal: Journal | undefined; ownJournal: boolean }> {
+async function journalOf(
+  option: string | Journal | null | undefined,
+  root: string,
+): Promise<{ journal: Journal | undefined; ownJournal: boolean }> {
   const configured = option === undefined ? configuredJournal(root, process.env) : undefined;
   const setting = option === undefined ? configured?.setting : option;
   if (setting === undefined || setting === null) return { journal: undefined, ownJournal: false };
@@ -169,7 +193,10 @@ async function journalOf(option: string | Journal | null | undefined, root: stri
     return { journal: await openJournal(setting, root), ownJournal: true };
   } catch (thrown) {
     const from = configured === undefined ? "" : ` (from ${configured.from})`;
-    throw new RuntimeError("JOURNAL_FAILED", `the journal ${shownSetting(setting)}${from} could not be opened: ${thrownText(thrown)}`);
+    throw new RuntimeError(
+      "JOURNAL_FAILED",
+      `the journal ${shownSetting(setting)}${from} could not be opened: ${thrownText(thrown)}`,
+    );
   }
 }
 
@@ -179,7 +206,13 @@ function once<T>(make: () => T): () => T {
 }
 
 /** A top-level call; bad call options reject the promise (OPTIONS_INVALID) rather than throw synchronously. */
-function callIn(engine: Engine, run: RunState, name: string, args: unknown, options: CallOptions | undefined): Promise<CallOutcome> {
+function callIn(
+  engine: Engine,
+  run: RunState,
+  name: string,
+  args: unknown,
+  options: CallOptions | undefined,
+): Promise<CallOutcome> {
   let resolved: CallOptions;
   try {
     resolved = resolveCallOptions(options);
@@ -187,7 +220,12 @@ function callIn(engine: Engine, run: RunState, name: string, args: unknown, opti
     return Promise.reject(thrown);
   }
   if (resolved.replayOnly === true && engine.journal === undefined) {
-    return Promise.reject(new RuntimeError("OPTIONS_INVALID", "call option replayOnly answers from the run's journal, and this runtime has none: pass createRuntime({ journal })"));
+    return Promise.reject(
+      new RuntimeError(
+        "OPTIONS_INVALID",
+        "call option replayOnly answers from the run's journal, and this runtime has none: pass createRuntime({ journal })",
+      ),
+    );
   }
   return runCall(engine, run, null, name, args, resolved);
 }
@@ -195,7 +233,11 @@ function callIn(engine: Engine, run: RunState, name: string, args: unknown, opti
 /** The lock's path as messages show it: relative to the root, POSIX; never this machine's absolute path. */
 function shownPath(root: string, path: string): string {
   const rel = relative(root, path);
-  if (rel === "" || isAbsolute(rel)) throw new RuntimeError("OPTIONS_INVALID", "lock must name a file on the same drive as root, relative to it (e.g. \"cave.lock\")");
+  if (rel === "" || isAbsolute(rel))
+    throw new RuntimeError(
+      "OPTIONS_INVALID",
+      'lock must name a file on the same drive as root, relative to it (e.g. "cave.lock")',
+    );
   return rel.split(sep).join("/");
 }
 

@@ -26,7 +26,9 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 if (readFileSync(entry, "utf8").startsWith(BANNER)) {
-  console.log("bundle-runtime: dist/runtime/index.js is already bundled (run tsc -p tsconfig.build.json to rebuild it)");
+  console.log(
+    "bundle-runtime: dist/runtime/index.js is already bundled (run tsc -p tsconfig.build.json to rebuild it)",
+  );
   process.exit(0);
 }
 

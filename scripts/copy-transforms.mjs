@@ -8,6 +8,8 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const from = join(repoRoot, "compiler", "results", "transforms");
 const to = join(repoRoot, "dist", "compiler", "results", "transforms");
 mkdirSync(to, { recursive: true });
-const files = readdirSync(from).filter((name) => name.endsWith(".mjs")).sort();
+const files = readdirSync(from)
+  .filter((name) => name.endsWith(".mjs"))
+  .sort();
 for (const name of files) copyFileSync(join(from, name), join(to, name));
 console.log(`copy-transforms: ${files.length} result transforms copied into dist/compiler/results/transforms/`);

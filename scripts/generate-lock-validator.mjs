@@ -34,7 +34,9 @@ function forChecking(schema, at, discriminators) {
   if (schema === null || typeof schema !== "object") return schema;
   const out = {};
   // Annotations say nothing about validity; left out, they would be carried as data into the module.
-  for (const key of Object.keys(schema)) if (!ANNOTATIONS.has(key) || at.endsWith("/properties")) out[key] = forChecking(schema[key], `${at}/${key}`, discriminators);
+  for (const key of Object.keys(schema))
+    if (!ANNOTATIONS.has(key) || at.endsWith("/properties"))
+      out[key] = forChecking(schema[key], `${at}/${key}`, discriminators);
   if (!Array.isArray(out.oneOf)) return out;
   const branches = out.oneOf;
   const nullable = branches.findIndex((b) => b.type === "null" && Object.keys(b).length === 1);
@@ -44,10 +46,13 @@ function forChecking(schema, at, discriminators) {
   }
   const tag = tagOf(branches);
   if (tag === undefined) return out;
-  const values = branches.flatMap((b) => (b.properties[tag].const !== undefined ? [b.properties[tag].const] : b.properties[tag].enum));
+  const values = branches.flatMap((b) =>
+    b.properties[tag].const !== undefined ? [b.properties[tag].const] : b.properties[tag].enum,
+  );
   // Keyed by the property that holds the union: Ajv's error names the schema path from the nearest compiled function.
   const holder = /\/properties\/([^/]+)$/.exec(at)?.[1];
-  if (holder === undefined || Object.hasOwn(discriminators, holder)) throw new Error(`generate-lock-validator: the union at ${at} needs a property name of its own`);
+  if (holder === undefined || Object.hasOwn(discriminators, holder))
+    throw new Error(`generate-lock-validator: the union at ${at} needs a property name of its own`);
   discriminators[holder] = { tag, values };
   return { type: "object", required: [tag], ...out, discriminator: { propertyName: tag } };
 }
@@ -57,7 +62,13 @@ function tagOf(branches) {
   const first = branches[0];
   if (first?.type !== "object" || first.properties === undefined) return undefined;
   return Object.keys(first.properties).find((key) =>
-    branches.every((b) => b.type === "object" && b.required?.includes(key) && (typeof b.properties?.[key]?.const === "string" || b.properties?.[key]?.enum?.every((v) => typeof v === "string"))),
+    branches.every(
+      (b) =>
+        b.type === "object" &&
+        b.required?.includes(key) &&
+        (typeof b.properties?.[key]?.const === "string" ||
+          b.properties?.[key]?.enum?.every((v) => typeof v === "string")),
+    ),
   );
 }
 
@@ -65,7 +76,9 @@ function tagOf(branches) {
 const ajvEqualWithoutNote = {
   name: "ajv-equal-without-note",
   setup(b) {
-    b.onResolve({ filter: /^ajv\/dist\/runtime\/equal$/ }, () => ({ path: join(repoRoot, "scripts", "lock-validator-equal.cjs") }));
+    b.onResolve({ filter: /^ajv\/dist\/runtime\/equal$/ }, () => ({
+      path: join(repoRoot, "scripts", "lock-validator-equal.cjs"),
+    }));
   },
 };
 
@@ -74,7 +87,12 @@ export async function generateLockValidator() {
   const discriminators = {};
   const lock = forChecking(JSON.parse(readFileSync(join(repoRoot, SCHEMA_FILE), "utf8")), "#", discriminators);
   const { tools: _tools, ...headerProperties } = lock.properties;
-  const header = { ...lock, $id: "cave.lock.header", required: lock.required.filter((key) => key !== "tools"), properties: headerProperties };
+  const header = {
+    ...lock,
+    $id: "cave.lock.header",
+    required: lock.required.filter((key) => key !== "tools"),
+    properties: headerProperties,
+  };
   // As the precompiled validators (compiler/validators/ajv-options.ts): stop at the first problem, own properties only,
   // patterns with the u flag, nothing changed in the value checked.
   const ajv = new Ajv({
@@ -117,7 +135,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const target = join(repoRoot, OUTPUT_FILE);
   if (process.argv.includes("--check")) {
     if (readFileSync(target, "utf8") !== text) {
-      console.error(`generate-lock-validator: ${OUTPUT_FILE} is out of date; run node scripts/generate-lock-validator.mjs`);
+      console.error(
+        `generate-lock-validator: ${OUTPUT_FILE} is out of date; run node scripts/generate-lock-validator.mjs`,
+      );
       process.exit(1);
     }
   } else writeFileSync(target, text);

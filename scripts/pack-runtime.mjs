@@ -28,8 +28,12 @@ export function runtimePackage(root) {
   const code = importClosure([entry, join(root, "dist", "runtime", "results", "attach.js")]);
   const types = importClosure([join(root, "dist", "runtime", "index.d.ts")]);
   const child = join(root, "dist", "runtime", "sandbox", "child");
-  const files = [...new Set([...code.files, ...types.files])].map((file) => relative(root, file).split(sep).join("/")).sort();
-  const names = [...new Set([...code.packages, ...types.packages])].filter((name) => !OPTIONAL_PEERS.includes(name)).sort();
+  const files = [...new Set([...code.files, ...types.files])]
+    .map((file) => relative(root, file).split(sep).join("/"))
+    .sort();
+  const names = [...new Set([...code.packages, ...types.packages])]
+    .filter((name) => !OPTIONAL_PEERS.includes(name))
+    .sort();
   const dependencies = Object.fromEntries(names.map((name) => [name, cave.dependencies[name] ?? missing(name)]));
   const manifest = {
     name: "cave-runtime",
@@ -67,7 +71,13 @@ function main(out) {
   cpSync(join(repoRoot, childDir), join(dir, childDir), { recursive: true });
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   if ("gpt-tokenizer" in manifest.dependencies) copyTokenizer(join(dir, "node_modules", "gpt-tokenizer"));
-  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", resolve(out)], { cwd: dir, encoding: "utf8" }).trim().split("\n").at(-1);
+  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", resolve(out)], {
+    cwd: dir,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .at(-1);
   process.stdout.write(`${join(resolve(out), packed)}\n`);
 }
 

@@ -17,10 +17,14 @@ for (const node of nodes) {
   const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
   console.log(`== ${version} (${node})`);
   // The test loads no native addon, so one node_modules serves every version here.
-  const result = spawnSync(node, [join(root, "node_modules/vitest/vitest.mjs"), "run", "test/sandbox/layer-table.test.ts"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, CAVE_UPDATE_GOLDEN: "1", PATH: `${dirname(node)}:${process.env.PATH ?? ""}` },
-  });
+  const result = spawnSync(
+    node,
+    [join(root, "node_modules/vitest/vitest.mjs"), "run", "test/sandbox/layer-table.test.ts"],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, CAVE_UPDATE_GOLDEN: "1", PATH: `${dirname(node)}:${process.env.PATH ?? ""}` },
+    },
+  );
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

@@ -24,7 +24,13 @@ export class CaveError extends Error {
   constructor(subject: string, violations: readonly Violation[]) {
     const first = violations[0];
     if (!first) throw new TypeError("CaveError needs at least one violation");
-    const more = violations.length > 1 ? ` (and ${violations.length - 1} more: ${violations.slice(1).map((v) => `${v.code} ${v.field}`).join(", ")})` : "";
+    const more =
+      violations.length > 1
+        ? ` (and ${violations.length - 1} more: ${violations
+            .slice(1)
+            .map((v) => `${v.code} ${v.field}`)
+            .join(", ")})`
+        : "";
     // The field is always named, since not every rule's message can name it by itself (nestedTools[1], sandboxProfile.env[0]).
     super(`${first.code} ${subject}, ${first.field}: ${first.message}. ${first.hint}${more}`);
     this.code = first.code;

@@ -7,9 +7,18 @@ import type { AnyToolDefinition, ToolDefinition, ToolOptions, ToolSchema } from 
 import { withSecretDefaults, type SecretScope } from "./contract/egress.js";
 
 /** Defines a tool: checks every authoring rule now and returns a frozen definition with defaults filled in. */
-export function tool<I extends ToolSchema | undefined = undefined, O extends ToolSchema | undefined = undefined>(options: ToolOptions<I, O>): ToolDefinition<I, O> {
+export function tool<I extends ToolSchema | undefined = undefined, O extends ToolSchema | undefined = undefined>(
+  options: ToolOptions<I, O>,
+): ToolDefinition<I, O> {
   if (!isPlainObject(options)) {
-    throw new CaveError("tool()", [{ code: "CAVE1024", field: "options", message: "tool() takes one options object", hint: "Call tool({ name, description, effect, input, execute })." }]);
+    throw new CaveError("tool()", [
+      {
+        code: "CAVE1024",
+        field: "options",
+        message: "tool() takes one options object",
+        hint: "Call tool({ name, description, effect, input, execute }).",
+      },
+    ]);
   }
   const raw = options as unknown as Record<string, unknown>;
   const subject = typeof raw.name === "string" ? `tool ${JSON.stringify(raw.name)}` : "tool()";
@@ -47,14 +56,16 @@ export function tool<I extends ToolSchema | undefined = undefined, O extends Too
 /** The scopes as the lock records them (normalised, sorted, unique), so a definition reads the same as its locked entry. */
 function frozenFs(fs: unknown): { readonly read: readonly string[]; readonly write: readonly string[] } {
   const locked = lockedFs(fs);
-  return Object.freeze({ read: Object.freeze([...(locked?.read ?? [])]), write: Object.freeze([...(locked?.write ?? [])]) });
+  return Object.freeze({
+    read: Object.freeze([...(locked?.read ?? [])]),
+    write: Object.freeze([...(locked?.write ?? [])]),
+  });
 }
 
 /** True for a value made by tool() (in this or any bundled copy of the SDK). */
 export function isTool(value: unknown): value is AnyToolDefinition {
   return definitionFacts(value) !== undefined;
 }
-
 
 function deepFreeze(secrets: Record<string, SecretScope>): Readonly<Record<string, SecretScope>> {
   for (const scope of Object.values(secrets)) Object.freeze(Object.freeze(scope).hosts);

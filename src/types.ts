@@ -14,9 +14,21 @@ export type { CallOutcome, Receipt, CallError } from "./contract/outcome.js";
 export type ToolSchema = TSchema | StandardSchemaV1;
 
 /** What execute receives: the validated value (after a Standard Schema's transforms). */
-export type InputOf<S> = [S] extends [undefined] ? unknown : S extends TSchema ? Static<S> : S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown;
+export type InputOf<S> = [S] extends [undefined]
+  ? unknown
+  : S extends TSchema
+    ? Static<S>
+    : S extends StandardSchemaV1
+      ? StandardSchemaV1.InferOutput<S>
+      : unknown;
 /** What execute must return: what the output validator accepts. */
-export type OutputOf<S> = [S] extends [undefined] ? unknown : S extends TSchema ? Static<S> : S extends StandardSchemaV1 ? StandardSchemaV1.InferInput<S> : unknown;
+export type OutputOf<S> = [S] extends [undefined]
+  ? unknown
+  : S extends TSchema
+    ? Static<S>
+    : S extends StandardSchemaV1
+      ? StandardSchemaV1.InferInput<S>
+      : unknown;
 
 /** The value artifact() returns: a result policy with an inline token cap. */
 export interface ArtifactPolicy extends ArtifactOptions {
@@ -103,7 +115,10 @@ export interface ToolOptions<I extends ToolSchema | undefined, O extends ToolSch
 }
 
 /** The frozen value tool() returns, with every default filled in. */
-export interface ToolDefinition<I extends ToolSchema | undefined = ToolSchema | undefined, O extends ToolSchema | undefined = ToolSchema | undefined> {
+export interface ToolDefinition<
+  I extends ToolSchema | undefined = ToolSchema | undefined,
+  O extends ToolSchema | undefined = ToolSchema | undefined,
+> {
   readonly [TOOL_BRAND]: true;
   readonly name: string;
   readonly description: string;
@@ -117,7 +132,14 @@ export interface ToolDefinition<I extends ToolSchema | undefined = ToolSchema | 
   readonly result: ResultPolicy;
   readonly allowRepeat: boolean;
   readonly sandbox: "required" | "none";
-  readonly sandboxProfile: { readonly network: false; readonly env: readonly string[]; readonly egress: readonly string[]; readonly secrets: Readonly<Record<string, SecretScope>>; readonly fs: { readonly read: readonly string[]; readonly write: readonly string[] }; readonly addons: boolean };
+  readonly sandboxProfile: {
+    readonly network: false;
+    readonly env: readonly string[];
+    readonly egress: readonly string[];
+    readonly secrets: Readonly<Record<string, SecretScope>>;
+    readonly fs: { readonly read: readonly string[]; readonly write: readonly string[] };
+    readonly addons: boolean;
+  };
   readonly nestedTools: readonly AnyToolDefinition[];
   readonly execute: (input: InputOf<I>, context: ToolContext) => OutputOf<O> | Promise<OutputOf<O>>;
 }

@@ -57,7 +57,10 @@ describe("code registry coverage", () => {
     if (test) {
       expect(readFileSync(join(REPO_ROOT, test), "utf8"), `${test} must exercise ${code}`).toContain(code);
     } else {
-      expect(seen.has(code), `no fixtures/*/expected-diagnostics.txt contains ${code}: add a fixture that produces it`).toBe(true);
+      expect(
+        seen.has(code),
+        `no fixtures/*/expected-diagnostics.txt contains ${code}: add a fixture that produces it`,
+      ).toBe(true);
     }
   });
 

@@ -20,7 +20,8 @@ function temp(prefix: string): string {
   return dir;
 }
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 /** The example as git checks it out of HEAD with the given line-ending setting, in a fresh folder (a project root). */
 function checkout(autocrlf: boolean): string {
@@ -29,7 +30,15 @@ function checkout(autocrlf: boolean): string {
   git(clone, "config", "core.autocrlf", autocrlf ? "true" : "false");
   git(clone, "fetch", "-q", "--depth=1", REPO_ROOT, "HEAD");
   // The repository's .gitattributes (if any) applies as in any checkout.
-  git(clone, "checkout", "-q", "FETCH_HEAD", "--", "examples/support-desk", ...(existsSync(join(REPO_ROOT, ".gitattributes")) ? [".gitattributes"] : []));
+  git(
+    clone,
+    "checkout",
+    "-q",
+    "FETCH_HEAD",
+    "--",
+    "examples/support-desk",
+    ...(existsSync(join(REPO_ROOT, ".gitattributes")) ? [".gitattributes"] : []),
+  );
   return join(clone, "examples/support-desk");
 }
 
@@ -59,7 +68,13 @@ describe("the lock depends on the commit only", () => {
     // npm pack gives exactly what the registry would serve; it is unpacked as node_modules/cave, and cave's
     // dependencies sit beside it (npm hoists them there), none of them under the checkout.
     const packs = temp("cave-pack-");
-    const tarball = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", packs], { cwd: REPO_ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
+    const tarball = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", packs], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    })
+      .trim()
+      .split("\n")
+      .pop()!;
     const project = temp("cave-packed-");
     const modules = join(project, "node_modules");
     mkdirSync(join(modules, "cave"), { recursive: true });

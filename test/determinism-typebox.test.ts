@@ -26,9 +26,15 @@ function folder(root: string): Map<string, Buffer> {
 function install(root: string, name: string, version: string): void {
   const dir = join(root, "node_modules", ...name.split("/"));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name, version, type: "module", exports: "./index.js" })}\n`);
+  writeFileSync(
+    join(dir, "package.json"),
+    `${JSON.stringify({ name, version, type: "module", exports: "./index.js" })}\n`,
+  );
   // Shaped like TypeBox's entry point, so a resolver that wrongly picked it would stage something that runs.
-  writeFileSync(join(dir, "index.js"), `export const Kind = Symbol.for("TypeBox.Kind");\nexport const Type = { String: () => ({ [Kind]: "String", type: "string", version: ${JSON.stringify(version)} }) };\n`);
+  writeFileSync(
+    join(dir, "index.js"),
+    `export const Kind = Symbol.for("TypeBox.Kind");\nexport const Type = { String: () => ({ [Kind]: "String", type: "string", version: ${JSON.stringify(version)} }) };\n`,
+  );
 }
 
 describe("another TypeBox in the project", () => {
@@ -38,7 +44,8 @@ describe("another TypeBox in the project", () => {
     const withTypeBox = writeProject(files, { nodeModules: false });
     install(withTypeBox, "@sinclair/typebox", "0.31.28");
     install(withTypeBox, "typebox", "1.0.15");
-    for (const root of [plain, withTypeBox]) expect((await build({ root })).diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    for (const root of [plain, withTypeBox])
+      expect((await build({ root })).diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(readFileSync(join(withTypeBox, "cave.lock"), "utf8")).toBe(readFileSync(join(plain, "cave.lock"), "utf8"));
     const built = folder(plain);
     expect([...built.keys()].filter((path) => path.endsWith(".mjs")).length).toBeGreaterThan(2);

@@ -21,7 +21,10 @@ describe("determinism", () => {
       expect(readFileSync(join(second, path), "utf8"), path).toBe(code);
     }
     // Nothing of either machine path leaks into the outputs.
-    for (const [root, result] of [[first, a], [second, b]] as const) {
+    for (const [root, result] of [
+      [first, a],
+      [second, b],
+    ] as const) {
       const everything = [result.lockText!, ...result.files.values()].join("\n");
       expect(everything).not.toContain(root);
       expect(everything).not.toContain(REPO_ROOT);

@@ -45,7 +45,11 @@ describe("ARCHITECTURE.md", () => {
 
   it("every repository path it names in backticks exists", () => {
     // A path: a top-level folder of this repository, then anything without spaces (a trailing / or /* names the folder).
-    const paths = [...text.matchAll(/`((?:src|compiler|runtime|adapters|test|docs|bench|fixtures|scripts|examples|\.ci)\/[^`\s]*)`/g)].map((m) => m[1]!);
+    const paths = [
+      ...text.matchAll(
+        /`((?:src|compiler|runtime|adapters|test|docs|bench|fixtures|scripts|examples|\.ci)\/[^`\s]*)`/g,
+      ),
+    ].map((m) => m[1]!);
     expect(paths.length).toBeGreaterThan(50);
     const missing = paths.filter((path) => !existsSync(join(REPO_ROOT, path.replace(/\/\*$/, "").replace(/\/$/, ""))));
     expect(missing).toEqual([]);

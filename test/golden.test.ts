@@ -7,7 +7,9 @@ import { renderAll } from "./support/render.js";
 
 const FIXTURES = join(REPO_ROOT, "fixtures");
 // fixtures/diff holds cave diff golden cases (test/cli/diff-golden.test.ts), not a project.
-const cases = readdirSync(FIXTURES).filter((name) => name !== "diff" && statSync(join(FIXTURES, name)).isDirectory()).sort();
+const cases = readdirSync(FIXTURES)
+  .filter((name) => name !== "diff" && statSync(join(FIXTURES, name)).isDirectory())
+  .sort();
 
 /**
  * Golden fixtures: each fixtures/<case>/ is a project. Its expected outputs sit beside the inputs:
@@ -18,6 +20,9 @@ describe("golden fixtures", () => {
     const root = join(FIXTURES, name);
     const result = await build({ root, write: false });
     expectGolden(join(root, "expected.lock"), result.lockText);
-    expectGolden(join(root, "expected-diagnostics.txt"), result.diagnostics.length > 0 ? renderAll(result.diagnostics, root) : null);
+    expectGolden(
+      join(root, "expected-diagnostics.txt"),
+      result.diagnostics.length > 0 ? renderAll(result.diagnostics, root) : null,
+    );
   });
 });

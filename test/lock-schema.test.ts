@@ -20,18 +20,22 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 describe("every produced lock", () => {
   it("there are locks to check", () => expect(locks.length).toBeGreaterThan(1));
 
-  it.each(locks.map((file) => [file.slice(REPO_ROOT.length + 1), file]))("%s validates against docs/cave.lock.schema.json, its integrity and its tool hashes", (_, file) => {
-    const lock = JSON.parse(readFileSync(file, "utf8"));
-    const valid = validate(lock);
-    expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
-    expect(valid).toBe(true);
-    expect(lock.lockfileVersion).toBe(LOCKFILE_VERSION);
-    expect(lock.integrity).toBe(lockIntegrity(lock));
-    expect(Object.keys(lock.toolHashes)).toEqual(Object.keys(lock.tools));
-    for (const name of Object.keys(lock.tools)) expect(lock.toolHashes[name], name).toBe(toolEntryHash(lock.tools[name]));
-    // The runtime's copy of the schema (check-shape.ts) passes it too.
-    expect(checkLockShape(lock)).toBeUndefined();
-  });
+  it.each(locks.map((file) => [file.slice(REPO_ROOT.length + 1), file]))(
+    "%s validates against docs/cave.lock.schema.json, its integrity and its tool hashes",
+    (_, file) => {
+      const lock = JSON.parse(readFileSync(file, "utf8"));
+      const valid = validate(lock);
+      expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
+      expect(valid).toBe(true);
+      expect(lock.lockfileVersion).toBe(LOCKFILE_VERSION);
+      expect(lock.integrity).toBe(lockIntegrity(lock));
+      expect(Object.keys(lock.toolHashes)).toEqual(Object.keys(lock.tools));
+      for (const name of Object.keys(lock.tools))
+        expect(lock.toolHashes[name], name).toBe(toolEntryHash(lock.tools[name]));
+      // The runtime's copy of the schema (check-shape.ts) passes it too.
+      expect(checkLockShape(lock)).toBeUndefined();
+    },
+  );
 
   it("the schema rejects a lock with an unknown key or a bad hash", () => {
     const lock = JSON.parse(readFileSync(locks[0]!, "utf8"));
@@ -60,8 +64,14 @@ describe("docs/cave.lock.schema.json and runtime/lock/check-shape.ts agree", () 
     ["sandbox.addons not a boolean", (l) => (l.tools[first].sandbox.addons = "yes")],
     ["a tool without source.assets", (l) => delete l.tools[first].source.assets],
     ["a tool without source.externals", (l) => delete l.tools[first].source.externals],
-    ["an external pin without optional", (l) => (l.externals = { "node_modules/x": { name: "x", version: "1.0.0", integrity: "sha512-x" } })],
-    ["an external pin keyed by a bad path", (l) => (l.externals = { "lib/x": { name: "x", version: "1.0.0", integrity: "sha512-x", optional: false } })],
+    [
+      "an external pin without optional",
+      (l) => (l.externals = { "node_modules/x": { name: "x", version: "1.0.0", integrity: "sha512-x" } }),
+    ],
+    [
+      "an external pin keyed by a bad path",
+      (l) => (l.externals = { "lib/x": { name: "x", version: "1.0.0", integrity: "sha512-x", optional: false } }),
+    ],
     ["an sdk without module", (l) => delete l.sdk.module],
     ["an unknown effect", (l) => (l.tools[first].effect = "delete")],
     ["an unknown sandbox key", (l) => (l.tools[first].sandbox.extra = 1)],
@@ -69,7 +79,18 @@ describe("docs/cave.lock.schema.json and runtime/lock/check-shape.ts agree", () 
   ];
   const accepted: Array<[string, (lock: Json) => void]> = [
     ["as built", () => undefined],
-    ["a platform package pin", (l) => (l.externals = { "node_modules/@img/sharp-linux-x64": { name: "@img/sharp-linux-x64", version: "0.35.5", integrity: "sha512-x", optional: true } })],
+    [
+      "a platform package pin",
+      (l) =>
+        (l.externals = {
+          "node_modules/@img/sharp-linux-x64": {
+            name: "@img/sharp-linux-x64",
+            version: "0.35.5",
+            integrity: "sha512-x",
+            optional: true,
+          },
+        }),
+    ],
     ["fs scopes", (l) => (l.tools[first].sandbox.fs = { read: ["data"], write: [] })],
   ];
 
@@ -95,15 +116,44 @@ describe("docs/cave.lock.schema.json and runtime/lock/check-shape.ts agree", () 
  * schema's required fields here, so a field added to one and not the other fails one or the other.
  */
 describe("src/contract/lock.ts and docs/cave.lock.schema.json name the same fields", () => {
-  const HEADER_FIELDS = ["lockfileVersion", "integrity", "buildDir", "sdk", "agents", "externals", "osLayerTools", "toolHashes"] as const satisfies ReadonlyArray<keyof LockHeader>;
-  const TOOL_FIELDS = ["module", "export", "description", "effect", "speculable", "retryable", "timeoutMs", "allowRepeat", "sandbox", "nestedTools", "source", "input", "output", "result"] as const satisfies ReadonlyArray<keyof LockedTool>;
-  const everyHeaderField: [Exclude<keyof LockHeader, (typeof HEADER_FIELDS)[number]>] extends [never] ? true : false = true;
+  const HEADER_FIELDS = [
+    "lockfileVersion",
+    "integrity",
+    "buildDir",
+    "sdk",
+    "agents",
+    "externals",
+    "osLayerTools",
+    "toolHashes",
+  ] as const satisfies ReadonlyArray<keyof LockHeader>;
+  const TOOL_FIELDS = [
+    "module",
+    "export",
+    "description",
+    "effect",
+    "speculable",
+    "retryable",
+    "timeoutMs",
+    "allowRepeat",
+    "sandbox",
+    "nestedTools",
+    "source",
+    "input",
+    "output",
+    "result",
+  ] as const satisfies ReadonlyArray<keyof LockedTool>;
+  const everyHeaderField: [Exclude<keyof LockHeader, (typeof HEADER_FIELDS)[number]>] extends [never] ? true : false =
+    true;
   const everyToolField: [Exclude<keyof LockedTool, (typeof TOOL_FIELDS)[number]>] extends [never] ? true : false = true;
 
   it("the header", () => {
     expect(everyHeaderField).toBe(true);
     expect([...schema.required].filter((key: string) => key !== "tools").sort()).toEqual([...HEADER_FIELDS].sort());
-    expect(Object.keys(schema.properties).filter((key) => key !== "tools").sort()).toEqual([...HEADER_FIELDS].sort());
+    expect(
+      Object.keys(schema.properties)
+        .filter((key) => key !== "tools")
+        .sort(),
+    ).toEqual([...HEADER_FIELDS].sort());
   });
 
   it("a tool entry", () => {

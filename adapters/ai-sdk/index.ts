@@ -45,7 +45,8 @@ const failuresMade = new WeakSet<object>();
 export function toAISDKTools(run: Run, options?: AISDKToolsOptions): Record<string, Tool<unknown, unknown>> {
   const o = checkKeys(options, KEYS, "toAISDKTools()") as AISDKToolsOptions;
   const failures = o.failures ?? "result";
-  if (failures !== "result" && failures !== "error") throw new TypeError(`toAISDKTools(): failures must be "result" or "error" (got ${JSON.stringify(failures)})`);
+  if (failures !== "result" && failures !== "error")
+    throw new TypeError(`toAISDKTools(): failures must be "result" or "error" (got ${JSON.stringify(failures)})`);
   const approval = o.approval === undefined ? undefined : checkKeys(o.approval, EFFECTS, "toAISDKTools() approval");
   const lockIntegrity = run.runtime.lockIntegrity;
   const out: Record<string, Tool<unknown, unknown>> = {};
@@ -73,7 +74,8 @@ export function toAISDKTools(run: Run, options?: AISDKToolsOptions): Record<stri
 
 /** What the model reads: a failure as error-text `CODE: message`; a success as the SDK would show it (text for a string, else JSON). */
 function modelOutput(output: unknown): ToolResultOutput {
-  if (typeof output === "object" && output !== null && failuresMade.has(output)) return { type: "error-text", value: failureText((output as CaveFailure).cave_error) };
+  if (typeof output === "object" && output !== null && failuresMade.has(output))
+    return { type: "error-text", value: failureText((output as CaveFailure).cave_error) };
   if (typeof output === "string") return { type: "text", value: output };
   return { type: "json", value: (output ?? null) as never };
 }

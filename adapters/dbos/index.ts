@@ -38,13 +38,21 @@ const KEYS = ["budget", "lockChange"] as const;
 export function workflowRun(runtime: Runtime, options?: WorkflowRunOptions): WorkflowRun {
   const o = checkKeys(options, KEYS, "workflowRun()") as WorkflowRunOptions;
   if (runtime.journal === undefined) {
-    throw new TypeError("workflowRun(): the runtime has no journal, so a recovered workflow could not resume its calls; create it with createRuntime({ journal: \"postgres:<ENV_VAR>\" }) (the database DBOS uses fits)");
+    throw new TypeError(
+      'workflowRun(): the runtime has no journal, so a recovered workflow could not resume its calls; create it with createRuntime({ journal: "postgres:<ENV_VAR>" }) (the database DBOS uses fits)',
+    );
   }
   const workflowID = DBOS.workflowID;
   if (!DBOS.isInWorkflow() || workflowID === undefined) {
-    throw new TypeError("workflowRun(): call it inside a DBOS workflow function (registered with DBOS.registerWorkflow or @DBOS.workflow()), not in a step or outside a workflow");
+    throw new TypeError(
+      "workflowRun(): call it inside a DBOS workflow function (registered with DBOS.registerWorkflow or @DBOS.workflow()), not in a step or outside a workflow",
+    );
   }
-  const run = runtime.startRun({ id: workflowID, ...(o.budget === undefined ? {} : { budget: o.budget }), ...(o.lockChange === undefined ? {} : { lockChange: o.lockChange }) });
+  const run = runtime.startRun({
+    id: workflowID,
+    ...(o.budget === undefined ? {} : { budget: o.budget }),
+    ...(o.lockChange === undefined ? {} : { lockChange: o.lockChange }),
+  });
   return Object.freeze({
     run,
     call: async (name: string, args: unknown, callOptions?: CallOptions): Promise<CallOutcome> => {

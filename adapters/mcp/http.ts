@@ -42,7 +42,18 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-const KEYS = ["host", "port", "allowedHosts", "allowedOrigins", "token", "run", "server", "maxBodyBytes", "stateless", "maxKeyedRuns"] as const;
+const KEYS = [
+  "host",
+  "port",
+  "allowedHosts",
+  "allowedOrigins",
+  "token",
+  "run",
+  "server",
+  "maxBodyBytes",
+  "stateless",
+  "maxKeyedRuns",
+] as const;
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 /**
@@ -56,12 +67,16 @@ export async function serveHttp(runtime: Runtime, options?: McpHttpOptions): Pro
   const o = checkKeys(options, KEYS, "serveHttp()") as McpHttpOptions;
   const host = o.host ?? "127.0.0.1";
   if (!LOOPBACK.has(host) && (o.token === undefined || o.token === "")) {
-    throw new TypeError(`serveHttp(): binding ${host}, which is not a loopback address, needs a bearer token; set one, or bind 127.0.0.1`);
+    throw new TypeError(
+      `serveHttp(): binding ${host}, which is not a loopback address, needs a bearer token; set one, or bind 127.0.0.1`,
+    );
   }
   const maxBody = o.maxBodyBytes ?? 4 * 1024 * 1024;
-  if (o.stateless !== undefined && typeof o.stateless !== "boolean") throw new TypeError("serveHttp(): stateless must be a boolean");
+  if (o.stateless !== undefined && typeof o.stateless !== "boolean")
+    throw new TypeError("serveHttp(): stateless must be a boolean");
   const maxKeyed = o.maxKeyedRuns ?? 1000;
-  if (!(Number.isSafeInteger(maxKeyed) && maxKeyed >= 1)) throw new TypeError("serveHttp(): maxKeyedRuns must be a positive integer");
+  if (!(Number.isSafeInteger(maxKeyed) && maxKeyed >= 1))
+    throw new TypeError("serveHttp(): maxKeyedRuns must be a positive integer");
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; run: Run }>();
   const runs = new Map<string, Run>();
   const token = o.token === undefined || o.token === "" ? undefined : Buffer.from(`Bearer ${o.token}`);
@@ -77,12 +92,25 @@ export async function serveHttp(runtime: Runtime, options?: McpHttpOptions): Pro
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const hostHeader = (req.headers.host ?? "").toLowerCase();
-    if (!hosts.has(hostHeader)) return refuse(res, 403, -32000, `Host ${JSON.stringify(hostHeader)} is not allowed (DNS rebinding protection); allowed: ${[...hosts].join(", ")}`);
+    if (!hosts.has(hostHeader))
+      return refuse(
+        res,
+        403,
+        -32000,
+        `Host ${JSON.stringify(hostHeader)} is not allowed (DNS rebinding protection); allowed: ${[...hosts].join(", ")}`,
+      );
     const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin.toLowerCase())) return refuse(res, 403, -32000, `Origin ${JSON.stringify(origin)} is not allowed; allowed: ${[...origins].join(", ")}`);
+    if (origin !== undefined && !origins.has(origin.toLowerCase()))
+      return refuse(
+        res,
+        403,
+        -32000,
+        `Origin ${JSON.stringify(origin)} is not allowed; allowed: ${[...origins].join(", ")}`,
+      );
     if (token !== undefined) {
       const given = Buffer.from(req.headers.authorization ?? "");
-      if (given.length !== token.length || !timingSafeEqual(given, token)) return refuse(res, 401, -32000, "a bearer token is required (Authorization: Bearer <token>)");
+      if (given.length !== token.length || !timingSafeEqual(given, token))
+        return refuse(res, 401, -32000, "a bearer token is required (Authorization: Bearer <token>)");
     }
     const path = (req.url ?? "").split("?")[0];
     if (path !== "/mcp") return refuse(res, 404, -32000, "the MCP endpoint is /mcp");
@@ -130,7 +158,11 @@ export async function serveHttp(runtime: Runtime, options?: McpHttpOptions): Pro
       try {
         run = runtime.startRun({ ...(o.run ?? {}), id: key as string });
       } catch (thrown) {
-        if (thrown instanceof RuntimeError) throw new McpError(ErrorCode.InvalidParams, `_meta["${META.run}"] names the call's run: ${thrown.message.replace(/^startRun\(\) id/, "it")}`);
+        if (thrown instanceof RuntimeError)
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `_meta["${META.run}"] names the call's run: ${thrown.message.replace(/^startRun\(\) id/, "it")}`,
+          );
         throw thrown;
       }
       if (runs.size >= maxKeyed) runs.delete(runs.keys().next().value as string);
@@ -143,7 +175,12 @@ export async function serveHttp(runtime: Runtime, options?: McpHttpOptions): Pro
   async function handleStateless(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "POST") {
       res.setHeader("allow", "POST");
-      return refuse(res, 405, -32000, "this server is stateless: POST JSON-RPC messages to /mcp (no session, no GET stream)");
+      return refuse(
+        res,
+        405,
+        -32000,
+        "this server is stateless: POST JSON-RPC messages to /mcp (no session, no GET stream)",
+      );
     }
     const body = await readJson(req, maxBody);
     if (body === BAD_BODY) return refuse(res, 400, -32700, `the body is not JSON, or is over ${maxBody} bytes`);
@@ -162,10 +199,20 @@ export async function serveHttp(runtime: Runtime, options?: McpHttpOptions): Pro
     http.listen(o.port ?? 0, host, () => resolve());
   });
   const address = http.address();
-  const port = typeof address === "object" && address !== null ? address.port : o.port ?? 0;
+  const port = typeof address === "object" && address !== null ? address.port : (o.port ?? 0);
   const shownHost = host.includes(":") ? `[${host}]` : host;
-  hosts = new Set([`${shownHost}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`, ...(o.allowedHosts ?? []).map((h) => h.toLowerCase())]);
-  origins = new Set([`http://${shownHost}:${port}`, `http://localhost:${port}`, `http://127.0.0.1:${port}`, ...(o.allowedOrigins ?? []).map((h) => h.toLowerCase())]);
+  hosts = new Set([
+    `${shownHost}:${port}`,
+    `localhost:${port}`,
+    `127.0.0.1:${port}`,
+    ...(o.allowedHosts ?? []).map((h) => h.toLowerCase()),
+  ]);
+  origins = new Set([
+    `http://${shownHost}:${port}`,
+    `http://localhost:${port}`,
+    `http://127.0.0.1:${port}`,
+    ...(o.allowedOrigins ?? []).map((h) => h.toLowerCase()),
+  ]);
 
   return {
     url: `http://${shownHost}:${port}/mcp`,

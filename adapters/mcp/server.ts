@@ -17,9 +17,15 @@ export interface McpServerOptions {
 const OPTION_KEYS = ["name", "version", "heartbeatMs"] as const;
 
 /** What tools/list answers, computed once per runtime (describeTools hashes every entry) and shared by every connection. */
-const listed = new WeakMap<Runtime, { readonly tools: readonly McpTool[]; readonly byName: ReadonlyMap<string, ToolInfo> }>();
+const listed = new WeakMap<
+  Runtime,
+  { readonly tools: readonly McpTool[]; readonly byName: ReadonlyMap<string, ToolInfo> }
+>();
 
-function toolsOf(runtime: Runtime): { readonly tools: readonly McpTool[]; readonly byName: ReadonlyMap<string, ToolInfo> } {
+function toolsOf(runtime: Runtime): {
+  readonly tools: readonly McpTool[];
+  readonly byName: ReadonlyMap<string, ToolInfo>;
+} {
   let found = listed.get(runtime);
   if (found === undefined) {
     const infos = runtime.describeTools();
@@ -48,12 +54,21 @@ export function createMcpServer(run: Run, options?: McpServerOptions): Server {
  * The server of createMcpServer, whose calls go to the run `runOf` picks from the call's `_meta` (stateless HTTP picks
  * one by `_meta["cave/run"]`); `runOf` throws an McpError to refuse the call.
  */
-export function serverFor(runtime: Runtime, runOf: (meta: Readonly<Record<string, unknown>> | undefined) => Run, options?: McpServerOptions): Server {
+export function serverFor(
+  runtime: Runtime,
+  runOf: (meta: Readonly<Record<string, unknown>> | undefined) => Run,
+  options?: McpServerOptions,
+): Server {
   const o = checkKeys(options, OPTION_KEYS, "createMcpServer()");
   const heartbeatMs = o.heartbeatMs === undefined ? HEARTBEAT_MS : o.heartbeatMs;
-  if (!(Number.isSafeInteger(heartbeatMs) && (heartbeatMs as number) >= 1)) throw new TypeError("createMcpServer(): heartbeatMs must be a positive integer of milliseconds");
-  const version = typeof o.version === "string" ? o.version : `0.1.0+${runtime.lockIntegrity.replace(/^sha256-/, "").slice(0, 12)}`;
-  const server = new Server({ name: typeof o.name === "string" ? o.name : "cave", version }, { capabilities: { tools: { listChanged: false } } });
+  if (!(Number.isSafeInteger(heartbeatMs) && (heartbeatMs as number) >= 1))
+    throw new TypeError("createMcpServer(): heartbeatMs must be a positive integer of milliseconds");
+  const version =
+    typeof o.version === "string" ? o.version : `0.1.0+${runtime.lockIntegrity.replace(/^sha256-/, "").slice(0, 12)}`;
+  const server = new Server(
+    { name: typeof o.name === "string" ? o.name : "cave", version },
+    { capabilities: { tools: { listChanged: false } } },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsOf(runtime).tools as McpTool[] }));
 
@@ -61,22 +76,39 @@ export function serverFor(runtime: Runtime, runOf: (meta: Readonly<Record<string
     const { name } = request.params;
     const info = toolsOf(runtime).byName.get(name);
     const run = runOf(request.params._meta as Readonly<Record<string, unknown>> | undefined);
-    const stop = info === undefined ? undefined : startHeartbeat(name, info.timeoutMs, request.params._meta?.progressToken, extra.sendNotification as never, heartbeatMs as number);
+    const stop =
+      info === undefined
+        ? undefined
+        : startHeartbeat(
+            name,
+            info.timeoutMs,
+            request.params._meta?.progressToken,
+            extra.sendNotification as never,
+            heartbeatMs as number,
+          );
     let outcome: CallOutcome;
     try {
-      outcome = await run.call(name, request.params.arguments ?? {}, { signal: extra.signal, correlationId: String(extra.requestId) });
+      outcome = await run.call(name, request.params.arguments ?? {}, {
+        signal: extra.signal,
+        correlationId: String(extra.requestId),
+      });
     } finally {
       stop?.();
     }
     if (outcome.ok) {
       return {
         content: [{ type: "text" as const, text: contentText(outcome.content) }],
-        ...(info !== undefined && structuredOutput(info) && isRecord(outcome.content) ? { structuredContent: outcome.content } : {}),
+        ...(info !== undefined && structuredOutput(info) && isRecord(outcome.content)
+          ? { structuredContent: outcome.content }
+          : {}),
         _meta: { [META.receipt]: outcome.receipt },
       };
     }
     if (outcome.error.code === "UNKNOWN_TOOL") {
-      throw new McpError(ErrorCode.InvalidParams, failureText(outcome.error), { [META.code]: outcome.error.code, [META.receipt]: outcome.receipt });
+      throw new McpError(ErrorCode.InvalidParams, failureText(outcome.error), {
+        [META.code]: outcome.error.code,
+        [META.receipt]: outcome.receipt,
+      });
     }
     return {
       content: [{ type: "text" as const, text: failureText(outcome.error) }],

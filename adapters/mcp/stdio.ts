@@ -39,7 +39,8 @@ interface ProtocolOut {
  */
 function protocolStream(stdout: NodeJS.WriteStream): ProtocolOut {
   const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
-  stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => (process.stderr.write as (...args: unknown[]) => boolean)(chunk, encoding, callback)) as typeof stdout.write;
+  stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) =>
+    (process.stderr.write as (...args: unknown[]) => boolean)(chunk, encoding, callback)) as typeof stdout.write;
   const out: ProtocolOut = {
     write: (chunk) => write(chunk),
     once: (event, listener) => {

@@ -21,7 +21,12 @@ export interface McpTool {
   readonly description: string;
   readonly inputSchema: { readonly type: "object"; readonly [key: string]: unknown };
   readonly outputSchema?: { readonly type: "object"; readonly [key: string]: unknown };
-  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean; readonly openWorldHint: boolean };
+  readonly annotations: {
+    readonly readOnlyHint: boolean;
+    readonly destructiveHint: boolean;
+    readonly idempotentHint: boolean;
+    readonly openWorldHint: boolean;
+  };
   readonly _meta: Record<string, unknown>;
 }
 
@@ -41,7 +46,9 @@ export function mcpTools(runtime: Runtime, infos: readonly ToolInfo[]): McpTool[
       name: info.name,
       description: info.description,
       inputSchema: { $schema: DRAFT_07, ...info.inputSchema, type: "object" },
-      ...(structuredOutput(info) ? { outputSchema: { $schema: DRAFT_07, ...info.outputSchema!, type: "object" as const } } : {}),
+      ...(structuredOutput(info)
+        ? { outputSchema: { $schema: DRAFT_07, ...info.outputSchema!, type: "object" as const } }
+        : {}),
       annotations: { ...MCP_HINTS[info.effect] },
       _meta: {
         [META.effect]: info.effect,

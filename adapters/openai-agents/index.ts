@@ -35,7 +35,8 @@ export function toOpenAIAgentsTools(run: Run, options?: OpenAIAgentsToolsOptions
   const o = checkKeys(options, KEYS, "toOpenAIAgentsTools()") as OpenAIAgentsToolsOptions;
   const strict = o.strict ?? false;
   if (typeof strict !== "boolean") throw new TypeError("toOpenAIAgentsTools(): strict must be a boolean");
-  const approval = o.approval === undefined ? undefined : checkKeys(o.approval, EFFECTS, "toOpenAIAgentsTools() approval");
+  const approval =
+    o.approval === undefined ? undefined : checkKeys(o.approval, EFFECTS, "toOpenAIAgentsTools() approval");
   return selectTools(run, o.tools, "toOpenAIAgentsTools()").map((info) => {
     const name = info.name;
     const needsApproval = approval?.[info.effect];
@@ -45,7 +46,11 @@ export function toOpenAIAgentsTools(run: Run, options?: OpenAIAgentsToolsOptions
       parameters: info.inputSchema as never,
       strict: strict as false,
       ...(typeof needsApproval === "boolean" ? { needsApproval } : {}),
-      async execute(input: unknown, _context: unknown, details?: { readonly signal?: AbortSignal; readonly toolCall?: { readonly callId?: string } }) {
+      async execute(
+        input: unknown,
+        _context: unknown,
+        details?: { readonly signal?: AbortSignal; readonly toolCall?: { readonly callId?: string } },
+      ) {
         const outcome = await run.call(name, input, callOptions(details?.signal, details?.toolCall?.callId));
         if (outcome.ok) return outcome.content;
         throw new CaveCallError(outcome);

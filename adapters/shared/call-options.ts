@@ -6,7 +6,12 @@ import { MAX_CORRELATION_ID, type CallOptions } from "../../runtime/index.js";
  * call into an OPTIONS_INVALID rejection).
  */
 export function callOptions(signal: AbortSignal | undefined, callId: string | undefined): CallOptions | undefined {
-  const correlationId = typeof callId === "string" && callId.length > 0 ? (callId.length > MAX_CORRELATION_ID ? callId.slice(0, MAX_CORRELATION_ID) : callId) : undefined;
+  const correlationId =
+    typeof callId === "string" && callId.length > 0
+      ? callId.length > MAX_CORRELATION_ID
+        ? callId.slice(0, MAX_CORRELATION_ID)
+        : callId
+      : undefined;
   if (signal === undefined) return correlationId === undefined ? undefined : { correlationId };
   return correlationId === undefined ? { signal } : { signal, correlationId };
 }

@@ -39,7 +39,10 @@ export function selectTools(run: Run, names: readonly string[] | undefined, at: 
   const picked: ToolInfo[] = [];
   for (const name of names) {
     const info = typeof name === "string" ? byName.get(name) : undefined;
-    if (info === undefined) throw new TypeError(`${at}: ${JSON.stringify(name)} is not a callable tool of this lock; callable: ${all.map((t) => t.name).join(", ")}`);
+    if (info === undefined)
+      throw new TypeError(
+        `${at}: ${JSON.stringify(name)} is not a callable tool of this lock; callable: ${all.map((t) => t.name).join(", ")}`,
+      );
     picked.push(info);
   }
   return picked;
@@ -48,9 +51,11 @@ export function selectTools(run: Run, names: readonly string[] | undefined, at: 
 /** Refuses unknown option keys, as every cave option object does. */
 export function checkKeys(options: unknown, known: readonly string[], at: string): Record<string, unknown> {
   if (options === undefined) return {};
-  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new TypeError(`${at} options must be an object`);
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new TypeError(`${at} options must be an object`);
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`${at}: unknown option ${JSON.stringify(key)}; known options: ${known.join(", ")}`);
+    if (!known.includes(key))
+      throw new TypeError(`${at}: unknown option ${JSON.stringify(key)}; known options: ${known.join(", ")}`);
   }
   return options as Record<string, unknown>;
 }

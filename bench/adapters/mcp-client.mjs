@@ -23,7 +23,9 @@ const ticksPerSecond = (() => {
 /** utime + stime of a process in ms, or null (no /proc). */
 const cpuMs = (pid) => {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
   } catch {
     return null;
@@ -52,5 +54,10 @@ for (let r = 0; r < 5; r++) {
 const serverEndCpuMs = cpuMs(transport.pid);
 await client.close();
 rounds.sort((a, b) => a - b);
-const serverPerCallCpuUs = serverStartCpuMs === null || serverEndCpuMs === null || calls === 0 ? null : ((serverEndCpuMs - serverStartCpuMs) * 1000) / (5 * calls);
-console.log(JSON.stringify({ tools: tools.length, startMs, perCallUs: rounds[2], serverStartCpuMs, serverPerCallCpuUs }));
+const serverPerCallCpuUs =
+  serverStartCpuMs === null || serverEndCpuMs === null || calls === 0
+    ? null
+    : ((serverEndCpuMs - serverStartCpuMs) * 1000) / (5 * calls);
+console.log(
+  JSON.stringify({ tools: tools.length, startMs, perCallUs: rounds[2], serverStartCpuMs, serverPerCallCpuUs }),
+);

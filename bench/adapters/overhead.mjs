@@ -19,22 +19,41 @@ const args = { region: "EU" };
 const argsText = JSON.stringify(args);
 const ai = toAISDKTools(run).lookup;
 const agents = toOpenAIAgentsTools(run).find((t) => t.name === "lookup");
-const plain = tool({ name: "lookup", description: "x", parameters: runtime.describeTools()[0].inputSchema, strict: false, execute: async (input) => {
-  const outcome = await run.call("lookup", input);
-  return outcome.ok ? outcome.content : outcome.error.message;
-} });
+const plain = tool({
+  name: "lookup",
+  description: "x",
+  parameters: runtime.describeTools()[0].inputSchema,
+  strict: false,
+  execute: async (input) => {
+    const outcome = await run.call("lookup", input);
+    return outcome.ok ? outcome.content : outcome.error.message;
+  },
+});
 const ctx = new RunContext({});
 const details = { toolCall: { type: "function_call", callId: "c1", name: "lookup", arguments: argsText } };
 const execOptions = { toolCallId: "c1", messages: [] };
 
 const ITER = 50_000;
-const cpu = () => { const { user, system } = process.cpuUsage(); return user + system; };
+const cpu = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
 const cases = {
-  direct: async () => { for (let i = 0; i < ITER; i++) await run.call("lookup", args); },
-  directWithOptions: async () => { for (let i = 0; i < ITER; i++) await run.call("lookup", args, { correlationId: "c1" }); },
-  aiSdk: async () => { for (let i = 0; i < ITER; i++) await ai.execute(args, execOptions); },
-  agentsPlain: async () => { for (let i = 0; i < ITER; i++) await plain.invoke(ctx, argsText, details); },
-  agentsAdapter: async () => { for (let i = 0; i < ITER; i++) await agents.invoke(ctx, argsText, details); },
+  direct: async () => {
+    for (let i = 0; i < ITER; i++) await run.call("lookup", args);
+  },
+  directWithOptions: async () => {
+    for (let i = 0; i < ITER; i++) await run.call("lookup", args, { correlationId: "c1" });
+  },
+  aiSdk: async () => {
+    for (let i = 0; i < ITER; i++) await ai.execute(args, execOptions);
+  },
+  agentsPlain: async () => {
+    for (let i = 0; i < ITER; i++) await plain.invoke(ctx, argsText, details);
+  },
+  agentsAdapter: async () => {
+    for (let i = 0; i < ITER; i++) await agents.invoke(ctx, argsText, details);
+  },
 };
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (const f of Object.values(cases)) await f(); // warm-up
@@ -47,4 +66,6 @@ for (let r = 0; r < 7; r++) {
 }
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, med(v)]));
-console.log(JSON.stringify({ ...m, aiSdkOverUs: m.aiSdk - m.directWithOptions, agentsOverUs: m.agentsAdapter - m.agentsPlain }));
+console.log(
+  JSON.stringify({ ...m, aiSdkOverUs: m.aiSdk - m.directWithOptions, agentsOverUs: m.agentsAdapter - m.agentsPlain }),
+);

@@ -18,10 +18,20 @@ const server = new McpServer({ name: "zod-baseline", version: "1.0.0" });
 for (const [name, tool] of Object.entries(lock.tools)) {
   const inputSchema = z.fromJSONSchema(tool.input.jsonSchema);
   const output = tool.output?.jsonSchema;
-  const outputSchema = outputs && tool.result.plan.strategy === "inline" && output?.type === "object" ? z.fromJSONSchema(output) : undefined;
-  server.registerTool(name, { description: tool.description, inputSchema, ...(outputSchema === undefined ? {} : { outputSchema }) }, async (input) => {
-    const result = { ok: true, id: name };
-    return { content: [{ type: "text", text: JSON.stringify(result) }], ...(outputSchema === undefined ? {} : { structuredContent: { ok: true, id: input.query0 ?? name } }) };
-  });
+  const outputSchema =
+    outputs && tool.result.plan.strategy === "inline" && output?.type === "object"
+      ? z.fromJSONSchema(output)
+      : undefined;
+  server.registerTool(
+    name,
+    { description: tool.description, inputSchema, ...(outputSchema === undefined ? {} : { outputSchema }) },
+    async (input) => {
+      const result = { ok: true, id: name };
+      return {
+        content: [{ type: "text", text: JSON.stringify(result) }],
+        ...(outputSchema === undefined ? {} : { structuredContent: { ok: true, id: input.query0 ?? name } }),
+      };
+    },
+  );
 }
 await server.connect(new StdioServerTransport());

@@ -35,7 +35,10 @@ try {
       // The build API in a process of its own (start-up included), with a generous evaluation time limit: on a loaded
       // machine importing agents.ts (which imports all N tools) can take longer than the CLI's 10 s default.
       const script = `const { build } = await import(${JSON.stringify(join(checkout.root, "dist", "compiler", "index.js"))}); const r = await build({ root: ${JSON.stringify(project)}, evaluateTimeoutMs: 300000 }); if (!r.ok) { console.error(JSON.stringify(r.diagnostics)); process.exit(1); }`;
-      execFileSync(process.execPath, ["--input-type=module", "--eval", script], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, CI: "" } });
+      execFileSync(process.execPath, ["--input-type=module", "--eval", script], {
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, CI: "" },
+      });
       const entry = results.get(checkout.name);
       entry.cold.push(Number(process.hrtime.bigint() - start) / 1e6);
       entry.size = folderSize(join(project, ".cave"));
@@ -47,12 +50,18 @@ try {
 }
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
-console.log(`node ${process.version}; ${n} modules; median of ${runs} cold builds each (build() in a fresh process), alternating; load average ${load.map((x) => x.toFixed(2)).join(" -> ")}`);
+console.log(
+  `node ${process.version}; ${n} modules; median of ${runs} cold builds each (build() in a fresh process), alternating; load average ${load.map((x) => x.toFixed(2)).join(" -> ")}`,
+);
 console.log("| checkout | build folder | files | cold build | runs |");
 console.log("|---|---|---|---|---|");
 for (const { name, root } of checkouts) {
   const { cold, size } = results.get(name);
-  console.log(`| ${name} (${root}) | ${mb(size.bytes)} | ${size.files} | ${s(median(cold))} | ${cold.map(s).join(", ")} |`);
+  console.log(
+    `| ${name} (${root}) | ${mb(size.bytes)} | ${size.files} | ${s(median(cold))} | ${cold.map(s).join(", ")} |`,
+  );
 }
 const [a, b] = checkouts.map(({ name }) => results.get(name));
-console.log(`this / other: folder ${(a.size.bytes / b.size.bytes).toFixed(3)}, cold build ${(median(a.cold) / median(b.cold)).toFixed(3)}`);
+console.log(
+  `this / other: folder ${(a.size.bytes / b.size.bytes).toFixed(3)}, cold build ${(median(a.cold) / median(b.cold)).toFixed(3)}`,
+);

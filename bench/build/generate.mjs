@@ -18,22 +18,36 @@ export function generateProject(root, count, repoRoot) {
       "",
     ].join("\n"),
   );
-  for (let i = 0; i < count; i++) writeFileSync(join(root, "tools", `tool_${String(i).padStart(4, "0")}.ts`), toolModule(i));
+  for (let i = 0; i < count; i++)
+    writeFileSync(join(root, "tools", `tool_${String(i).padStart(4, "0")}.ts`), toolModule(i));
   const agents = [];
   for (let a = 0; a * 50 < count; a++) {
     const members = [];
     for (let i = a * 50; i < Math.min(count, (a + 1) * 50); i++) members.push(i);
-    const imports = members.map((i) => `import { tool${i} } from "./tools/tool_${String(i).padStart(4, "0")}.js";`).join("\n");
-    agents.push(`${imports}\nexport const agent${a} = agent({ name: "agent_${a}", tools: [${members.map((i) => `tool${i}`).join(", ")}] });\n`);
+    const imports = members
+      .map((i) => `import { tool${i} } from "./tools/tool_${String(i).padStart(4, "0")}.js";`)
+      .join("\n");
+    agents.push(
+      `${imports}\nexport const agent${a} = agent({ name: "agent_${a}", tools: [${members.map((i) => `tool${i}`).join(", ")}] });\n`,
+    );
   }
   writeFileSync(join(root, "agents.ts"), `import { agent } from "cave";\n${agents.join("\n")}`);
-  writeFileSync(join(root, "cave.config.json"), `${JSON.stringify({ include: ["tools/**/*.ts", "agents.ts"] }, null, 2)}\n`);
+  writeFileSync(
+    join(root, "cave.config.json"),
+    `${JSON.stringify({ include: ["tools/**/*.ts", "agents.ts"] }, null, 2)}\n`,
+  );
   writeFileSync(
     join(root, "tsconfig.json"),
     `${JSON.stringify(
       {
         compilerOptions: {
-          target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [],
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
           paths: { cave: [join(repoRoot, "dist/src/index.d.ts")] },
         },
         include: ["tools/**/*.ts", "agents.ts"],

@@ -18,7 +18,10 @@ const RUNS = 3;
 
 function time(command, args, env = {}) {
   const start = process.hrtime.bigint();
-  execFileSync(process.execPath, [command, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, CI: "", ...env } });
+  execFileSync(process.execPath, [command, ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, CI: "", ...env },
+  });
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -29,7 +32,11 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
   const root = mkdtempSync(join(tmpdir(), `cave-bench-${n}-`));
   try {
     generateProject(root, n, repoRoot);
-    const cold = [], coldKept = [], warm = [], oneFile = [], tscTimes = [];
+    const cold = [],
+      coldKept = [],
+      warm = [],
+      oneFile = [],
+      tscTimes = [];
     const clearCaches = () => rmSync(join(root, "node_modules", ".cache", "cave"), { recursive: true, force: true });
     for (let r = 0; r < RUNS; r++) {
       // Cold, as in a fresh clone: no whole-build cache, no per-pass cache, no build folder, no lock. The folder
@@ -49,7 +56,15 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
       writeFileSync(file, text.replace(/Generated tool number 0[^"]*/, `Generated tool number 0, edit ${r}.`));
       oneFile.push(time(cli, ["build", "--root", root]));
     }
-    rows.push({ n, cold: median(cold), coldKept: median(coldKept), warm: median(warm), oneFile: median(oneFile), tsc: median(tscTimes), all: { cold, coldKept, warm, oneFile, tsc: tscTimes } });
+    rows.push({
+      n,
+      cold: median(cold),
+      coldKept: median(coldKept),
+      warm: median(warm),
+      oneFile: median(oneFile),
+      tsc: median(tscTimes),
+      all: { cold, coldKept, warm, oneFile, tsc: tscTimes },
+    });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -57,13 +72,21 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
 
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 const load = (xs) => xs.map((x) => x.toFixed(2)).join(" ");
-console.log(`node ${process.version}, ${process.arch}; median of runs; each figure is a whole CLI process (start-up included)`);
+console.log(
+  `node ${process.version}, ${process.arch}; median of runs; each figure is a whole CLI process (start-up included)`,
+);
 console.log(`load average (1, 5, 15 min): ${load(loadBefore)} before, ${load(loadavg())} after\n`);
-console.log("| tools | cold (fresh clone) | cold, folder kept | no-change rebuild | one-file rebuild | tsc --noEmit | cold / tsc | cold, folder kept / tsc | no-change / tsc | one-file / tsc |");
+console.log(
+  "| tools | cold (fresh clone) | cold, folder kept | no-change rebuild | one-file rebuild | tsc --noEmit | cold / tsc | cold, folder kept / tsc | no-change / tsc | one-file / tsc |",
+);
 console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const r of rows) {
   const ratio = (x) => (x / r.tsc).toFixed(2);
-  console.log(`| ${r.n} | ${fmt(r.cold)} | ${fmt(r.coldKept)} | ${fmt(r.warm)} | ${fmt(r.oneFile)} | ${fmt(r.tsc)} | ${ratio(r.cold)} | ${ratio(r.coldKept)} | ${ratio(r.warm)} | ${ratio(r.oneFile)} |`);
+  console.log(
+    `| ${r.n} | ${fmt(r.cold)} | ${fmt(r.coldKept)} | ${fmt(r.warm)} | ${fmt(r.oneFile)} | ${fmt(r.tsc)} | ${ratio(r.cold)} | ${ratio(r.coldKept)} | ${ratio(r.warm)} | ${ratio(r.oneFile)} |`,
+  );
 }
 console.log("\nEvery run (ms), in order:");
-for (const r of rows) for (const [name, xs] of Object.entries(r.all)) console.log(`  ${r.n} ${name}: ${xs.map((x) => x.toFixed(0)).join(", ")}`);
+for (const r of rows)
+  for (const [name, xs] of Object.entries(r.all))
+    console.log(`  ${r.n} ${name}: ${xs.map((x) => x.toFixed(0)).join(", ")}`);

@@ -36,9 +36,16 @@ try {
   const runs = { node: [], cave: [], before: [], aiSdk: [] };
   const cpu = { node: [], cave: [], before: [], aiSdk: [] };
   const rss = { cave: [], before: [], aiSdk: [] };
-  const sides = [["cave", "cave", repoRoot], ...(baseline === undefined ? [] : [["before", "cave", baseline]]), ["aiSdk", "aiSdk", repoRoot]];
+  const sides = [
+    ["cave", "cave", repoRoot],
+    ...(baseline === undefined ? [] : [["before", "cave", baseline]]),
+    ["aiSdk", "aiSdk", repoRoot],
+  ];
   for (let r = 0; r < RUNS; r++) {
-    const empty = timed(["-e", "const { user, system } = process.cpuUsage(); process.stdout.write(JSON.stringify({ cpuMs: (user + system) / 1000 }))"]);
+    const empty = timed([
+      "-e",
+      "const { user, system } = process.cpuUsage(); process.stdout.write(JSON.stringify({ cpuMs: (user + system) / 1000 }))",
+    ]);
     runs.node.push(empty.ms);
     cpu.node.push(empty.out.cpuMs);
     for (const [name, side, checkout] of sides) {
@@ -53,20 +60,36 @@ try {
   const aiSdk = median(runs.aiSdk) - node;
   const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
   const load = (xs) => xs.map((x) => x.toFixed(2)).join(" ");
-  console.log(`node ${process.version}; ${n} tools; median of ${RUNS} interleaved fresh processes each, Node's start-up (${fmt(node)}) subtracted`);
+  console.log(
+    `node ${process.version}; ${n} tools; median of ${RUNS} interleaved fresh processes each, Node's start-up (${fmt(node)}) subtracted`,
+  );
   console.log(`load average (1, 5, 15 min): ${load(loadBefore)} before, ${load(loadavg())} after\n`);
-  console.log("| tools | cave: ready + every tool once | AI SDK: import + every tool once | cave / AI SDK | cave RSS after | AI SDK RSS after |");
+  console.log(
+    "| tools | cave: ready + every tool once | AI SDK: import + every tool once | cave / AI SDK | cave RSS after | AI SDK RSS after |",
+  );
   console.log("| ---: | ---: | ---: | ---: | ---: | ---: |");
-  console.log(`| ${n} | ${fmt(cave)} | ${fmt(aiSdk)} | ${(cave / aiSdk).toFixed(2)} | ${median(rss.cave).toFixed(0)} MB | ${median(rss.aiSdk).toFixed(0)} MB |`);
+  console.log(
+    `| ${n} | ${fmt(cave)} | ${fmt(aiSdk)} | ${(cave / aiSdk).toFixed(2)} | ${median(rss.cave).toFixed(0)} MB | ${median(rss.aiSdk).toFixed(0)} MB |`,
+  );
   const cpuOf = (name) => median(cpu[name]) - median(cpu.node);
-  console.log(`| ${n}, CPU time | ${fmt(cpuOf("cave"))} | ${fmt(cpuOf("aiSdk"))} | ${(cpuOf("cave") / cpuOf("aiSdk")).toFixed(2)} | | |`);
+  console.log(
+    `| ${n}, CPU time | ${fmt(cpuOf("cave"))} | ${fmt(cpuOf("aiSdk"))} | ${(cpuOf("cave") / cpuOf("aiSdk")).toFixed(2)} | | |`,
+  );
   if (baseline !== undefined) {
-    console.log(`| ${n}, cave before, CPU time | ${fmt(cpuOf("before"))} | ${fmt(cpuOf("aiSdk"))} | ${(cpuOf("before") / cpuOf("aiSdk")).toFixed(2)} | | |`);
+    console.log(
+      `| ${n}, cave before, CPU time | ${fmt(cpuOf("before"))} | ${fmt(cpuOf("aiSdk"))} | ${(cpuOf("before") / cpuOf("aiSdk")).toFixed(2)} | | |`,
+    );
     const before = median(runs.before) - node;
-    console.log(`| ${n}, cave before (${baseline}) | ${fmt(before)} | ${fmt(aiSdk)} | ${(before / aiSdk).toFixed(2)} | ${median(rss.before).toFixed(0)} MB | ${median(rss.aiSdk).toFixed(0)} MB |`);
+    console.log(
+      `| ${n}, cave before (${baseline}) | ${fmt(before)} | ${fmt(aiSdk)} | ${(before / aiSdk).toFixed(2)} | ${median(rss.before).toFixed(0)} MB | ${median(rss.aiSdk).toFixed(0)} MB |`,
+    );
   }
-  console.log(`\nEvery run (ms, start-up included): node ${runs.node.map((x) => x.toFixed(0)).join(", ")}; cave ${runs.cave.map((x) => x.toFixed(0)).join(", ")}; before ${runs.before.map((x) => x.toFixed(0)).join(", ")}; AI SDK ${runs.aiSdk.map((x) => x.toFixed(0)).join(", ")}`);
-  console.log(`RSS (MB): cave ${rss.cave.map((x) => x.toFixed(0)).join(", ")}; before ${rss.before.map((x) => x.toFixed(0)).join(", ")}; AI SDK ${rss.aiSdk.map((x) => x.toFixed(0)).join(", ")}`);
+  console.log(
+    `\nEvery run (ms, start-up included): node ${runs.node.map((x) => x.toFixed(0)).join(", ")}; cave ${runs.cave.map((x) => x.toFixed(0)).join(", ")}; before ${runs.before.map((x) => x.toFixed(0)).join(", ")}; AI SDK ${runs.aiSdk.map((x) => x.toFixed(0)).join(", ")}`,
+  );
+  console.log(
+    `RSS (MB): cave ${rss.cave.map((x) => x.toFixed(0)).join(", ")}; before ${rss.before.map((x) => x.toFixed(0)).join(", ")}; AI SDK ${rss.aiSdk.map((x) => x.toFixed(0)).join(", ")}`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -25,12 +25,14 @@ async function sustain(root, setting, prefix, calls) {
   const runs = Array.from({ length: CONCURRENT_RUNS }, (_, r) => runtime.startRun({ id: `${prefix}-${r}` }));
   await Promise.all(runs.map((run) => run.call("lookup", { key: -1 })));
   const start = performance.now();
-  await Promise.all(runs.map(async (run, r) => {
-    for (let i = 0; i < calls / CONCURRENT_RUNS; i++) {
-      const outcome = await run.call("lookup", { key: r * 1_000_000 + i });
-      if (!outcome.ok) throw new Error(JSON.stringify(outcome).slice(0, 500));
-    }
-  }));
+  await Promise.all(
+    runs.map(async (run, r) => {
+      for (let i = 0; i < calls / CONCURRENT_RUNS; i++) {
+        const outcome = await run.call("lookup", { key: r * 1_000_000 + i });
+        if (!outcome.ok) throw new Error(JSON.stringify(outcome).slice(0, 500));
+      }
+    }),
+  );
   const ms = performance.now() - start;
   await runtime.close();
   return ms;
@@ -48,7 +50,8 @@ const ROUNDS = 3;
 const SUSTAINED = Number(process.env.CAVE_BENCH_SUSTAINED ?? 2_000);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const url = process.env.CAVE_TEST_PG_URL || execFileSync(join(repoRoot, ".ci/postgres"), ["start"], { encoding: "utf8" }).trim();
+const url =
+  process.env.CAVE_TEST_PG_URL || execFileSync(join(repoRoot, ".ci/postgres"), ["start"], { encoding: "utf8" }).trim();
 process.env.CAVE_BENCH_PG_URL = url;
 
 const root = mkdtempSync(join(tmpdir(), "cave-pg-bench-"));
@@ -69,7 +72,9 @@ export const lookup = tool({
 `,
 );
 symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
-execFileSync(process.execPath, [join(repoRoot, "dist/compiler/cli/bin.js"), "build", "--root", root], { stdio: ["ignore", "ignore", "inherit"] });
+execFileSync(process.execPath, [join(repoRoot, "dist/compiler/cli/bin.js"), "build", "--root", root], {
+  stdio: ["ignore", "ignore", "inherit"],
+});
 
 const schemas = [];
 let fresh = 0;
@@ -98,12 +103,19 @@ for (let round = 0; round < ROUNDS; round++) {
 
 // 2. Sustained, one host in this process.
 const sustained = {};
-for (const backend of BACKENDS) sustained[backend] = Math.round(SUSTAINED / ((await sustain(root, settingFor(backend), `one-${backend}`, SUSTAINED)) / 1000));
+for (const backend of BACKENDS)
+  sustained[backend] = Math.round(
+    SUSTAINED / ((await sustain(root, settingFor(backend), `one-${backend}`, SUSTAINED)) / 1000),
+  );
 
 // 3. Hosts in processes of their own sharing one schema: one host, then two at once (other run ids).
 const hostProcess = (setting, prefix) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--host", root, setting, prefix, String(SUSTAINED)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(import.meta.url), "--host", root, setting, prefix, String(SUSTAINED)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
     child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out).ms) : reject(new Error(`host exited ${code}`))));
@@ -125,11 +137,19 @@ rmSync(root, { recursive: true, force: true });
 
 const us = (x) => Math.round(x * 10) / 10;
 const none = median(perCall.none);
-console.log(JSON.stringify({
-  node: process.version,
-  perCallUs: Object.fromEntries(BACKENDS.map((b) => [b, us(median(perCall[b]))])),
-  overheadUs: Object.fromEntries(BACKENDS.filter((b) => b !== "none").map((b) => [b, us(median(perCall[b]) - none)])),
-  calls: { sequentialPerRound: SEQUENTIAL, rounds: ROUNDS, sustained: SUSTAINED, concurrentRuns: CONCURRENT_RUNS },
-  sustainedCallsPerSecond: sustained,
-  hostProcesses: hosts,
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      node: process.version,
+      perCallUs: Object.fromEntries(BACKENDS.map((b) => [b, us(median(perCall[b]))])),
+      overheadUs: Object.fromEntries(
+        BACKENDS.filter((b) => b !== "none").map((b) => [b, us(median(perCall[b]) - none)]),
+      ),
+      calls: { sequentialPerRound: SEQUENTIAL, rounds: ROUNDS, sustained: SUSTAINED, concurrentRuns: CONCURRENT_RUNS },
+      sustainedCallsPerSecond: sustained,
+      hostProcesses: hosts,
+    },
+    null,
+    2,
+  ),
+);

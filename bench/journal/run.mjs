@@ -46,7 +46,9 @@ export const lookup = tool({
 `,
 );
 symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
-execFileSync(process.execPath, [join(repoRoot, "dist/compiler/cli/bin.js"), "build", "--root", root], { stdio: ["ignore", "ignore", "inherit"] });
+execFileSync(process.execPath, [join(repoRoot, "dist/compiler/cli/bin.js"), "build", "--root", root], {
+  stdio: ["ignore", "ignore", "inherit"],
+});
 
 const budget = { maxCalls: 1_000_000, maxWallMs: 3_600_000 };
 const shm = mkdtempSync(join("/dev/shm", "cave-journal-bench-"));
@@ -55,7 +57,11 @@ let fresh = 0;
 const settingFor = (backend) => {
   const dir = join(backend.endsWith("-tmpfs") ? shm : root, `j${fresh++}`);
   const kind = backend.replace("-tmpfs", "");
-  return backend === "none" ? null : kind === "sqlite" ? `sqlite:${join(dir, "journal.db")}` : `file:${join(dir, "journal.jsonl")}`;
+  return backend === "none"
+    ? null
+    : kind === "sqlite"
+      ? `sqlite:${join(dir, "journal.db")}`
+      : `file:${join(dir, "journal.jsonl")}`;
 };
 const BACKENDS = ["none", "sqlite", "file", "sqlite-tmpfs", "file-tmpfs"];
 
@@ -79,9 +85,11 @@ for (const backend of ["none", "sqlite", "file"]) {
   const runtime = await createRuntime({ root, mode: "host", journal: settingFor(backend), budget });
   const runs = Array.from({ length: CONCURRENT_RUNS }, (_, r) => runtime.startRun({ id: `conc-${r}` }));
   const start = performance.now();
-  await Promise.all(runs.map(async (run, r) => {
-    for (let i = 0; i < SUSTAINED / CONCURRENT_RUNS; i++) await run.call("lookup", { key: r * 1_000_000 + i });
-  }));
+  await Promise.all(
+    runs.map(async (run, r) => {
+      for (let i = 0; i < SUSTAINED / CONCURRENT_RUNS; i++) await run.call("lookup", { key: r * 1_000_000 + i });
+    }),
+  );
   sustained[backend] = Math.round(SUSTAINED / ((performance.now() - start) / 1000));
   runtime.close();
 }
@@ -106,7 +114,8 @@ for (const backend of ["sqlite", "file"]) {
   if (!firstReplay.ok) throw new Error(`resume failed: ${JSON.stringify(firstReplay)}`);
   for (let i = 1; i < TOTAL; i++) await resumed.call("lookup", { key: i });
   const all = performance.now() - start;
-  if (resumed.usage().calls !== TOTAL) throw new Error(`the resumed run counts ${resumed.usage().calls} calls, not ${TOTAL}`);
+  if (resumed.usage().calls !== TOTAL)
+    throw new Error(`the resumed run counts ${resumed.usage().calls} calls, not ${TOTAL}`);
   resume[backend] = { firstCallMs: Math.round(ready * 10) / 10, replayAllMs: Math.round(all) };
   runtime.close();
 }
@@ -119,7 +128,13 @@ const result = {
   node: process.version,
   perCallUs: Object.fromEntries(BACKENDS.map((b) => [b, us(median(perCall[b]))])),
   overheadUs: Object.fromEntries(BACKENDS.filter((b) => b !== "none").map((b) => [b, us(median(perCall[b]) - none)])),
-  calls: { sequentialPerRound: SEQUENTIAL, rounds: ROUNDS, sustained: SUSTAINED, concurrentRuns: CONCURRENT_RUNS, resumed: TOTAL },
+  calls: {
+    sequentialPerRound: SEQUENTIAL,
+    rounds: ROUNDS,
+    sustained: SUSTAINED,
+    concurrentRuns: CONCURRENT_RUNS,
+    resumed: TOTAL,
+  },
   sustainedCallsPerSecond: sustained,
   resume10000: resume,
 };

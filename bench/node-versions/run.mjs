@@ -26,11 +26,23 @@ const pinned = () =>
   readFileSync(join(repoRoot, ".ci", "node-versions"), "utf8")
     .split("\n")
     .filter((line) => /^\d/.test(line))
-    .map((version) => join(execFileSync(join(repoRoot, ".ci", "node-install"), [version.trim()], { encoding: "utf8" }).trim(), "bin", "node"));
+    .map((version) =>
+      join(
+        execFileSync(join(repoRoot, ".ci", "node-install"), [version.trim()], { encoding: "utf8" }).trim(),
+        "bin",
+        "node",
+      ),
+    );
 const nodes = process.argv.length > 2 ? process.argv.slice(2) : [process.execPath, ...pinned()];
 const versions = nodes.map((node) => execFileSync(node, ["--version"], { encoding: "utf8" }).trim());
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const json = (node, script, args) => JSON.parse(execFileSync(node, [join(repoRoot, "bench", script), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
+const json = (node, script, args) =>
+  JSON.parse(
+    execFileSync(node, [join(repoRoot, "bench", script), ...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
+  );
 const loadBefore = loadavg();
 
 const temp = mkdtempSync(join(tmpdir(), "cave-node-versions-bench-"));
@@ -43,10 +55,17 @@ try {
   const small = mkdtempSync(join(temp, "small-"));
   buildLookupProject(small, repoRoot, [["lookup", "none"]]);
   const sandboxed = mkdtempSync(join(temp, "sandboxed-"));
-  buildLookupProject(sandboxed, repoRoot, [["lookup_in_process", "none"], ["lookup_sandboxed", "required"]]);
+  buildLookupProject(sandboxed, repoRoot, [
+    ["lookup_in_process", "none"],
+    ["lookup_sandboxed", "required"],
+  ]);
 
-  for (let r = 0; r < 5; r++) nodes.forEach((node, i) => figures[i].ready.push(json(node, "runtime/first-call.mjs", ["runtime", many, repoRoot]).ms));
-  for (let r = 0; r < 3; r++) nodes.forEach((node, i) => figures[i].perCall.push(json(node, "runtime/per-call.mjs", [small, repoRoot]).now));
+  for (let r = 0; r < 5; r++)
+    nodes.forEach((node, i) =>
+      figures[i].ready.push(json(node, "runtime/first-call.mjs", ["runtime", many, repoRoot]).ms),
+    );
+  for (let r = 0; r < 3; r++)
+    nodes.forEach((node, i) => figures[i].perCall.push(json(node, "runtime/per-call.mjs", [small, repoRoot]).now));
   nodes.forEach((node) => sandbox.push(json(node, "sandbox/measure.mjs", [sandboxed, repoRoot])));
 
   // The cold build runs on a copy of the 100-tool project that the runs share, cleared before each.
@@ -54,9 +73,13 @@ try {
   generateProject(cold, 100, repoRoot);
   for (let r = 0; r < 3; r++) {
     nodes.forEach((node, i) => {
-      for (const path of [join(cold, "node_modules", ".cache", "cave"), join(cold, ".cave"), join(cold, "cave.lock")]) rmSync(path, { recursive: true, force: true });
+      for (const path of [join(cold, "node_modules", ".cache", "cave"), join(cold, ".cave"), join(cold, "cave.lock")])
+        rmSync(path, { recursive: true, force: true });
       const start = process.hrtime.bigint();
-      execFileSync(node, [cli, "build", "--root", cold], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "" } });
+      execFileSync(node, [cli, "build", "--root", cold], {
+        stdio: ["ignore", "ignore", "inherit"],
+        env: { ...process.env, CI: "" },
+      });
       figures[i].build.push(Number(process.hrtime.bigint() - start) / 1e6);
     });
   }
@@ -66,20 +89,40 @@ try {
 
 const rows = [
   ["runtime ready + first call, 100 tools (median of 5 processes)", "ms", (i) => median(figures[i].ready)],
-  ["per-call overhead of the pipeline, small schema (CPU, median of 3 processes)", "µs", (i) => median(figures[i].perCall.map((p) => p.overheadUs))],
+  [
+    "per-call overhead of the pipeline, small schema (CPU, median of 3 processes)",
+    "µs",
+    (i) => median(figures[i].perCall.map((p) => p.overheadUs)),
+  ],
   ["call through the in-process pipeline (wall, warm)", "µs", (i) => sandbox[i].warm.inProcess.median],
   ["sandboxed warm call (wall, warm child)", "µs", (i) => sandbox[i].warm.sandboxed.median],
   ["sandboxed first call in a new run, new child", "ms", (i) => sandbox[i].cold[0].median],
   ["sandboxed first call in a new run, spare child waiting", "ms", (i) => sandbox[i].cold.at(-1).median],
   ["cold build, 100 tools (whole CLI process, median of 3)", "ms", (i) => median(figures[i].build)],
 ];
-const fmt = (value, unit) => (unit === "ms" && value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(unit === "µs" ? 1 : 0)} ${unit}`);
+const fmt = (value, unit) =>
+  unit === "ms" && value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(unit === "µs" ? 1 : 0)} ${unit}`;
 const load = (xs) => xs.map((x) => x.toFixed(2)).join(" ");
 console.log(`${process.arch}, ${sandbox[0].cpus} CPUs; sandbox layers on ${versions[0]}: ${sandbox[0].layers}`);
 console.log(`load average (1, 5, 15 min): ${load(loadBefore)} before, ${load(loadavg())} after\n`);
-console.log(`| measure | ${versions.join(" | ")} | ${versions.slice(1).map((v) => `${v} / ${versions[0]}`).join(" | ")} |`);
-console.log(`| --- | ${versions.map(() => "---:").join(" | ")} | ${versions.slice(1).map(() => "---:").join(" | ")} |`);
+console.log(
+  `| measure | ${versions.join(" | ")} | ${versions
+    .slice(1)
+    .map((v) => `${v} / ${versions[0]}`)
+    .join(" | ")} |`,
+);
+console.log(
+  `| --- | ${versions.map(() => "---:").join(" | ")} | ${versions
+    .slice(1)
+    .map(() => "---:")
+    .join(" | ")} |`,
+);
 for (const [what, unit, value] of rows) {
   const values = nodes.map((_, i) => value(i));
-  console.log(`| ${what} | ${values.map((v) => fmt(v, unit)).join(" | ")} | ${values.slice(1).map((v) => (v / values[0]).toFixed(2)).join(" | ")} |`);
+  console.log(
+    `| ${what} | ${values.map((v) => fmt(v, unit)).join(" | ")} | ${values
+      .slice(1)
+      .map((v) => (v / values[0]).toFixed(2))
+      .join(" | ")} |`,
+  );
 }

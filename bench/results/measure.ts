@@ -91,7 +91,12 @@ const ORDER_SCHEMA = {
   type: "array",
   items: {
     type: "object",
-    properties: Object.fromEntries(Object.keys(order(0)).map((k) => [k, { type: typeof (order(0) as Record<string, unknown>)[k] === "number" ? "number" : "string" }])),
+    properties: Object.fromEntries(
+      Object.keys(order(0)).map((k) => [
+        k,
+        { type: typeof (order(0) as Record<string, unknown>)[k] === "number" ? "number" : "string" },
+      ]),
+    ),
     additionalProperties: false,
   },
 };
@@ -113,9 +118,15 @@ try {
   await store.key();
 
   console.log(`\n## Result handling overhead (median; tokenizer load once: ${fmt(loadMs)} ms)\n`);
-  console.log("| result | tokens | serialise | byte bound | count | page (1,200) | store + read back + verify | page plan, end to end | exact_ccr plan, end to end |");
+  console.log(
+    "| result | tokens | serialise | byte bound | count | page (1,200) | store + read back + verify | page plan, end to end | exact_ccr plan, end to end |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|");
-  for (const [label, bytes, runs] of [["1 KB", 1024, 50], ["100 KB", 100 * 1024, 10], ["10 MB", 10 * 1024 * 1024, 2]] as const) {
+  for (const [label, bytes, runs] of [
+    ["1 KB", 1024, 50],
+    ["100 KB", 100 * 1024, 10],
+    ["10 MB", 10 * 1024 * 1024, 2],
+  ] as const) {
     const value = ordersOfBytes(bytes);
     const text = serializeResult(value);
     const serialise = time(runs, () => serializeResult(value));
@@ -135,27 +146,41 @@ try {
     // A fresh engine per run, so cached page cuts do not hide the cost; the pipeline hands over the
     // canonical text it already hashed, so serialising is not part of a plan's cost.
     const pageEnd = await timeAsync(runs, () => new ResultPlans({ root, store }).apply(pagePlan, value, text, BINDING));
-    const exactEnd = await timeAsync(runs, () => new ResultPlans({ root, store }).apply(exactPlan, value, text, BINDING));
-    console.log(`| ${label} (${text.length} B) | ${tokens} | ${fmt(serialise)} ms | ${fmt(bound)} ms | ${fmt(count)} ms | ${fmt(page)} ms | ${fmt(storeMs)} ms | ${fmt(pageEnd)} ms | ${fmt(exactEnd)} ms |`);
+    const exactEnd = await timeAsync(runs, () =>
+      new ResultPlans({ root, store }).apply(exactPlan, value, text, BINDING),
+    );
+    console.log(
+      `| ${label} (${text.length} B) | ${tokens} | ${fmt(serialise)} ms | ${fmt(bound)} ms | ${fmt(count)} ms | ${fmt(page)} ms | ${fmt(storeMs)} ms | ${fmt(pageEnd)} ms | ${fmt(exactEnd)} ms |`,
+    );
   }
   void plans;
 
   console.log("\n## Token savings on realistic payloads (o200k_base tokens of what the model sees)\n");
-  console.log("| payload | pretty JSON (2 spaces) | compact JSON (canonical) | transform | transform output | vs compact | vs pretty | auto plan sends |");
+  console.log(
+    "| payload | pretty JSON (2 spaces) | compact JSON (canonical) | transform | transform output | vs compact | vs pretty | auto plan sends |",
+  );
   console.log("|---|---|---|---|---|---|---|---|");
   const payloads: Array<[string, unknown, Record<string, unknown> | null]> = [
     ["500 orders", Array.from({ length: 500 }, (_, i) => order(i)), ORDER_SCHEMA],
     ["200 KB log", log(200 * 1024), { type: "string" }],
-    ["search result page", searchPage(), { type: "object", properties: { query: { type: "string" }, hits: { type: "array" } } }],
+    [
+      "search result page",
+      searchPage(),
+      { type: "object", properties: { query: { type: "string" }, hits: { type: "array" } } },
+    ],
   ];
   for (const [label, value, schema] of payloads) {
     const pretty = tokenizer.count(JSON.stringify(value, null, 2));
     const compact = tokenizer.count(serializeResult(value));
     const auto = await plans.apply(planFor({ policy: "auto" }, schema), value, undefined, BINDING);
-    const autoTokens = auto.ok ? tokenizer.count(typeof auto.content === "string" ? auto.content : serializeResult(auto.content)) : NaN;
+    const autoTokens = auto.ok
+      ? tokenizer.count(typeof auto.content === "string" ? auto.content : serializeResult(auto.content))
+      : NaN;
     const autoPlan = planFor({ policy: "auto" }, schema).strategy;
     for (const transform of REGISTRY) {
-      const module = (await import(`data:text/javascript;base64,${Buffer.from(transform.code).toString("base64")}`)) as { encode(v: unknown): string };
+      const module = (await import(
+        `data:text/javascript;base64,${Buffer.from(transform.code).toString("base64")}`
+      )) as { encode(v: unknown): string };
       let out: string;
       try {
         out = module.encode(value);
@@ -164,7 +189,9 @@ try {
       }
       const tokens = tokenizer.count(out);
       const pct = (base: number) => `${(((base - tokens) / base) * 100).toFixed(1)}%`;
-      console.log(`| ${label} | ${pretty} | ${compact} | ${transform.id}@${transform.version}${transform.lossless ? "" : " (lossy)"} | ${tokens} | ${pct(compact)} | ${pct(pretty)} | ${autoPlan}: ${autoTokens} |`);
+      console.log(
+        `| ${label} | ${pretty} | ${compact} | ${transform.id}@${transform.version}${transform.lossless ? "" : " (lossy)"} | ${tokens} | ${pct(compact)} | ${pct(pretty)} | ${autoPlan}: ${autoTokens} |`,
+      );
     }
   }
 } finally {

@@ -22,10 +22,17 @@ const NPM_QUIET = ["--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=er
 function deploy(work, name, tarball) {
   const dir = join(work, `deploy-${name}`);
   mkdirSync(dir);
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: `deploy-${name}`, private: true, type: "module", dependencies: { [name]: `file:${tarball}` } }, null, 2)}\n`);
-  execFileSync("npm", ["install", "--package-lock-only", ...NPM_QUIET], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+  writeFileSync(
+    join(dir, "package.json"),
+    `${JSON.stringify({ name: `deploy-${name}`, private: true, type: "module", dependencies: { [name]: `file:${tarball}` } }, null, 2)}\n`,
+  );
+  execFileSync("npm", ["install", "--package-lock-only", ...NPM_QUIET], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   execFileSync("npm", ["ci", "--omit=dev", ...NPM_QUIET], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
-  const disk = Number(execFileSync("du", ["-sk", join(dir, "node_modules")], { encoding: "utf8" }).split("\t")[0]) * 1024;
+  const disk =
+    Number(execFileSync("du", ["-sk", join(dir, "node_modules")], { encoding: "utf8" }).split("\t")[0]) * 1024;
   return { dir, ...folderSize(join(dir, "node_modules")), disk };
 }
 
@@ -43,14 +50,28 @@ function smoke(dir, project) {
   const called = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: dir, encoding: "utf8" });
   // From inside the installed package, so the bundled (trimmed) gpt-tokenizer is the one resolved.
   const count = `const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base"); process.stdout.write(String(countTokens("hello, runtime-only deploy")));`;
-  const tokens = execFileSync(process.execPath, ["--input-type=module", "-e", count], { cwd: join(dir, "node_modules", "cave-runtime"), encoding: "utf8" });
+  const tokens = execFileSync(process.execPath, ["--input-type=module", "-e", count], {
+    cwd: join(dir, "node_modules", "cave-runtime"),
+    encoding: "utf8",
+  });
   return { called, tokens: Number(tokens) };
 }
 
 const work = mkdtempSync(join(tmpdir(), "cave-deploy-size-"));
 try {
-  const runtimeTarball = execFileSync(process.execPath, [join(repoRoot, "scripts", "pack-runtime.mjs"), work], { encoding: "utf8" }).trim();
-  const caveTarball = join(work, execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: repoRoot, encoding: "utf8" }).trim().split("\n").at(-1));
+  const runtimeTarball = execFileSync(process.execPath, [join(repoRoot, "scripts", "pack-runtime.mjs"), work], {
+    encoding: "utf8",
+  }).trim();
+  const caveTarball = join(
+    work,
+    execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    })
+      .trim()
+      .split("\n")
+      .at(-1),
+  );
   const runtimeOnly = deploy(work, "cave-runtime", runtimeTarball);
   const whole = deploy(work, "cave", caveTarball);
   const project = join(work, "project");
@@ -59,11 +80,21 @@ try {
   const { called, tokens } = smoke(runtimeOnly.dir, project);
 
   const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
-  console.log(`node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}\n`);
+  console.log(
+    `node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}\n`,
+  );
   console.log("| deploy depends on | node_modules after npm ci --omit=dev (file bytes) | files | on disk (du) |");
   console.log("| --- | ---: | ---: | ---: |");
-  for (const [name, size] of [["cave-runtime", runtimeOnly], ["cave (whole package)", whole]]) console.log(`| ${name} | ${mb(size.bytes)} | ${size.files} | ${mb(size.disk)} |`);
-  console.log(`\nruntime-only / whole: ${(runtimeOnly.bytes / whole.bytes).toFixed(3)} (target: under 5 MB; ${runtimeOnly.bytes < 5e6 ? "met" : "missed"})`);
+  for (const [name, size] of [
+    ["cave-runtime", runtimeOnly],
+    ["cave (whole package)", whole],
+  ])
+    console.log(`| ${name} | ${mb(size.bytes)} | ${size.files} | ${mb(size.disk)} |`);
+  console.log(
+    `\nruntime-only / whole: ${(runtimeOnly.bytes / whole.bytes).toFixed(3)} (target: under 5 MB; ${runtimeOnly.bytes < 5e6 ? "met" : "missed"})`,
+  );
   console.log(`smoke test from the runtime-only deploy: one call gave ${called}; o200k_base counted ${tokens} tokens`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -22,7 +22,9 @@ const start = performance.now();
 let ok;
 
 if (side === "runtime") {
-  const { createRuntime, inProcessDispatcher } = await import(pathToFileURL(join(repoRoot, "dist/runtime/index.js")).href);
+  const { createRuntime, inProcessDispatcher } = await import(
+    pathToFileURL(join(repoRoot, "dist/runtime/index.js")).href
+  );
   // Generated tools keep the default sandbox: "required"; the in-process dispatcher stands in for the sandbox here.
   const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: inProcessDispatcher } });
   const outcome = await runtime.call(TOOL, ARGS);
@@ -33,7 +35,8 @@ if (side === "runtime") {
   ok = (await callAiSdkTool(lib, tools[TOOL], ARGS)).ok;
 } else {
   const { Ajv } = await import(pathToFileURL(join(repoRoot, "node_modules/ajv/dist/ajv.js")).href);
-  const addFormats = (await import(pathToFileURL(join(repoRoot, "node_modules/ajv-formats/dist/index.js")).href)).default.default;
+  const addFormats = (await import(pathToFileURL(join(repoRoot, "node_modules/ajv-formats/dist/index.js")).href))
+    .default.default;
   const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8"));
   const ajv = new Ajv({ strict: false });
   addFormats(ajv);
@@ -45,7 +48,11 @@ if (side === "runtime") {
   const module = await import(pathToFileURL(join(root, tool.source.bundle)).href);
   const definition = module[tool.export];
   if (validators[TOOL].input(ARGS)) {
-    const result = await definition.execute(ARGS, { signal: new AbortController().signal, callId: "x", call: async () => null });
+    const result = await definition.execute(ARGS, {
+      signal: new AbortController().signal,
+      callId: "x",
+      call: async () => null,
+    });
     ok = validators[TOOL].output(result);
   }
 }

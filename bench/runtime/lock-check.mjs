@@ -46,7 +46,8 @@ for (const [label, base] of [["now", repoRoot], ...(baseline === undefined ? [] 
     if (checkLockTopShape(header, locked) !== undefined) throw new Error("the header should pass");
   };
   sides[`${label}: every entry's check once`] = () => {
-    for (const name of names) if (checkToolShape(name, lockTools[name], locked) !== undefined) throw new Error(`${name} should pass`);
+    for (const name of names)
+      if (checkToolShape(name, lockTools[name], locked) !== undefined) throw new Error(`${name} should pass`);
   };
   sides[`${label}: readLock (start-up)`] = async () => readLock(path, "cave.lock");
   sides[`${label}: readLock + every tool once`] = async () => {
@@ -56,7 +57,11 @@ for (const [label, base] of [["now", repoRoot], ...(baseline === undefined ? [] 
 }
 
 const medians = await interleavedMedians(sides, ROUNDS);
-console.log(`node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; ${names.length} tools\n`);
+console.log(
+  `node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}; ${names.length} tools\n`,
+);
 console.log("| lock check | median CPU |");
 console.log("| --- | ---: |");
 for (const [name, ms] of Object.entries(medians)) console.log(`| ${name} | ${ms.toFixed(2)} ms |`);

@@ -26,7 +26,8 @@ const option = (name) => {
 const baseline = option("--baseline");
 const synthetic = option("--synthetic");
 const root = args[0];
-if (synthetic === undefined && root === undefined) throw new Error("usage: node bench/runtime/lock-read.mjs [--baseline DIR] (--synthetic N | <built project root>)");
+if (synthetic === undefined && root === undefined)
+  throw new Error("usage: node bench/runtime/lock-read.mjs [--baseline DIR] (--synthetic N | <built project root>)");
 const ROUNDS = 9;
 const load = (base, path) => import(pathToFileURL(join(base, "dist", ...path.split("/"))).href);
 const { readLock } = await load(repoRoot, "runtime/lock/read-lock.js");
@@ -42,7 +43,8 @@ if (synthetic !== undefined) {
   const entries = Object.values(example.tools);
   // The example's own tools (their nested tools name each other), then copies under new names up to N.
   const tools = { ...example.tools };
-  for (let i = entries.length; i < Number(synthetic); i++) tools[`tool_${String(i).padStart(5, "0")}`] = entries[i % entries.length];
+  for (let i = entries.length; i < Number(synthetic); i++)
+    tools[`tool_${String(i).padStart(5, "0")}`] = entries[i % entries.length];
   const { integrity: _i, toolHashes: _h, tools: _t, ...rest } = example;
   // No agents: theirs name the example's tools.
   v2 = sealLock({ ...rest, agents: {}, osLayerTools: osLayerTools(tools), tools });
@@ -56,12 +58,20 @@ function asV1(lock) {
     const { assets, externals, ...source } = tool.source;
     tools[name] = {
       ...tool,
-      sandbox: { ...sandbox, ...(egress.length > 0 ? { egress } : {}), ...(Object.keys(secrets).length > 0 ? { secrets } : {}), ...(fs !== null ? { fs } : {}), ...(addons ? { addons } : {}) },
+      sandbox: {
+        ...sandbox,
+        ...(egress.length > 0 ? { egress } : {}),
+        ...(Object.keys(secrets).length > 0 ? { secrets } : {}),
+        ...(fs !== null ? { fs } : {}),
+        ...(addons ? { addons } : {}),
+      },
       source: { ...source, ...(assets.length > 0 ? { assets } : {}), ...(externals.length > 0 ? { externals } : {}) },
     };
   }
   const { integrity: _i, toolHashes: _h, osLayerTools: _o, externals, ...rest } = lock;
-  const pins = Object.fromEntries(Object.entries(externals).map(([path, { optional: _optional, ...pin }]) => [path, pin]));
+  const pins = Object.fromEntries(
+    Object.entries(externals).map(([path, { optional: _optional, ...pin }]) => [path, pin]),
+  );
   const body = { ...rest, lockfileVersion: 1, tools, ...(Object.keys(pins).length > 0 ? { externals: pins } : {}) };
   return { ...body, integrity: hashJson(body) };
 }
@@ -72,13 +82,24 @@ writeFileSync(paths.v2, render(v2));
 writeFileSync(paths.v2min, JSON.stringify(v2));
 const v1 = asV1(v2);
 // Keys sorted, as cave build wrote v1 (its reader's fast path needs the canonical order).
-const sorted = (value) => (Array.isArray(value) ? value.map(sorted) : value !== null && typeof value === "object" ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])])) : value);
+const sorted = (value) =>
+  Array.isArray(value)
+    ? value.map(sorted)
+    : value !== null && typeof value === "object"
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, sorted(value[k])]),
+        )
+      : value;
 writeFileSync(paths.v1, render(sorted(v1)));
 const names = Object.keys(v2.tools).sort();
 const first = names[Math.floor(names.length / 2)];
 
 const sides = {
-  ...(readLockV1 === undefined ? {} : { "v1: WebAssembly scan + Proxy (baseline)": async () => readLockV1(paths.v1, "cave.lock") }),
+  ...(readLockV1 === undefined
+    ? {}
+    : { "v1: WebAssembly scan + Proxy (baseline)": async () => readLockV1(paths.v1, "cave.lock") }),
   "v1: JSON.parse whole + one sha256": async () => {
     const text = readFileSync(paths.v1);
     JSON.parse(text.toString("utf8"));
@@ -96,9 +117,16 @@ const sides = {
 const medians = await interleavedMedians(sides, ROUNDS);
 const size = (path) => (readFileSync(path).length / 1e6).toFixed(2);
 const headerKb = (readFileSync(paths.v2).indexOf('\n  "tools": {') / 1e3).toFixed(0);
-console.log(`node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; ${names.length} tools, v2 lock ${size(paths.v2)} MB (header ${headerKb} KB), v1 lock ${size(paths.v1)} MB\n`);
+console.log(
+  `node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      " ",
+    )}; ${names.length} tools, v2 lock ${size(paths.v2)} MB (header ${headerKb} KB), v1 lock ${size(paths.v1)} MB\n`,
+);
 const reference = medians[Object.keys(sides)[0]];
 console.log(`| lock verification | median CPU | / ${Object.keys(sides)[0]} |`);
 console.log("| --- | ---: | ---: |");
-for (const [name, ms] of Object.entries(medians)) console.log(`| ${name} | ${ms.toFixed(2)} ms | ${(ms / reference).toFixed(3)} |`);
+for (const [name, ms] of Object.entries(medians))
+  console.log(`| ${name} | ${ms.toFixed(2)} ms | ${(ms / reference).toFixed(3)} |`);
 rmSync(dir, { recursive: true, force: true });

@@ -31,7 +31,8 @@ export async function callAiSdkTool(lib, tool, args) {
   const checked = await lib.safeValidateTypes({ value: args, schema: tool.inputSchema });
   if (!checked.success) throw checked.error;
   let output;
-  for await (const part of lib.executeTool({ execute: tool.execute, input: checked.value, options: AI_SDK_OPTIONS })) output = part.output;
+  for await (const part of lib.executeTool({ execute: tool.execute, input: checked.value, options: AI_SDK_OPTIONS }))
+    output = part.output;
   return output;
 }
 const AI_SDK_OPTIONS = { toolCallId: "c1", messages: [] };
@@ -92,12 +93,22 @@ export function buildNineProject(root, repoRoot, count) {
   for (let first = 0; first < count; first += 100) {
     const tools = [];
     for (let i = first; i < Math.min(count, first + 100); i++) tools.push(caveTool(i));
-    writeFileSync(join(root, "tools", `m_${String(first / 100).padStart(2, "0")}.ts`), [`import { schema, tool } from "cave";`, ...tools, ""].join("\n"));
+    writeFileSync(
+      join(root, "tools", `m_${String(first / 100).padStart(2, "0")}.ts`),
+      [`import { schema, tool } from "cave";`, ...tools, ""].join("\n"),
+    );
   }
   const aiTools = [];
   for (let i = 0; i < count; i++) aiTools.push(aiSdkTool(i));
-  writeFileSync(join(root, "ai-sdk-tools.mjs"), [`import { tool } from "ai";`, `import { z } from "zod";`, `export const tools = {`, ...aiTools, `};`, ""].join("\n"));
+  writeFileSync(
+    join(root, "ai-sdk-tools.mjs"),
+    [`import { tool } from "ai";`, `import { z } from "zod";`, `export const tools = {`, ...aiTools, `};`, ""].join(
+      "\n",
+    ),
+  );
   writeFileSync(join(root, "cave.config.json"), `${JSON.stringify({ include: ["tools/**/*.ts"] }, null, 2)}\n`);
   symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--root", root], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--root", root], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }

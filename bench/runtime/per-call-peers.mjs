@@ -32,12 +32,13 @@ const n = names.length;
 // CAVE_BENCH_SPREAD=1: every call goes to the first tool (the per-call path with N tools locked, without N validators competing for the CPU caches).
 const spread = Number(process.env.CAVE_BENCH_SPREAD ?? n);
 
-
 const context = { signal: new AbortController().signal, callId: "direct", call: async () => null };
 // Only the bundles of the tools this process calls: importing all N for the direct side would put N modules in the
 // heap of every side, and a larger heap makes every side's per-call garbage costlier to collect (docs/benchmarks.md).
 const executes = [];
-for (const [name, tool] of Object.entries(lockTools()).filter(([name]) => names.indexOf(name) < spread).sort(([a], [b]) => (a < b ? -1 : 1))) {
+for (const [name, tool] of Object.entries(lockTools())
+  .filter(([name]) => names.indexOf(name) < spread)
+  .sort(([a], [b]) => (a < b ? -1 : 1))) {
   executes.push((await import(pathToFileURL(join(root, tool.source.bundle)).href))[tool.export].execute);
   if (executes.length !== names.indexOf(name) + 1) throw new Error("bundles out of order");
 }
@@ -95,6 +96,7 @@ for (const [name, xs] of Object.entries(times)) {
   out[`${name}Us`] = median(xs);
   out[`${name}FastestUs`] = Math.min(...xs);
 }
-for (const name of Object.keys(sides).filter((s) => s !== "direct")) out[`${name}OverUs`] = out[`${name}Us`] - out.directUs;
+for (const name of Object.keys(sides).filter((s) => s !== "direct"))
+  out[`${name}OverUs`] = out[`${name}Us`] - out.directUs;
 out.rssMB = process.memoryUsage().rss / 1e6;
 process.stdout.write(JSON.stringify(out));

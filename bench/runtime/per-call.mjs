@@ -16,7 +16,12 @@ const sides = [];
 for (const [i, checkout] of checkouts.entries()) {
   const { createRuntime } = await import(pathToFileURL(join(checkout, "dist/runtime/index.js")).href);
   const runtime = await createRuntime({ root, mode: "host" });
-  sides.push({ name: i === 0 ? "now" : "before", run: runtime.startRun({ budget: { maxCalls: Number.MAX_SAFE_INTEGER } }), pipeline: [], direct: [] });
+  sides.push({
+    name: i === 0 ? "now" : "before",
+    run: runtime.startRun({ budget: { maxCalls: Number.MAX_SAFE_INTEGER } }),
+    pipeline: [],
+    direct: [],
+  });
 }
 
 const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8"));

@@ -93,9 +93,21 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 const results = Object.fromEntries(Object.entries(times).map(([side, list]) => [side, median(list)]));
 const spread = (side) => times[side].map((ms) => ms.toFixed(0)).join(" / ");
 const perTool = (ms) => `${((ms * 1000) / count).toFixed(0)} µs/tool`;
-console.log(`${count} bundles of ${kilobytes} KB, first use of each, one process (Node ${process.version}), median of ${rounds} rounds`);
-console.log(`A read + verify:                         ${results.A.toFixed(0)} ms (${perTool(results.A)}; ${spread("A")})`);
-console.log(`B A + import from data: URL:             ${results.B.toFixed(0)} ms (${perTool(results.B)}; ${spread("B")})`);
-console.log(`W A + private copy, no import:           ${results.W.toFixed(0)} ms (${perTool(results.W)}; ${spread("W")})`);
-console.log(`C W + import by file URL:                ${results.C.toFixed(0)} ms (${perTool(results.C)}; ${spread("C")})`);
-console.log(`the copy alone (W - A): ${(results.W - results.A).toFixed(0)} ms (${perTool(results.W - results.A)}); C / B = ${(results.C / results.B).toFixed(2)}x`);
+console.log(
+  `${count} bundles of ${kilobytes} KB, first use of each, one process (Node ${process.version}), median of ${rounds} rounds`,
+);
+console.log(
+  `A read + verify:                         ${results.A.toFixed(0)} ms (${perTool(results.A)}; ${spread("A")})`,
+);
+console.log(
+  `B A + import from data: URL:             ${results.B.toFixed(0)} ms (${perTool(results.B)}; ${spread("B")})`,
+);
+console.log(
+  `W A + private copy, no import:           ${results.W.toFixed(0)} ms (${perTool(results.W)}; ${spread("W")})`,
+);
+console.log(
+  `C W + import by file URL:                ${results.C.toFixed(0)} ms (${perTool(results.C)}; ${spread("C")})`,
+);
+console.log(
+  `the copy alone (W - A): ${(results.W - results.A).toFixed(0)} ms (${perTool(results.W - results.A)}); C / B = ${(results.C / results.B).toFixed(2)}x`,
+);

@@ -35,7 +35,8 @@ if (side === "cave") {
 } else if (side === "aiSdk") {
   const lib = await load("node_modules/@ai-sdk/provider-utils/dist/index.mjs");
   const { tools } = await import(pathToFileURL(join(root, "ai-sdk-tools.mjs")).href);
-  for (const name of names) if ((await callAiSdkTool(lib, tools[name], ARGS)).ok !== true) throw new Error(`aiSdk: ${name} failed`);
+  for (const name of names)
+    if ((await callAiSdkTool(lib, tools[name], ARGS)).ok !== true) throw new Error(`aiSdk: ${name} failed`);
 } else throw new Error(`unknown side ${side}`);
 globalThis.gc?.();
 const { rss, heapUsed } = process.memoryUsage();

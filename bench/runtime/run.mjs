@@ -31,7 +31,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sides = [["now", repoRoot], ...(baseline === undefined ? [] : [["before", baseline]])];
 
 function node(script, args, env = {}, flags = []) {
-  return JSON.parse(execFileSync(process.execPath, [...flags, join(here, script), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } }));
+  return JSON.parse(
+    execFileSync(process.execPath, [...flags, join(here, script), ...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...env },
+    }),
+  );
 }
 
 const rows = [];
@@ -45,7 +51,8 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
     const times = { ajv: [], aiSdk: [] };
     for (const [name] of sides) times[name] = [];
     for (let r = 0; r < RUNS; r++) {
-      for (const [name, checkout] of sides) times[name].push(node("first-call.mjs", ["runtime", root, checkout, "nine"]).ms);
+      for (const [name, checkout] of sides)
+        times[name].push(node("first-call.mjs", ["runtime", root, checkout, "nine"]).ms);
       times.ajv.push(node("first-call.mjs", ["ajv", root, repoRoot, "nine"]).ms);
       times.aiSdk.push(node("first-call.mjs", ["aiSdk", root, repoRoot, "nine"]).ms);
     }
@@ -54,13 +61,17 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
     // runtime's side once per checkout. Every call goes to one tool: the per-call path with N tools locked.
     const calls = {};
     for (let r = 0; r < 3; r++) {
-      for (const [name, checkout] of sides) (calls[name] ??= []).push(node("per-call-peers.mjs", [root, checkout, "cave"], { CAVE_BENCH_SPREAD: "1" }));
-      for (const peer of PEERS.slice(1)) (calls[peer] ??= []).push(node("per-call-peers.mjs", [root, repoRoot, peer], { CAVE_BENCH_SPREAD: "1" }));
+      for (const [name, checkout] of sides)
+        (calls[name] ??= []).push(node("per-call-peers.mjs", [root, checkout, "cave"], { CAVE_BENCH_SPREAD: "1" }));
+      for (const peer of PEERS.slice(1))
+        (calls[peer] ??= []).push(node("per-call-peers.mjs", [root, repoRoot, peer], { CAVE_BENCH_SPREAD: "1" }));
     }
     perCall.push({ n, calls });
     const memory = {};
-    for (const [name, checkout] of sides) memory[name] = node("rss.mjs", ["cave", root, checkout], {}, ["--expose-gc"]).rssMB;
-    for (const peer of PEERS.slice(1)) memory[peer] = node("rss.mjs", [peer, root, repoRoot], {}, ["--expose-gc"]).rssMB;
+    for (const [name, checkout] of sides)
+      memory[name] = node("rss.mjs", ["cave", root, checkout], {}, ["--expose-gc"]).rssMB;
+    for (const peer of PEERS.slice(1))
+      memory[peer] = node("rss.mjs", [peer, root, repoRoot], {}, ["--expose-gc"]).rssMB;
     rss.push({ n, memory });
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -70,23 +81,50 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 const ratio = (a, b) => `${(a / b).toFixed(a / b >= 10 ? 0 : 1)}x`;
 const us = (x) => `${x.toFixed(2)} µs`;
-console.log(`node ${process.version}, ${process.arch}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; the issue's 9-property schema (nine-project.mjs)\n`);
+console.log(
+  `node ${process.version}, ${process.arch}, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}; the issue's 9-property schema (nine-project.mjs)\n`,
+);
 console.log(`ready + first call, median of ${RUNS} fresh processes each, interleaved (Node start-up excluded):\n`);
 const names = sides.map(([name]) => name);
-console.log(`| locked tools | ${names.map((name) => `cave ${name}`).join(" | ")} | Ajv compile at start-up + first call | AI SDK (zod tools) + first call | ${names.map((name) => `Ajv / ${name} | AI SDK / ${name}`).join(" | ")} |`);
-console.log(`| ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: | ${names.map(() => "---: | ---:").join(" | ")} |`);
-for (const r of rows) console.log(`| ${r.n} | ${names.map((name) => fmt(r[name])).join(" | ")} | ${fmt(r.ajv)} | ${fmt(r.aiSdk)} | ${names.map((name) => `${ratio(r.ajv, r[name])} | ${ratio(r.aiSdk, r[name])}`).join(" | ")} |`);
-console.log("\nper call (CPU time; one process per side, 3 each, alternating, 7 rounds each; median of the processes' medians; overhead over the same process's direct execute):\n");
-console.log(`| locked tools | direct execute | ${names.map((name) => `cave ${name}: overhead`).join(" | ")} | Ajv: validation | AI SDK: overhead | ${names.map((name) => `cave ${name} / Ajv`).join(" | ")} |`);
-console.log(`| ---: | ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: | ${names.map(() => "---:").join(" | ")} |`);
+console.log(
+  `| locked tools | ${names.map((name) => `cave ${name}`).join(" | ")} | Ajv compile at start-up + first call | AI SDK (zod tools) + first call | ${names.map((name) => `Ajv / ${name} | AI SDK / ${name}`).join(" | ")} |`,
+);
+console.log(
+  `| ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: | ${names.map(() => "---: | ---:").join(" | ")} |`,
+);
+for (const r of rows)
+  console.log(
+    `| ${r.n} | ${names.map((name) => fmt(r[name])).join(" | ")} | ${fmt(r.ajv)} | ${fmt(r.aiSdk)} | ${names.map((name) => `${ratio(r.ajv, r[name])} | ${ratio(r.aiSdk, r[name])}`).join(" | ")} |`,
+  );
+console.log(
+  "\nper call (CPU time; one process per side, 3 each, alternating, 7 rounds each; median of the processes' medians; overhead over the same process's direct execute):\n",
+);
+console.log(
+  `| locked tools | direct execute | ${names.map((name) => `cave ${name}: overhead`).join(" | ")} | Ajv: validation | AI SDK: overhead | ${names.map((name) => `cave ${name} / Ajv`).join(" | ")} |`,
+);
+console.log(
+  `| ---: | ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: | ${names.map(() => "---:").join(" | ")} |`,
+);
 for (const { n, calls } of perCall) {
   const over = (name, key) => median(calls[name].map((p) => p[`${key}OverUs`]));
   const cave = Object.fromEntries(names.map((name) => [name, over(name, "cave")]));
-  console.log(`| ${n} | ${us(median(calls.ajv.map((p) => p.directUs)))} | ${names.map((name) => us(cave[name])).join(" | ")} | ${us(over("ajv", "ajv"))} | ${us(over("aiSdk", "aiSdk"))} | ${names.map((name) => ratio(cave[name], over("ajv", "ajv"))).join(" | ")} |`);
+  console.log(
+    `| ${n} | ${us(median(calls.ajv.map((p) => p.directUs)))} | ${names.map((name) => us(cave[name])).join(" | ")} | ${us(over("ajv", "ajv"))} | ${us(over("aiSdk", "aiSdk"))} | ${names.map((name) => ratio(cave[name], over("ajv", "ajv"))).join(" | ")} |`,
+  );
 }
 console.log("\nRSS after calling every tool once (one fresh process each, after a full GC):\n");
 console.log(`| locked tools | ${names.map((name) => `cave ${name}`).join(" | ")} | Ajv | AI SDK |`);
 console.log(`| ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: |`);
-for (const { n, memory } of rss) console.log(`| ${n} | ${names.map((name) => `${memory[name].toFixed(0)} MB`).join(" | ")} | ${memory.ajv.toFixed(0)} MB | ${memory.aiSdk.toFixed(0)} MB |`);
+for (const { n, memory } of rss)
+  console.log(
+    `| ${n} | ${names.map((name) => `${memory[name].toFixed(0)} MB`).join(" | ")} | ${memory.ajv.toFixed(0)} MB | ${memory.aiSdk.toFixed(0)} MB |`,
+  );
 console.log("\ninstall size of a deploy (deploy-size.mjs):\n");
-console.log(execFileSync(process.execPath, [join(here, "deploy-size.mjs")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim());
+console.log(
+  execFileSync(process.execPath, [join(here, "deploy-size.mjs")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  }).trim(),
+);

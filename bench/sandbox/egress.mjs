@@ -10,7 +10,9 @@ import { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
-const { EgressChannel, resolveEgressOptions, upstreamAgents } = await import(pathToFileURL(join(repoRoot, "dist/runtime/sandbox/egress/index.js")).href);
+const { EgressChannel, resolveEgressOptions, upstreamAgents } = await import(
+  pathToFileURL(join(repoRoot, "dist/runtime/sandbox/egress/index.js")).href
+);
 
 const REQUESTS = 2_000;
 const ROUNDS = 5;
@@ -39,7 +41,14 @@ await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const port = server.address().port;
 
 const agents = upstreamAgents();
-const channel = new EgressChannel({ egress: ["api.bench.test"], secrets: { BENCH_TOKEN: { hosts: ["api.bench.test"], header: "authorization", format: "Bearer {}" } } }, resolveEgressOptions({ resolve: { "api.bench.test": `127.0.0.1:${port}` } }), agents);
+const channel = new EgressChannel(
+  {
+    egress: ["api.bench.test"],
+    secrets: { BENCH_TOKEN: { hosts: ["api.bench.test"], header: "authorization", format: "Bearer {}" } },
+  },
+  resolveEgressOptions({ resolve: { "api.bench.test": `127.0.0.1:${port}` } }),
+  agents,
+);
 channel.arm(new Map([["BENCH_TOKEN", "bench-token"]]));
 
 const direct = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -83,7 +92,8 @@ channel.disarm();
 channel.arm(new Map([["BENCH_TOKEN", "bench-token"]]));
 const samples = { direct: [], broker: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  for (const route of round % 2 === 0 ? ["direct", "broker"] : ["broker", "direct"]) samples[route].push(...(await latency(route)));
+  for (const route of round % 2 === 0 ? ["direct", "broker"] : ["broker", "direct"])
+    samples[route].push(...(await latency(route)));
   channel.disarm();
   channel.arm(new Map([["BENCH_TOKEN", "bench-token"]]));
 }
@@ -98,7 +108,11 @@ async function stream(route) {
   const seconds = Number(process.hrtime.bigint() - t) / 1e9;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { bytes, mbPerSecond: Math.round(bytes / 1_048_576 / seconds), rssGrowthMb: Math.round(((peak - before) / 1_048_576) * 10) / 10 };
+  return {
+    bytes,
+    mbPerSecond: Math.round(bytes / 1_048_576 / seconds),
+    rssGrowthMb: Math.round(((peak - before) / 1_048_576) * 10) / 10,
+  };
 }
 const streamed = { direct: await stream("direct"), broker: await stream("broker") };
 const records = channel.disarm();
@@ -108,7 +122,10 @@ const result = {
   node: process.version,
   requests: REQUESTS * ROUNDS,
   latencyUs: { direct: summary(samples.direct), broker: summary(samples.broker) },
-  addedUs: { p50: Math.round(quantile(samples.broker, 0.5) - quantile(samples.direct, 0.5)), p99: Math.round(quantile(samples.broker, 0.99) - quantile(samples.direct, 0.99)) },
+  addedUs: {
+    p50: Math.round(quantile(samples.broker, 0.5) - quantile(samples.direct, 0.5)),
+    p99: Math.round(quantile(samples.broker, 0.99) - quantile(samples.direct, 0.99)),
+  },
   stream: { mb: STREAM_MB, ...streamed },
   receiptRecord: records.at(-1),
 };

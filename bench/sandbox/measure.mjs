@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [root, repoRoot] = process.argv.slice(2);
-const { createRuntime, createSandboxDispatcher, sandboxLayers } = await import(pathToFileURL(join(repoRoot, "dist/runtime/index.js")).href);
+const { createRuntime, createSandboxDispatcher, sandboxLayers } = await import(
+  pathToFileURL(join(repoRoot, "dist/runtime/index.js")).href
+);
 
 const CALLS = 2_000;
 const ROUNDS = 5;
@@ -31,10 +33,15 @@ async function times(run, name, calls) {
  * pipe on fd 3, with no pipeline, no validation and no sandbox layers.
  */
 async function rawEcho(calls) {
-  const source = 'import { Socket } from "node:net"; const s = new Socket({ fd: 3, readable: true, writable: true }); s.on("data", (d) => s.write(d));';
-  const child = spawn(process.execPath, ["--input-type=module", "--eval", source], { stdio: ["ignore", "ignore", "inherit", "pipe"] });
+  const source =
+    'import { Socket } from "node:net"; const s = new Socket({ fd: 3, readable: true, writable: true }); s.on("data", (d) => s.write(d));';
+  const child = spawn(process.execPath, ["--input-type=module", "--eval", source], {
+    stdio: ["ignore", "ignore", "inherit", "pipe"],
+  });
   const channel = child.stdio[3];
-  const body = Buffer.from(JSON.stringify({ t: "run", id: "x.1", callId: "00000000-0000-0000-0000-000000000000", input: args }));
+  const body = Buffer.from(
+    JSON.stringify({ t: "run", id: "x.1", callId: "00000000-0000-0000-0000-000000000000", input: args }),
+  );
   const frame = Buffer.concat([Buffer.from([0, 0, (body.length >> 8) & 255, body.length & 255]), body]);
   let answered;
   channel.on("data", () => answered());
@@ -59,7 +66,10 @@ const layers = await sandboxLayers();
 const sandboxOs = layers.osLayer.active ? createSandboxDispatcher({ isolation: "os" }) : undefined;
 const sandbox = createSandboxDispatcher({ isolation: "node" });
 const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: sandbox } });
-const runtimeOs = sandboxOs === undefined ? undefined : await createRuntime({ root, mode: "host", dispatchers: { required: sandboxOs } });
+const runtimeOs =
+  sandboxOs === undefined
+    ? undefined
+    : await createRuntime({ root, mode: "host", dispatchers: { required: sandboxOs } });
 const budget = { budget: { maxCalls: Number.MAX_SAFE_INTEGER, maxWallMs: 3_600_000 } };
 const run = runtime.startRun(budget);
 const runOs = runtimeOs?.startRun(budget);
@@ -108,15 +118,34 @@ async function cold(options, what) {
 }
 
 const coldRows = [await cold({ spare: false, isolation: "node" }, "new child, Node layers only")];
-if (layers.osLayer.active) coldRows.push(await cold({ spare: false, isolation: "os" }, `new child under bubblewrap (${layers.osLayer.namespaces.join(", ")} namespaces)`));
+if (layers.osLayer.active)
+  coldRows.push(
+    await cold(
+      { spare: false, isolation: "os" },
+      `new child under bubblewrap (${layers.osLayer.namespaces.join(", ")} namespaces)`,
+    ),
+  );
 coldRows.push(await cold({ spare: true }, "spare child already started"));
 
-const active = [layers.permissionModel, "deny layer", layers.osLayer.active ? "OS layer (bubblewrap)" : null, layers.processGroup ? "own session" : null, layers.rssWatchdog ? "RSS watchdog" : null].filter(Boolean).join(", ");
+const active = [
+  layers.permissionModel,
+  "deny layer",
+  layers.osLayer.active ? "OS layer (bubblewrap)" : null,
+  layers.processGroup ? "own session" : null,
+  layers.rssWatchdog ? "RSS watchdog" : null,
+]
+  .filter(Boolean)
+  .join(", ");
 process.stdout.write(
   JSON.stringify({
     cpus: availableParallelism(),
     layers: active,
-    warm: { rawEcho: median(raw), inProcess: { median: median(inProcess), p90: median(inP90) }, sandboxed: { median: median(sandboxed), p90: median(sbP90) }, sandboxedOs: runOs ? { median: median(sandboxedOs), p90: median(osP90) } : null },
+    warm: {
+      rawEcho: median(raw),
+      inProcess: { median: median(inProcess), p90: median(inP90) },
+      sandboxed: { median: median(sandboxed), p90: median(sbP90) },
+      sandboxedOs: runOs ? { median: median(sandboxedOs), p90: median(osP90) } : null,
+    },
     cold: coldRows,
   }),
 );

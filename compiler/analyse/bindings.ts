@@ -3,9 +3,19 @@ import type { Module } from "./model.js";
 
 /** What a name refers to, as far as static analysis cares. */
 export type Binding =
-  | { readonly kind: "const"; readonly module: Module; readonly declaration: ts.VariableDeclaration; readonly initializer: ts.Expression }
-  | { readonly kind: "import"; readonly module: Module; readonly specifier: string; /** "default", "*" or the exported name. */ readonly imported: string }
-  | { readonly kind: "other"; /** Why its value is not static, e.g. "declared with let". */ readonly what: string }
+  | {
+      readonly kind: "const";
+      readonly module: Module;
+      readonly declaration: ts.VariableDeclaration;
+      readonly initializer: ts.Expression;
+    }
+  | {
+      readonly kind: "import";
+      readonly module: Module;
+      readonly specifier: string /** "default", "*" or the exported name. */;
+      readonly imported: string;
+    }
+  | { readonly kind: "other" /** Why its value is not static, e.g. "declared with let". */; readonly what: string }
   | { readonly kind: "global" };
 
 type Scope = ReadonlyMap<string, Binding>;
@@ -24,7 +34,8 @@ export function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
 export function boundIdentifiers(name: ts.BindingName): ts.Identifier[] {
   if (ts.isIdentifier(name)) return [name];
   const out: ts.Identifier[] = [];
-  for (const element of name.elements) if (!ts.isOmittedExpression(element)) out.push(...boundIdentifiers(element.name));
+  for (const element of name.elements)
+    if (!ts.isOmittedExpression(element)) out.push(...boundIdentifiers(element.name));
   return out;
 }
 
@@ -36,11 +47,17 @@ function declarationKind(list: ts.VariableDeclarationList): string | "const" {
   return "declared with using";
 }
 
-function addVariables(module: Module, list: ts.VariableDeclarationList, ambient: boolean, into: Map<string, Binding>): void {
+function addVariables(
+  module: Module,
+  list: ts.VariableDeclarationList,
+  ambient: boolean,
+  into: Map<string, Binding>,
+): void {
   const kind = declarationKind(list);
   for (const declaration of list.declarations) {
     if (!ts.isIdentifier(declaration.name)) {
-      for (const id of boundIdentifiers(declaration.name)) into.set(id.text, { kind: "other", what: "destructured from another value" });
+      for (const id of boundIdentifiers(declaration.name))
+        into.set(id.text, { kind: "other", what: "destructured from another value" });
       continue;
     }
     const name = declaration.name.text;
@@ -63,7 +80,12 @@ function addImport(module: Module, statement: ts.ImportDeclaration, into: Map<st
   }
   for (const element of bindings.elements) {
     if (element.isTypeOnly) continue;
-    into.set(element.name.text, { kind: "import", module, specifier, imported: (element.propertyName ?? element.name).text });
+    into.set(element.name.text, {
+      kind: "import",
+      module,
+      specifier,
+      imported: (element.propertyName ?? element.name).text,
+    });
   }
 }
 
@@ -71,13 +93,18 @@ function addImport(module: Module, statement: ts.ImportDeclaration, into: Map<st
 function statementScope(module: Module, statements: readonly ts.Statement[]): Map<string, Binding> {
   const into = new Map<string, Binding>();
   for (const statement of statements) {
-    if (ts.isVariableStatement(statement)) addVariables(module, statement.declarationList, hasModifier(statement, ts.SyntaxKind.DeclareKeyword), into);
+    if (ts.isVariableStatement(statement))
+      addVariables(module, statement.declarationList, hasModifier(statement, ts.SyntaxKind.DeclareKeyword), into);
     else if (ts.isImportDeclaration(statement)) addImport(module, statement, into);
-    else if (ts.isFunctionDeclaration(statement) && statement.name) into.set(statement.name.text, { kind: "other", what: "a function" });
-    else if (ts.isClassDeclaration(statement) && statement.name) into.set(statement.name.text, { kind: "other", what: "a class" });
+    else if (ts.isFunctionDeclaration(statement) && statement.name)
+      into.set(statement.name.text, { kind: "other", what: "a function" });
+    else if (ts.isClassDeclaration(statement) && statement.name)
+      into.set(statement.name.text, { kind: "other", what: "a class" });
     else if (ts.isEnumDeclaration(statement)) into.set(statement.name.text, { kind: "other", what: "an enum" });
-    else if (ts.isModuleDeclaration(statement) && ts.isIdentifier(statement.name)) into.set(statement.name.text, { kind: "other", what: "a namespace" });
-    else if (ts.isImportEqualsDeclaration(statement)) into.set(statement.name.text, { kind: "other", what: "an import = require()" });
+    else if (ts.isModuleDeclaration(statement) && ts.isIdentifier(statement.name))
+      into.set(statement.name.text, { kind: "other", what: "a namespace" });
+    else if (ts.isImportEqualsDeclaration(statement))
+      into.set(statement.name.text, { kind: "other", what: "an import = require()" });
   }
   return into;
 }
@@ -91,13 +118,29 @@ function scopeOf(module: Module, node: ts.Node): Scope | undefined {
   const cached = scopes.get(node);
   if (cached) return cached;
   let scope: Map<string, Binding> | undefined;
-  if (ts.isSourceFile(node) || ts.isBlock(node) || ts.isModuleBlock(node)) scope = statementScope(module, node.statements);
-  else if (ts.isCaseBlock(node)) scope = statementScope(module, node.clauses.flatMap((clause) => [...clause.statements]));
+  if (ts.isSourceFile(node) || ts.isBlock(node) || ts.isModuleBlock(node))
+    scope = statementScope(module, node.statements);
+  else if (ts.isCaseBlock(node))
+    scope = statementScope(
+      module,
+      node.clauses.flatMap((clause) => [...clause.statements]),
+    );
   else if (ts.isFunctionLike(node)) {
-    scope = namesScope(node.parameters.flatMap((p) => boundIdentifiers(p.name)), "a parameter");
-    if ((ts.isFunctionExpression(node) || ts.isClassExpression(node)) && node.name && !scope.has(node.name.text)) scope.set(node.name.text, { kind: "other", what: "a function" });
-  } else if ((ts.isForStatement(node) || ts.isForInStatement(node) || ts.isForOfStatement(node)) && node.initializer && ts.isVariableDeclarationList(node.initializer)) {
-    scope = namesScope(node.initializer.declarations.flatMap((d) => boundIdentifiers(d.name)), "a loop variable");
+    scope = namesScope(
+      node.parameters.flatMap((p) => boundIdentifiers(p.name)),
+      "a parameter",
+    );
+    if ((ts.isFunctionExpression(node) || ts.isClassExpression(node)) && node.name && !scope.has(node.name.text))
+      scope.set(node.name.text, { kind: "other", what: "a function" });
+  } else if (
+    (ts.isForStatement(node) || ts.isForInStatement(node) || ts.isForOfStatement(node)) &&
+    node.initializer &&
+    ts.isVariableDeclarationList(node.initializer)
+  ) {
+    scope = namesScope(
+      node.initializer.declarations.flatMap((d) => boundIdentifiers(d.name)),
+      "a loop variable",
+    );
   } else if (ts.isCatchClause(node) && node.variableDeclaration) {
     scope = namesScope(boundIdentifiers(node.variableDeclaration.name), "a caught error");
   } else if (ts.isClassExpression(node) && node.name) {

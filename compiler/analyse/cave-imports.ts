@@ -36,7 +36,9 @@ export function caveImports(module: Module): CaveImports {
       else if (ref?.kind === "namespace") namespaces.set(local, { specifier, imported, of: ref.of });
     };
     if (ts.isNamespaceImport(clause.namedBindings)) add(clause.namedBindings.name.text, "*");
-    else for (const element of clause.namedBindings.elements) if (!element.isTypeOnly) add(element.name.text, (element.propertyName ?? element.name).text);
+    else
+      for (const element of clause.namedBindings.elements)
+        if (!element.isTypeOnly) add(element.name.text, (element.propertyName ?? element.name).text);
   }
   const result = { functions, namespaces };
   cache.set(module, result);
@@ -52,13 +54,19 @@ export function importsCave(module: Module): boolean {
 /** Whether `id` means that import at this place (not a local of the same name). */
 function isBinding(module: Module, id: ts.Identifier, from: CaveImport): boolean {
   const binding = resolveName(module, id, id.text);
-  return binding.kind === "import" && binding.module === module && binding.specifier === from.specifier && binding.imported === from.imported;
+  return (
+    binding.kind === "import" &&
+    binding.module === module &&
+    binding.specifier === from.specifier &&
+    binding.imported === from.imported
+  );
 }
 
 /** The property a `ns.name` / `ns["name"]` access reads, when it is written literally. */
 export function accessedName(node: ts.Node): string | undefined {
   if (ts.isPropertyAccessExpression(node)) return node.name.text;
-  if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) return node.argumentExpression.text;
+  if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression))
+    return node.argumentExpression.text;
   return undefined;
 }
 

@@ -24,7 +24,12 @@ function listedTool(definition: Definition, registry: Registry, item: unknown, f
   if (!item.module.inBuild && !registry.of(item).home) {
     const at = fieldLocation(definition, field);
     definition.diagnostics.push(
-      error("CAVE3007", `${definitionSubject(definition)}: ${field} refers to a tool defined in ${item.module.file} (${describePlace(item.module, item.call)}), which is not one of the build's modules, so it would not be locked`, "Add that module to the include globs of the configuration, or move the tool into a module the build includes.", locate(at.module, at.node)),
+      error(
+        "CAVE3007",
+        `${definitionSubject(definition)}: ${field} refers to a tool defined in ${item.module.file} (${describePlace(item.module, item.call)}), which is not one of the build's modules, so it would not be locked`,
+        "Add that module to the include globs of the configuration, or move the tool into a module the build includes.",
+        locate(at.module, at.node),
+      ),
     );
     return NOT_STATIC;
   }
@@ -51,7 +56,8 @@ export function checkDefinition(definition: Definition, registry: Registry): voi
   const values = { ...definition.values };
   const listTools = (key: string) => {
     const list = values[key];
-    if (Array.isArray(list)) values[key] = list.map((item, i) => listedTool(definition, registry, item, `${key}[${i}]`));
+    if (Array.isArray(list))
+      values[key] = list.map((item, i) => listedTool(definition, registry, item, `${key}[${i}]`));
   };
   if (definition.kind === "tool") {
     const result = values.result;
@@ -62,10 +68,16 @@ export function checkDefinition(definition: Definition, registry: Registry): voi
       values.result = ARTIFACT_STAND_IN;
     }
     listTools("nestedTools");
-    report(definition, checkToolOptions(values, (item) => (isToolRef(item) ? registry.toolFacts(item) : undefined)));
+    report(
+      definition,
+      checkToolOptions(values, (item) => (isToolRef(item) ? registry.toolFacts(item) : undefined)),
+    );
   } else if (definition.kind === "agent") {
     listTools("tools");
-    report(definition, checkAgentOptions(values, (item) => (isToolRef(item) ? registry.toolFacts(item)?.name : undefined)));
+    report(
+      definition,
+      checkAgentOptions(values, (item) => (isToolRef(item) ? registry.toolFacts(item)?.name : undefined)),
+    );
   } else {
     report(definition, checkArtifactOptions(values));
   }

@@ -4,7 +4,11 @@ import type { Module } from "./model.js";
 
 export type ExportEntry =
   | { readonly kind: "local"; readonly local: string }
-  | { readonly kind: "reexport"; readonly specifier: string; /** "*" for `export * as name from`. */ readonly imported: string }
+  | {
+      readonly kind: "reexport";
+      readonly specifier: string /** "*" for `export * as name from`. */;
+      readonly imported: string;
+    }
   | { readonly kind: "expression"; readonly expression: ts.Expression };
 
 export interface ModuleExports {
@@ -31,7 +35,10 @@ export function moduleExports(module: Module): ModuleExports {
   for (const statement of module.sf.statements) {
     if (ts.isExportDeclaration(statement)) {
       if (statement.isTypeOnly) continue;
-      const specifier = statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
+      const specifier =
+        statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)
+          ? statement.moduleSpecifier.text
+          : undefined;
       const clause = statement.exportClause;
       if (!clause) {
         if (specifier !== undefined) stars.push(specifier);
@@ -41,7 +48,8 @@ export function moduleExports(module: Module): ModuleExports {
         for (const element of clause.elements) {
           if (element.isTypeOnly) continue;
           const local = exportName(element.propertyName ?? element.name);
-          if (specifier !== undefined) named.set(exportName(element.name), { kind: "reexport", specifier, imported: local });
+          if (specifier !== undefined)
+            named.set(exportName(element.name), { kind: "reexport", specifier, imported: local });
           else exportLocal(exportName(element.name), local);
         }
       }
@@ -65,7 +73,8 @@ export function moduleExports(module: Module): ModuleExports {
   }
   for (const [exported, entry] of named) {
     // `export default someConst` exports that const under "default".
-    if (entry.kind === "expression" && ts.isIdentifier(entry.expression)) namesOf.set(entry.expression.text, [...(namesOf.get(entry.expression.text) ?? []), exported]);
+    if (entry.kind === "expression" && ts.isIdentifier(entry.expression))
+      namesOf.set(entry.expression.text, [...(namesOf.get(entry.expression.text) ?? []), exported]);
   }
   const result: ModuleExports = { named, stars, namesOf };
   cache.set(module.sf, result);

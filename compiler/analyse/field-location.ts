@@ -8,7 +8,10 @@ function segments(field: string): Array<string | number> {
   return [...field.matchAll(/\[(\d+)\]|([^.[\]]+)/g)].map((m) => (m[1] !== undefined ? Number(m[1]) : m[2]!));
 }
 
-function childOf(value: ts.Expression, segment: string | number): { node: ts.Node; value: ts.Expression | undefined } | undefined {
+function childOf(
+  value: ts.Expression,
+  segment: string | number,
+): { node: ts.Node; value: ts.Expression | undefined } | undefined {
   const e = unwrap(value);
   if (typeof segment === "number" && ts.isArrayLiteralExpression(e)) {
     // Positions are only faithful up to the first spread.

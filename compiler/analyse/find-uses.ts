@@ -26,14 +26,33 @@ function isReference(id: ts.Identifier): boolean {
   if (ts.isBindingElement(p)) return p.initializer === id;
   if (ts.isTypeOfExpression(p)) return false;
   if (
-    ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isMethodDeclaration(p) || ts.isGetAccessor(p) || ts.isSetAccessor(p) ||
-    ts.isPropertySignature(p) || ts.isMethodSignature(p) || ts.isEnumMember(p) || ts.isVariableDeclaration(p) || ts.isParameter(p) ||
-    ts.isFunctionDeclaration(p) || ts.isFunctionExpression(p) || ts.isClassDeclaration(p) || ts.isClassExpression(p) ||
-    ts.isLabeledStatement(p) || ts.isBreakOrContinueStatement(p) || ts.isJsxAttribute(p)
+    ts.isPropertyAssignment(p) ||
+    ts.isPropertyDeclaration(p) ||
+    ts.isMethodDeclaration(p) ||
+    ts.isGetAccessor(p) ||
+    ts.isSetAccessor(p) ||
+    ts.isPropertySignature(p) ||
+    ts.isMethodSignature(p) ||
+    ts.isEnumMember(p) ||
+    ts.isVariableDeclaration(p) ||
+    ts.isParameter(p) ||
+    ts.isFunctionDeclaration(p) ||
+    ts.isFunctionExpression(p) ||
+    ts.isClassDeclaration(p) ||
+    ts.isClassExpression(p) ||
+    ts.isLabeledStatement(p) ||
+    ts.isBreakOrContinueStatement(p) ||
+    ts.isJsxAttribute(p)
   ) {
     return (p as { name?: ts.Node }).name !== id;
   }
-  return !(ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isNamespaceExport(p));
+  return !(
+    ts.isImportSpecifier(p) ||
+    ts.isExportSpecifier(p) ||
+    ts.isImportClause(p) ||
+    ts.isNamespaceImport(p) ||
+    ts.isNamespaceExport(p)
+  );
 }
 
 function checkReference(module: Module, id: ts.Identifier, misuses: CaveMisuse[]): void {
@@ -44,24 +63,32 @@ function checkReference(module: Module, id: ts.Identifier, misuses: CaveMisuse[]
   const p = id.parent;
   const from = describeImport(module, id);
   if (refers === "function") {
-    if (!(ts.isCallExpression(callee.parent) && callee.parent.expression === callee)) misuses.push({ node: id, what: `${id.text} (imported from ${from})` });
+    if (!(ts.isCallExpression(callee.parent) && callee.parent.expression === callee))
+      misuses.push({ node: id, what: `${id.text} (imported from ${from})` });
     return;
   }
-  const name = (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === id ? accessedName(p) : undefined;
+  const name =
+    (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === id
+      ? accessedName(p)
+      : undefined;
   if (name === undefined) {
     misuses.push({ node: id, what: `the namespace ${id.text} (imported from ${from})` });
     return;
   }
   const member = memberOf(namespaceAt(module, id)!, name);
-  if (member?.kind === "namespace") misuses.push({ node: p, what: `${id.text}.${name} (a namespace holding cave's functions)` });
-  else if (member?.kind === "function" && !(ts.isCallExpression(p.parent) && p.parent.expression === p)) misuses.push({ node: p, what: `${id.text}.${name}` });
+  if (member?.kind === "namespace")
+    misuses.push({ node: p, what: `${id.text}.${name} (a namespace holding cave's functions)` });
+  else if (member?.kind === "function" && !(ts.isCallExpression(p.parent) && p.parent.expression === p))
+    misuses.push({ node: p, what: `${id.text}.${name}` });
 }
 
 /** `"cave"`, or `"./lib/cave.js" (which re-exports "cave")`: where a cave import came from, for messages. */
 function describeImport(module: Module, id: ts.Identifier): string {
   const imports = caveImports(module);
   const specifier = (imports.functions.get(id.text) ?? imports.namespaces.get(id.text))!.specifier;
-  return specifier === CAVE_PACKAGE ? `"${CAVE_PACKAGE}"` : `${JSON.stringify(specifier)}, which re-exports "${CAVE_PACKAGE}"`;
+  return specifier === CAVE_PACKAGE
+    ? `"${CAVE_PACKAGE}"`
+    : `${JSON.stringify(specifier)}, which re-exports "${CAVE_PACKAGE}"`;
 }
 
 /** Every call of cave's tool/agent/artifact in a module, and every other use of them. */
@@ -71,7 +98,13 @@ export function findCaveUses(module: Module): CaveUses {
   const calls: CaveCall[] = [];
   const misuses: CaveMisuse[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isImportDeclaration(node)) return;
+    if (
+      ts.isTypeNode(node) ||
+      ts.isInterfaceDeclaration(node) ||
+      ts.isTypeAliasDeclaration(node) ||
+      ts.isImportDeclaration(node)
+    )
+      return;
     // Re-exports hand cave's functions on to other modules, which are followed (cave-exports.ts).
     if (ts.isExportDeclaration(node)) return;
     if (ts.isCallExpression(node)) {

@@ -15,7 +15,9 @@ function compare(a: string, b: string): number {
 function listed(definition: Definition, registry: Registry): Definition[] {
   const list = definition.values[definition.kind === "agent" ? "tools" : "nestedTools"];
   if (!Array.isArray(list)) return [];
-  return list.filter((item): item is DefinitionRef => item instanceof DefinitionRef && item.kind === "tool").map((ref) => registry.of(ref));
+  return list
+    .filter((item): item is DefinitionRef => item instanceof DefinitionRef && item.kind === "tool")
+    .map((ref) => registry.of(ref));
 }
 
 /**
@@ -27,10 +29,15 @@ function listed(definition: Definition, registry: Registry): Definition[] {
  *    composite lists it: the staged bundle exports it (decisions.md, "Tools defined without export").
  * A definition of the build with none of these is a CAVE3004 warning: not locked.
  */
-export function assignHomes(defined: readonly Definition[], reExported: ReadonlyMap<Module, readonly ReExported[]>, registry: Registry): void {
+export function assignHomes(
+  defined: readonly Definition[],
+  reExported: ReadonlyMap<Module, readonly ReExported[]>,
+  registry: Registry,
+): void {
   for (const definition of defined) {
     const placement = definition.placement;
-    if (definition.module.inBuild && placement?.ok) definition.home = { module: definition.module, exportName: placement.exportName, synthetic: false };
+    if (definition.module.inBuild && placement?.ok)
+      definition.home = { module: definition.module, exportName: placement.exportName, synthetic: false };
   }
   for (const barrel of [...reExported.keys()].sort((a, b) => compare(a.file, b.file))) {
     for (const found of reExported.get(barrel)!) {
@@ -44,7 +51,14 @@ export function assignHomes(defined: readonly Definition[], reExported: Readonly
   while (queue.length > 0) {
     for (const child of listed(queue.shift()!, registry)) {
       const placement = child.placement;
-      if (child.home || !child.module.inBuild || placement?.ok !== false || placement.code !== "CAVE3004" || placement.local === null) continue;
+      if (
+        child.home ||
+        !child.module.inBuild ||
+        placement?.ok !== false ||
+        placement.code !== "CAVE3004" ||
+        placement.local === null
+      )
+        continue;
       if (moduleExports(child.module).named.has(placement.local)) {
         taken.add(child);
         continue;
@@ -55,19 +69,31 @@ export function assignHomes(defined: readonly Definition[], reExported: Readonly
   }
   for (const definition of defined) {
     const placement = definition.placement;
-    if (definition.home || !definition.module.inBuild || placement?.ok !== false || placement.code !== "CAVE3004") continue;
+    if (definition.home || !definition.module.inBuild || placement?.ok !== false || placement.code !== "CAVE3004")
+      continue;
     const subject = definitionSubject(definition);
     const name = placement.local!;
     const at = locate(definition.module, definition.call);
     if (taken.has(definition)) {
       definition.diagnostics.push(
-        error("CAVE3004", `${subject} is not exported, and the module exports another value as ${name}, so the tool cannot be locked under its own name`, `Export it: write \`export const ${name} = tool({...})\` (renaming the other export), or add \`export { ${name} as someName }\`.`, at),
+        error(
+          "CAVE3004",
+          `${subject} is not exported, and the module exports another value as ${name}, so the tool cannot be locked under its own name`,
+          `Export it: write \`export const ${name} = tool({...})\` (renaming the other export), or add \`export { ${name} as someName }\`.`,
+          at,
+        ),
       );
       continue;
     }
-    const what = definition.kind === "tool" ? "no locked agent or composite tool lists it" : "agents are locked by their export";
+    const what =
+      definition.kind === "tool" ? "no locked agent or composite tool lists it" : "agents are locked by their export";
     definition.diagnostics.push(
-      warning("CAVE3004", `${subject} is defined without being exported and ${what}, so it is not locked and cannot be called`, `If it should be callable, export it (\`export const ${name} = ${definition.kind}({...})\` or \`export { ${name} }\`)${definition.kind === "tool" ? " or list it in an exported agent's tools" : ""}; otherwise delete it.`, at),
+      warning(
+        "CAVE3004",
+        `${subject} is defined without being exported and ${what}, so it is not locked and cannot be called`,
+        `If it should be callable, export it (\`export const ${name} = ${definition.kind}({...})\` or \`export { ${name} }\`)${definition.kind === "tool" ? " or list it in an exported agent's tools" : ""}; otherwise delete it.`,
+        at,
+      ),
     );
   }
 }

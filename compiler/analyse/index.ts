@@ -18,18 +18,22 @@ import { assignHomes } from "./homes.js";
 /** Any import or re-export: a module without one cannot reach cave's functions through another module. */
 const MAY_IMPORT = /\bimport\b|\bexport\b[^;]*\bfrom\b/;
 
-
 function misuse(module: Module, found: CaveMisuse): Diagnostic {
   return error(
     "CAVE3010",
     `${found.what} is used other than in a direct call, so the definitions made through it cannot be found without running your code`,
-    "Call tool(...), agent(...) and artifact(...) directly where the definition is made, e.g. `export const lookupOrder = tool({...})`; import them (from \"cave\" or a module that re-exports them), but do not alias them through variables or pass them around.",
+    'Call tool(...), agent(...) and artifact(...) directly where the definition is made, e.g. `export const lookupOrder = tool({...})`; import them (from "cave" or a module that re-exports them), but do not alias them through variables or pass them around.',
     locate(module, found.node),
   );
 }
 
 function failure(file: string, thrown: unknown, root: string): Diagnostic {
-  return error("CAVE3001", `analysing ${file} failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build's analysis, not in your code as far as it can tell; report it with the module that triggers it.", { file });
+  return error(
+    "CAVE3001",
+    `analysing ${file} failed unexpectedly: ${describeThrown(thrown, root)}`,
+    "This is a bug in cave build's analysis, not in your code as far as it can tell; report it with the module that triggers it.",
+    { file },
+  );
 }
 
 function byName<T extends { readonly name: string }>(a: T, b: T): number {
@@ -101,7 +105,8 @@ export function analyse(root: string, files: readonly string[]): AnalyseResult {
     const home = definition.home;
     if (!home || definition.kind === "artifact" || hasErrors(definition)) continue;
     modules.add(home.module.file);
-    if (home.synthetic) localExports.set(home.module.file, [...(localExports.get(home.module.file) ?? []), home.exportName]);
+    if (home.synthetic)
+      localExports.set(home.module.file, [...(localExports.get(home.module.file) ?? []), home.exportName]);
     if (definition.kind === "tool") tools.push(toStaticTool(definition, home, registry));
     else agents.push(toStaticAgent(definition, home, registry));
   }
@@ -112,7 +117,9 @@ export function analyse(root: string, files: readonly string[]): AnalyseResult {
     tools: tools.sort(byName),
     agents: agents.sort(byName),
     modules: [...modules].sort(),
-    localExports: Object.fromEntries([...localExports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([module, names]) => [module, names.sort()])),
+    localExports: Object.fromEntries(
+      [...localExports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([module, names]) => [module, names.sort()]),
+    ),
     diagnostics: sortDiagnostics(unique(diagnostics)),
   };
 }

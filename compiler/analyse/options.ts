@@ -20,7 +20,13 @@ export interface Options {
 
 export type OptionsRead =
   | { readonly ok: true; readonly options: Options }
-  | { readonly ok: false; readonly code: "CAVE3006" | "CAVE1024"; readonly module: Module; readonly node: ts.Node; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly code: "CAVE3006" | "CAVE1024";
+      readonly module: Module;
+      readonly node: ts.Node;
+      readonly message: string;
+    };
 
 const CALL_HINT: Readonly<Record<CaveFunction, string>> = {
   tool: "Call tool({ name, description, effect, input, execute }).",
@@ -33,43 +39,95 @@ export function callHint(kind: CaveFunction): string {
 }
 
 function notStatic(kind: CaveFunction, why: NotStatic, what: string): OptionsRead {
-  return { ok: false, code: "CAVE3006", module: why.module, node: why.node, message: `the options of ${kind}() ${what} (${why.reason})` };
+  return {
+    ok: false,
+    code: "CAVE3006",
+    module: why.module,
+    node: why.node,
+    message: `the options of ${kind}() ${what} (${why.reason})`,
+  };
 }
 
 /**
  * The options object of a tool()/agent()/artifact() call: an object literal, inline or in a const
  * (possibly imported), whose keys are all written out. A spread or a computed key would hide keys.
  */
-export function readOptions(evaluator: Evaluator, module: Module, call: ts.CallExpression, kind: CaveFunction): OptionsRead {
+export function readOptions(
+  evaluator: Evaluator,
+  module: Module,
+  call: ts.CallExpression,
+  kind: CaveFunction,
+): OptionsRead {
   const argument = call.arguments[0];
   const empty: OptionsRead = { ok: true, options: { module, properties: new Map() } };
   if (argument === undefined) {
-    return kind === "artifact" ? empty : { ok: false, code: "CAVE1024", module, node: call, message: `${kind}() is called without an options object` };
+    return kind === "artifact"
+      ? empty
+      : { ok: false, code: "CAVE1024", module, node: call, message: `${kind}() is called without an options object` };
   }
-  if (ts.isSpreadElement(argument)) return notStatic(kind, { module, node: argument, reason: "a spread argument" }, "cannot be read statically");
+  if (ts.isSpreadElement(argument))
+    return notStatic(kind, { module, node: argument, reason: "a spread argument" }, "cannot be read statically");
   const target = evaluator.follow(module, argument);
   if (!target.ok) return notStatic(kind, target, "cannot be read statically");
-  if ("namespace" in target) return { ok: false, code: "CAVE1024", module, node: argument, message: `the options of ${kind}() are a module namespace, not an object` };
+  if ("namespace" in target)
+    return {
+      ok: false,
+      code: "CAVE1024",
+      module,
+      node: argument,
+      message: `the options of ${kind}() are a module namespace, not an object`,
+    };
   if (!ts.isObjectLiteralExpression(target.expression)) {
     const value = evaluator.evaluate(target.module, target.expression);
     if (!value.ok) return notStatic(kind, value, "are computed");
     // artifact(undefined) takes the defaults, as artifact() does.
     if (value.value === undefined && kind === "artifact") return empty;
-    return { ok: false, code: "CAVE1024", module, node: argument, message: `the options of ${kind}() are not an object` };
+    return {
+      ok: false,
+      code: "CAVE1024",
+      module,
+      node: argument,
+      message: `the options of ${kind}() are not an object`,
+    };
   }
   const properties = new Map<string, OptionProperty>();
   const options = target.module;
   for (const property of target.expression.properties) {
-    if (ts.isSpreadAssignment(property)) return notStatic(kind, { module: options, node: property, reason: "a spread hides which keys are set" }, "cannot be read statically");
+    if (ts.isSpreadAssignment(property))
+      return notStatic(
+        kind,
+        { module: options, node: property, reason: "a spread hides which keys are set" },
+        "cannot be read statically",
+      );
     if (ts.isShorthandPropertyAssignment(property)) {
-      properties.set(property.name.text, { key: property.name.text, node: property, value: property.name, shape: "value" });
+      properties.set(property.name.text, {
+        key: property.name.text,
+        node: property,
+        value: property.name,
+        shape: "value",
+      });
       continue;
     }
     const key = propertyKey(property.name, (e) => evaluator.evaluate(options, e));
-    if (!key.ok) return notStatic(kind, key.evaluation.ok ? { module: options, node: property.name, reason: "a computed key that is not a string" } : key.evaluation, "cannot be read statically");
-    if (ts.isPropertyAssignment(property)) properties.set(key.key, { key: key.key, node: property, value: property.initializer, shape: "value" });
-    else if (ts.isMethodDeclaration(property)) properties.set(key.key, { key: key.key, node: property, value: undefined, shape: "method" });
-    else properties.set(key.key, { key: key.key, node: property, value: undefined, shape: ts.isGetAccessor(property) ? "getter" : "setter" });
+    if (!key.ok)
+      return notStatic(
+        kind,
+        key.evaluation.ok
+          ? { module: options, node: property.name, reason: "a computed key that is not a string" }
+          : key.evaluation,
+        "cannot be read statically",
+      );
+    if (ts.isPropertyAssignment(property))
+      properties.set(key.key, { key: key.key, node: property, value: property.initializer, shape: "value" });
+    else if (ts.isMethodDeclaration(property))
+      properties.set(key.key, { key: key.key, node: property, value: undefined, shape: "method" });
+    else
+      properties.set(key.key, {
+        key: key.key,
+        node: property,
+        value: undefined,
+        shape: ts.isGetAccessor(property) ? "getter" : "setter",
+      });
   }
   return { ok: true, options: { module: options, properties } };
 }

@@ -38,7 +38,12 @@ export class ProjectResolver {
     const facts = this.tsconfigFor(dir);
     let found: string | undefined;
     if (facts.aliases || this.members()?.byName.has(packageName(specifier))) {
-      const options: ts.CompilerOptions = { ...facts.options, moduleResolution: ts.ModuleResolutionKind.Bundler, module: ts.ModuleKind.ESNext, allowImportingTsExtensions: true };
+      const options: ts.CompilerOptions = {
+        ...facts.options,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        module: ts.ModuleKind.ESNext,
+        allowImportingTsExtensions: true,
+      };
       const result = ts.resolveModuleName(specifier, containing, options, ts.sys).resolvedModule;
       if (result && !result.resolvedFileName.endsWith(".d.ts")) found = this.projectPath(result.resolvedFileName);
     }
@@ -92,7 +97,12 @@ export class ProjectResolver {
       const read = ts.readConfigFile(path, ts.sys.readFile);
       if (!read.error) {
         // Only compiler options matter: listing the files the tsconfig includes would walk the whole tree.
-        const host: ts.ParseConfigHost = { useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames, fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: () => [] };
+        const host: ts.ParseConfigHost = {
+          useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+          fileExists: ts.sys.fileExists,
+          readFile: ts.sys.readFile,
+          readDirectory: () => [],
+        };
         const { options } = ts.parseJsonConfigFileContent(read.config, host, dirname(path), undefined, path);
         facts = { options, aliases: options.paths !== undefined || options.baseUrl !== undefined };
       }

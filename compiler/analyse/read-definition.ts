@@ -11,22 +11,45 @@ import type { Evaluator, NotStatic } from "./static-value.js";
 
 /** Fields the lock records: they must be static. Every other known tool key (schemas, execute) is evaluated later. */
 const LOCKED_FIELDS: Readonly<Record<CaveFunction, readonly string[]>> = {
-  tool: ["name", "description", "effect", "timeout", "allowRepeat", "sandbox", "sandboxProfile", "nestedTools", "result", "schemaSemanticsSHA256"],
+  tool: [
+    "name",
+    "description",
+    "effect",
+    "timeout",
+    "allowRepeat",
+    "sandbox",
+    "sandboxProfile",
+    "nestedTools",
+    "result",
+    "schemaSemanticsSHA256",
+  ],
   agent: AGENT_OPTION_KEYS,
   artifact: ARTIFACT_OPTION_KEYS,
 };
-const KNOWN_KEYS: Readonly<Record<CaveFunction, readonly string[]>> = { tool: TOOL_OPTION_KEYS, agent: AGENT_OPTION_KEYS, artifact: ARTIFACT_OPTION_KEYS };
+const KNOWN_KEYS: Readonly<Record<CaveFunction, readonly string[]>> = {
+  tool: TOOL_OPTION_KEYS,
+  agent: AGENT_OPTION_KEYS,
+  artifact: ARTIFACT_OPTION_KEYS,
+};
 const JSON_SCHEMA_KEYS = ["inputJSONSchema", "outputJSONSchema"];
-const READS_OPTIONS_HINT = "Write the options as an object literal with every key spelled out (no spread, no computed key), inline or in a const.";
+const READS_OPTIONS_HINT =
+  "Write the options as an object literal with every key spelled out (no spread, no computed key), inline or in a const.";
 
 interface Computed {
   readonly property: OptionProperty;
   readonly why: NotStatic;
 }
 
-function readProperty(evaluator: Evaluator, module: Module, property: OptionProperty, locked: boolean): { value: unknown; computed?: NotStatic } {
+function readProperty(
+  evaluator: Evaluator,
+  module: Module,
+  property: OptionProperty,
+  locked: boolean,
+): { value: unknown; computed?: NotStatic } {
   if (property.value === undefined) {
-    return locked ? { value: NOT_STATIC, computed: { module, node: property.node, reason: `a ${property.shape}` } } : { value: NOT_STATIC };
+    return locked
+      ? { value: NOT_STATIC, computed: { module, node: property.node, reason: `a ${property.shape}` } }
+      : { value: NOT_STATIC };
   }
   const evaluated = evaluator.evaluate(module, property.value);
   if (evaluated.ok) return { value: evaluated.value };
@@ -37,9 +60,17 @@ function readProperty(evaluator: Evaluator, module: Module, property: OptionProp
 
 function computedDiagnostic(definition: Definition, { property, why }: Computed, optionsModule: Module): Diagnostic {
   const field = property.key;
-  const elsewhere = why.module !== optionsModule || why.node.getStart(why.module.sf) < property.node.getStart(optionsModule.sf) || why.node.getEnd() > property.node.getEnd();
+  const elsewhere =
+    why.module !== optionsModule ||
+    why.node.getStart(why.module.sf) < property.node.getStart(optionsModule.sf) ||
+    why.node.getEnd() > property.node.getEnd();
   const through = elsewhere ? ` (read by ${field} at ${describePlace(optionsModule, property.node)})` : "";
-  return error("CAVE3005", `${definitionSubject(definition)}: ${field} is computed: ${why.reason}${through}`, computedFieldHint(definition.kind, field), locate(why.module, why.node));
+  return error(
+    "CAVE3005",
+    `${definitionSubject(definition)}: ${field} is computed: ${why.reason}${through}`,
+    computedFieldHint(definition.kind, field),
+    locate(why.module, why.node),
+  );
 }
 
 /** A const name to suggest for a definition that has none: its name in camelCase when that is an identifier. */
@@ -49,31 +80,63 @@ function constNameFor(kind: CaveFunction, name: unknown): string {
 }
 
 /** Reads one call: where it sits, its options and the static value of each field. Checks come later, once every definition is read. */
-export function readDefinition(evaluator: Evaluator, module: Module, call: ts.CallExpression, kind: CaveFunction): Definition {
+export function readDefinition(
+  evaluator: Evaluator,
+  module: Module,
+  call: ts.CallExpression,
+  kind: CaveFunction,
+): Definition {
   const placement = kind === "artifact" ? null : placementOf(module, call);
   const read = readOptions(evaluator, module, call, kind);
   const values: Record<string, unknown> = {};
   const diagnostics: Diagnostic[] = [];
-  const definition: Definition = { kind, module, call, placement, options: read.ok ? read.options : null, values, diagnostics, incomplete: false, checked: false, home: null };
+  const definition: Definition = {
+    kind,
+    module,
+    call,
+    placement,
+    options: read.ok ? read.options : null,
+    values,
+    diagnostics,
+    incomplete: false,
+    checked: false,
+    home: null,
+  };
   const computed: Computed[] = [];
   if (read.ok) {
     for (const property of read.options.properties.values()) {
       const known = KNOWN_KEYS[kind].includes(property.key);
       const locked = LOCKED_FIELDS[kind].includes(property.key);
-      const { value, computed: why } = known ? readProperty(evaluator, read.options.module, property, locked) : { value: NOT_STATIC };
+      const { value, computed: why } = known
+        ? readProperty(evaluator, read.options.module, property, locked)
+        : { value: NOT_STATIC };
       values[property.key] = value;
       if (why) computed.push({ property, why });
     }
     for (const item of computed) diagnostics.push(computedDiagnostic(definition, item, read.options.module));
   } else {
     const subject = subjectOf(kind, undefined, placement);
-    diagnostics.push(error(read.code, `${subject}: ${read.message}`, read.code === "CAVE1024" ? callHint(kind) : READS_OPTIONS_HINT, locate(read.module, read.node)));
+    diagnostics.push(
+      error(
+        read.code,
+        `${subject}: ${read.message}`,
+        read.code === "CAVE1024" ? callHint(kind) : READS_OPTIONS_HINT,
+        locate(read.module, read.node),
+      ),
+    );
   }
   // A const that is only not exported may still be locked (homes.ts): that finding waits until every use is known.
   if (placement && !placement.ok && placement.code === "CAVE3003") {
     const name = placement.local ?? constNameFor(kind, values.name);
     const hint = `Define it as \`export const ${name} = ${kind}({...})\` at the top level of the module (and refer to that const where you need it): the runtime imports ${kind}s by export name.`;
-    diagnostics.push(error(placement.code, `${definitionSubject(definition)} is defined ${placement.where}`, hint, locate(module, call)));
+    diagnostics.push(
+      error(
+        placement.code,
+        `${definitionSubject(definition)} is defined ${placement.where}`,
+        hint,
+        locate(module, call),
+      ),
+    );
   }
   return definition;
 }

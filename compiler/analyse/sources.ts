@@ -16,7 +16,17 @@ const EXTENSION_CANDIDATES: Readonly<Record<string, readonly string[]>> = {
   ".mts": [".mts"],
   ".cts": [".cts"],
 };
-const EXTENSIONLESS_CANDIDATES = [".ts", ".tsx", ".mts", ".cts", ".js", "/index.ts", "/index.tsx", "/index.mts", "/index.js"];
+const EXTENSIONLESS_CANDIDATES = [
+  ".ts",
+  ".tsx",
+  ".mts",
+  ".cts",
+  ".js",
+  "/index.ts",
+  "/index.tsx",
+  "/index.mts",
+  "/index.js",
+];
 
 function isRelative(specifier: string): boolean {
   return specifier === "." || specifier === ".." || specifier.startsWith("./") || specifier.startsWith("../");
@@ -51,7 +61,14 @@ export class Sources {
     try {
       text = readFileSync(join(this.root, file), "utf8");
     } catch (thrown) {
-      this.diagnostics.push(error("CAVE3001", `module ${file} could not be read: ${describeThrown(thrown, this.root)}`, "Check that the file exists and is readable, or exclude it from the build.", { file }));
+      this.diagnostics.push(
+        error(
+          "CAVE3001",
+          `module ${file} could not be read: ${describeThrown(thrown, this.root)}`,
+          "Check that the file exists and is readable, or exclude it from the build.",
+          { file },
+        ),
+      );
     }
     this.texts.set(file, text);
     return text;
@@ -121,12 +138,20 @@ export class Sources {
 
   private reportSyntaxErrors(module: Module): void {
     // The parser's own findings; the public API only exposes them through a type-checking Program.
-    const parseDiagnostics = (module.sf as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+    const parseDiagnostics =
+      (module.sf as ts.SourceFile & { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
     if (parseDiagnostics.length > 0) this.broken.add(module);
     for (const found of parseDiagnostics) {
       const { line, character } = module.sf.getLineAndCharacterOfPosition(found.start);
       const message = ts.flattenDiagnosticMessageText(found.messageText, " ");
-      this.diagnostics.push(error("CAVE3002", `syntax error in ${module.file}: ${message}`, "Fix the syntax: the build reads tools from the source text and cannot read a module that does not parse.", { file: module.file, line: line + 1, column: character + 1 }));
+      this.diagnostics.push(
+        error(
+          "CAVE3002",
+          `syntax error in ${module.file}: ${message}`,
+          "Fix the syntax: the build reads tools from the source text and cannot read a module that does not parse.",
+          { file: module.file, line: line + 1, column: character + 1 },
+        ),
+      );
     }
   }
 }

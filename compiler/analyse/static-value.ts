@@ -13,7 +13,15 @@ export class DefinitionRef {
   ) {}
 }
 
-export type StaticValue = string | number | boolean | null | undefined | DefinitionRef | readonly StaticValue[] | { readonly [key: string]: StaticValue };
+export type StaticValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | DefinitionRef
+  | readonly StaticValue[]
+  | { readonly [key: string]: StaticValue };
 
 /** Why a value is not known without running code, and where. */
 export interface NotStatic {
@@ -25,14 +33,28 @@ export interface NotStatic {
 export type Evaluation = { readonly ok: true; readonly value: StaticValue } | ({ readonly ok: false } & NotStatic);
 
 /** An identifier followed to the expression it stands for, or to a module namespace. */
-export type Target = { readonly ok: true; readonly module: Module; readonly expression: ts.Expression } | { readonly ok: true; readonly module: Module; readonly namespace: true } | ({ readonly ok: false } & NotStatic);
+export type Target =
+  | { readonly ok: true; readonly module: Module; readonly expression: ts.Expression }
+  | { readonly ok: true; readonly module: Module; readonly namespace: true }
+  | ({ readonly ok: false } & NotStatic);
 
-const GLOBAL_CONSTANTS: ReadonlyMap<string, StaticValue> = new Map<string, StaticValue>([["undefined", undefined], ["NaN", Number.NaN], ["Infinity", Number.POSITIVE_INFINITY]]);
+const GLOBAL_CONSTANTS: ReadonlyMap<string, StaticValue> = new Map<string, StaticValue>([
+  ["undefined", undefined],
+  ["NaN", Number.NaN],
+  ["Infinity", Number.POSITIVE_INFINITY],
+]);
 
 /** Type-only wrappers that do not change a value: parentheses, `as const`, `satisfies`, `<T>x`, `x!`. */
 export function unwrap(expression: ts.Expression): ts.Expression {
   let e = expression;
-  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isSatisfiesExpression(e) ||
+    ts.isTypeAssertionExpression(e) ||
+    ts.isNonNullExpression(e)
+  )
+    e = e.expression;
   return e;
 }
 
@@ -55,11 +77,21 @@ function describeExpression(node: ts.Expression): string {
   return "a computed expression";
 }
 
-function propertyKey(name: ts.PropertyName, evaluate: (e: ts.Expression) => Evaluation): { ok: true; key: string } | { ok: false; evaluation: Evaluation } {
-  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteralLike(name) || ts.isNumericLiteral(name)) return { ok: true, key: name.text };
+function propertyKey(
+  name: ts.PropertyName,
+  evaluate: (e: ts.Expression) => Evaluation,
+): { ok: true; key: string } | { ok: false; evaluation: Evaluation } {
+  if (
+    ts.isIdentifier(name) ||
+    ts.isPrivateIdentifier(name) ||
+    ts.isStringLiteralLike(name) ||
+    ts.isNumericLiteral(name)
+  )
+    return { ok: true, key: name.text };
   if (ts.isComputedPropertyName(name)) {
     const key = evaluate(name.expression);
-    if (key.ok && (typeof key.value === "string" || typeof key.value === "number")) return { ok: true, key: String(key.value) };
+    if (key.ok && (typeof key.value === "string" || typeof key.value === "number"))
+      return { ok: true, key: String(key.value) };
     return { ok: false, evaluation: key };
   }
   return { ok: false, evaluation: { ok: true, value: undefined } };
@@ -98,7 +130,10 @@ export class Evaluator {
     if (e.kind === ts.SyntaxKind.TrueKeyword) return { ok: true, value: true };
     if (e.kind === ts.SyntaxKind.FalseKeyword) return { ok: true, value: false };
     if (e.kind === ts.SyntaxKind.NullKeyword) return { ok: true, value: null };
-    if (ts.isPrefixUnaryExpression(e) && (e.operator === ts.SyntaxKind.MinusToken || e.operator === ts.SyntaxKind.PlusToken)) {
+    if (
+      ts.isPrefixUnaryExpression(e) &&
+      (e.operator === ts.SyntaxKind.MinusToken || e.operator === ts.SyntaxKind.PlusToken)
+    ) {
       const operand = this.evaluate(module, e.operand);
       if (!operand.ok) return operand;
       if (typeof operand.value !== "number") return fail(e, "a unary operator on a value that is not a number");
@@ -118,10 +153,12 @@ export class Evaluator {
 
   private identifier(module: Module, id: ts.Identifier): Evaluation {
     const binding = resolveName(module, id, id.text);
-    if (binding.kind === "global" && GLOBAL_CONSTANTS.has(id.text)) return { ok: true, value: GLOBAL_CONSTANTS.get(id.text) };
+    if (binding.kind === "global" && GLOBAL_CONSTANTS.has(id.text))
+      return { ok: true, value: GLOBAL_CONSTANTS.get(id.text) };
     const target = this.resolveBinding(binding, module, id, id.text, new Set());
     if (!target.ok) return target;
-    if ("namespace" in target) return { ok: false, module, node: id, reason: `${id.text} is a module namespace, not a value` };
+    if ("namespace" in target)
+      return { ok: false, module, node: id, reason: `${id.text} is a module namespace, not a value` };
     return this.entry(target.module, target.expression);
   }
 
@@ -129,7 +166,8 @@ export class Evaluator {
   private entry(module: Module, expression: ts.Expression): Evaluation {
     const known = this.memo.get(expression);
     if (known) return known;
-    if (this.active.has(expression)) return { ok: false, module, node: expression, reason: "a const that refers to itself" };
+    if (this.active.has(expression))
+      return { ok: false, module, node: expression, reason: "a const that refers to itself" };
     this.active.add(expression);
     const result = this.evaluate(module, expression);
     this.active.delete(expression);
@@ -150,7 +188,11 @@ export class Evaluator {
         const target = binding.module.imported(binding.specifier);
         if (!target) {
           const relative = binding.specifier.startsWith("./") || binding.specifier.startsWith("../");
-          return fail(relative ? `${name} is imported from "${binding.specifier}", which is not a readable module of this project` : `${name} is imported from the package "${binding.specifier}" (not a file of this project, a tsconfig paths alias or a package of its npm workspace)`);
+          return fail(
+            relative
+              ? `${name} is imported from "${binding.specifier}", which is not a readable module of this project`
+              : `${name} is imported from the package "${binding.specifier}" (not a file of this project, a tsconfig paths alias or a package of its npm workspace)`,
+          );
         }
         if (binding.imported === "*") return { ok: true, module: target, namespace: true };
         return this.resolveExport(target, binding.imported, module, ref, seen);
@@ -166,17 +208,30 @@ export class Evaluator {
     seen.add(key);
     const exports = moduleExports(target);
     const entry = exports.named.get(exported);
-    if (entry?.kind === "local") return this.resolveBinding(moduleBinding(target, entry.local), module, ref, `${exported} (in ${target.file})`, seen);
+    if (entry?.kind === "local")
+      return this.resolveBinding(
+        moduleBinding(target, entry.local),
+        module,
+        ref,
+        `${exported} (in ${target.file})`,
+        seen,
+      );
     if (entry?.kind === "expression") return { ok: true, module: target, expression: entry.expression };
     if (entry?.kind === "reexport") {
       const next = target.imported(entry.specifier);
-      if (!next) return fail(`${exported} is re-exported by ${target.file} from "${entry.specifier}", which is not a readable module of this project`);
-      return entry.imported === "*" ? { ok: true, module: next, namespace: true } : this.resolveExport(next, entry.imported, module, ref, seen);
+      if (!next)
+        return fail(
+          `${exported} is re-exported by ${target.file} from "${entry.specifier}", which is not a readable module of this project`,
+        );
+      return entry.imported === "*"
+        ? { ok: true, module: next, namespace: true }
+        : this.resolveExport(next, entry.imported, module, ref, seen);
     }
     if (exported !== "default") {
       for (const specifier of exports.stars) {
         const next = target.imported(specifier);
-        if (next && this.exportsName(next, exported, new Set())) return this.resolveExport(next, exported, module, ref, seen);
+        if (next && this.exportsName(next, exported, new Set()))
+          return this.resolveExport(next, exported, module, ref, seen);
       }
     }
     return fail(`${target.file} does not export ${exported}`);
@@ -199,7 +254,8 @@ export class Evaluator {
     else {
       const argument = this.evaluate(module, e.argumentExpression);
       if (!argument.ok) return argument;
-      if (typeof argument.value !== "string" && typeof argument.value !== "number") return { ok: false, module, node: e.argumentExpression, reason: "an index that is not a string or number" };
+      if (typeof argument.value !== "string" && typeof argument.value !== "number")
+        return { ok: false, module, node: e.argumentExpression, reason: "an index that is not a string or number" };
       key = String(argument.value);
     }
     const base = unwrap(e.expression);
@@ -208,7 +264,8 @@ export class Evaluator {
       if (target.ok && "namespace" in target) {
         const exported = this.resolveExport(target.module, key, module, e, new Set());
         if (!exported.ok) return exported;
-        if ("namespace" in exported) return { ok: false, module, node: e, reason: `${key} is a module namespace, not a value` };
+        if ("namespace" in exported)
+          return { ok: false, module, node: e, reason: `${key} is a module namespace, not a value` };
         return this.entry(exported.module, exported.expression);
       }
     }
@@ -216,11 +273,14 @@ export class Evaluator {
     if (!object.ok) return object;
     const value = object.value;
     if (value === undefined || value === null) {
-      return e.questionDotToken ? { ok: true, value: undefined } : { ok: false, module, node: e, reason: `reading ${key} of ${String(value)}` };
+      return e.questionDotToken
+        ? { ok: true, value: undefined }
+        : { ok: false, module, node: e, reason: `reading ${key} of ${String(value)}` };
     }
     if (Array.isArray(value) || typeof value === "string") {
       if (key === "length") return { ok: true, value: value.length };
-      if (/^(0|[1-9]\d*)$/.test(key)) return { ok: true, value: Number(key) < value.length ? (value[Number(key)] as StaticValue) : undefined };
+      if (/^(0|[1-9]\d*)$/.test(key))
+        return { ok: true, value: Number(key) < value.length ? (value[Number(key)] as StaticValue) : undefined };
     } else if (isPlainRecord(value)) {
       if (Object.hasOwn(value, key)) return { ok: true, value: value[key] };
       if (!(key in Object.prototype)) return { ok: true, value: undefined };
@@ -235,7 +295,12 @@ export class Evaluator {
       if (!part.ok) return part;
       const v = part.value;
       if (v !== null && v !== undefined && typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") {
-        return { ok: false, module, node: span.expression, reason: "a template substitution that is not a string, number or boolean" };
+        return {
+          ok: false,
+          module,
+          node: span.expression,
+          reason: "a template substitution that is not a string, number or boolean",
+        };
       }
       text += String(v) + span.literal.text;
     }
@@ -249,7 +314,8 @@ export class Evaluator {
       if (ts.isSpreadElement(element)) {
         const spread = this.evaluate(module, element.expression);
         if (!spread.ok) return spread;
-        if (!Array.isArray(spread.value)) return { ok: false, module, node: element, reason: "a spread of a value that is not an array" };
+        if (!Array.isArray(spread.value))
+          return { ok: false, module, node: element, reason: "a spread of a value that is not an array" };
         out.push(...(spread.value as StaticValue[]));
         continue;
       }
@@ -268,7 +334,8 @@ export class Evaluator {
         const spread = this.evaluate(module, property.expression);
         if (!spread.ok) return spread;
         if (spread.value === undefined || spread.value === null) continue;
-        if (!isPlainRecord(spread.value)) return { ok: false, module, node: property, reason: "a spread of a value that is not a plain object" };
+        if (!isPlainRecord(spread.value))
+          return { ok: false, module, node: property, reason: "a spread of a value that is not a plain object" };
         for (const key of Object.keys(spread.value)) out[key] = spread.value[key];
         continue;
       }
@@ -278,9 +345,13 @@ export class Evaluator {
         out[property.name.text] = item.value;
         continue;
       }
-      if (!ts.isPropertyAssignment(property)) return { ok: false, module, node: property, reason: "a method or accessor" };
+      if (!ts.isPropertyAssignment(property))
+        return { ok: false, module, node: property, reason: "a method or accessor" };
       const key = propertyKey(property.name, (x) => this.evaluate(module, x));
-      if (!key.ok) return key.evaluation.ok ? { ok: false, module, node: property.name, reason: "a computed key that is not a string or number" } : key.evaluation;
+      if (!key.ok)
+        return key.evaluation.ok
+          ? { ok: false, module, node: property.name, reason: "a computed key that is not a string or number" }
+          : key.evaluation;
       const item = this.evaluate(module, property.initializer);
       if (!item.ok) return item;
       out[key.key] = item.value;

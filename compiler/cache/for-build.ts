@@ -21,22 +21,43 @@ export interface BuildCaches {
   /** The recorded output of this very build, when the whole-build cache is used and has it. */
   lookup(): CacheHit | undefined;
   /** Records a written build for the next one (only when both caches are recorded). */
-  store(output: { readonly lockText: string; readonly hashes: Readonly<Record<string, string>>; readonly inputFiles: ReadonlyMap<string, string>; readonly diagnostics: readonly Diagnostic[] }): void;
+  store(output: {
+    readonly lockText: string;
+    readonly hashes: Readonly<Record<string, string>>;
+    readonly inputFiles: ReadonlyMap<string, string>;
+    readonly diagnostics: readonly Diagnostic[];
+  }): void;
 }
 
-export function openBuildCaches(root: string, config: CaveConfig, files: readonly string[], evaluateTimeoutMs: number | undefined, use: CacheUse): BuildCaches {
+export function openBuildCaches(
+  root: string,
+  config: CaveConfig,
+  files: readonly string[],
+  evaluateTimeoutMs: number | undefined,
+  use: CacheUse,
+): BuildCaches {
   const identity = compilerIdentity(packageRoot());
   // External packages are pinned from package-lock.json, which no pass reads as an input file.
   const lockfile = use.whole && (config.external ?? []).length > 0 ? lockfileHash(root) : null;
-  const key = use.whole ? cacheKey(identity, { root, config, evaluateTimeoutMs: evaluateTimeoutMs ?? null, lockfile }, files) : "";
+  const key = use.whole
+    ? cacheKey(identity, { root, config, evaluateTimeoutMs: evaluateTimeoutMs ?? null, lockfile }, files)
+    : "";
   const recording = use.whole && use.passes === "read-write";
   return {
-    openPasses: () => openPassCaches(root, { identity, write: use.passes === "read-write", enabled: use.passes !== "off" }),
+    openPasses: () =>
+      openPassCaches(root, { identity, write: use.passes === "read-write", enabled: use.passes !== "off" }),
     lookup: () => (use.whole ? lookup(root, key, config.outDir) : undefined),
     store(output) {
       if (!recording) return;
       const warnings = output.diagnostics.filter((d) => d.severity === "warning");
-      store(root, { key, inputs: hashInputs(root, files, output.inputFiles), lockPath: config.lock, lockSha256: sha256(output.lockText), outputs: output.hashes, diagnostics: warnings });
+      store(root, {
+        key,
+        inputs: hashInputs(root, files, output.inputFiles),
+        lockPath: config.lock,
+        lockSha256: sha256(output.lockText),
+        outputs: output.hashes,
+        diagnostics: warnings,
+      });
     },
   };
 }

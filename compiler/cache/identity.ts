@@ -21,13 +21,24 @@ export function compilerIdentity(packageRoot: string): string {
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.(ts|js|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) parts.push(`${path.slice(packageRoot.length)}:${sha256(readFileSync(path))}`);
+      else if (/\.(ts|js|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
+        parts.push(`${path.slice(packageRoot.length)}:${sha256(readFileSync(path))}`);
     }
   };
-  for (const dir of ["src", "compiler", "runtime", join("dist", "src"), join("dist", "compiler"), join("dist", "runtime")]) walk(join(packageRoot, dir));
+  for (const dir of [
+    "src",
+    "compiler",
+    "runtime",
+    join("dist", "src"),
+    join("dist", "compiler"),
+    join("dist", "runtime"),
+  ])
+    walk(join(packageRoot, dir));
   for (const pkg of ["esbuild", "ajv", "ajv-formats", "typescript", "@sinclair/typebox", "recheck"]) {
     try {
-      parts.push(`${pkg}@${JSON.parse(readFileSync(join(packageRoot, "node_modules", pkg, "package.json"), "utf8")).version}`);
+      parts.push(
+        `${pkg}@${JSON.parse(readFileSync(join(packageRoot, "node_modules", pkg, "package.json"), "utf8")).version}`,
+      );
     } catch {
       parts.push(`${pkg}@?`);
     }

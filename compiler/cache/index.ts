@@ -118,5 +118,7 @@ function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => posix.relative(dir.split("\\").join("/"), join(entry.parentPath, entry.name).split("\\").join("/")));
+    .map((entry) =>
+      posix.relative(dir.split("\\").join("/"), join(entry.parentPath, entry.name).split("\\").join("/")),
+    );
 }

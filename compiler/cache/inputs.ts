@@ -16,7 +16,11 @@ function findWorkspaceOrNull(root: string): Workspace | null {
  * recorded), the discovered modules (analysis reads every one), the project's tsconfig/package.json (esbuild reads
  * them), and the package.json nearest to every graph file (a changed exports map can resolve an import to another file).
  */
-export function hashInputs(root: string, files: readonly string[], graphFiles: ReadonlyMap<string, string>): Record<string, string> {
+export function hashInputs(
+  root: string,
+  files: readonly string[],
+  graphFiles: ReadonlyMap<string, string>,
+): Record<string, string> {
   // Graph files were hashed by stage (from the bytes it bundled): those hashes are taken as they are.
   const out: Record<string, string> = Object.fromEntries(graphFiles);
   const add = (path: string) => {

@@ -92,13 +92,20 @@ function check(key: string, value: unknown): string {
 }
 
 function isEntry(entry: unknown): entry is StoredEntry<unknown> {
-  return typeof entry === "object" && entry !== null && "value" in entry && typeof (entry as { check?: unknown }).check === "string";
+  return (
+    typeof entry === "object" &&
+    entry !== null &&
+    "value" in entry &&
+    typeof (entry as { check?: unknown }).check === "string"
+  );
 }
 
 function readEntries<V>(path: string): Record<string, StoredEntry<V>> {
   try {
     const parsed = JSON.parse(readFileSync(path, "utf8")) as unknown;
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, StoredEntry<V>>) : {};
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, StoredEntry<V>>)
+      : {};
   } catch {
     return {};
   }

@@ -14,7 +14,10 @@ export interface PassCaches {
  * The per-pass caches of a project: read by every build that uses the cache, written only by builds that write
  * (build({ write: true })), never touched by build({ cache: false }).
  */
-export function openPassCaches(root: string, options: { readonly identity: string; readonly write: boolean; readonly enabled: boolean }): PassCaches {
+export function openPassCaches(
+  root: string,
+  options: { readonly identity: string; readonly write: boolean; readonly enabled: boolean },
+): PassCaches {
   if (!options.enabled) return { evaluate: NO_CACHE, validators: NO_CACHE, save: () => undefined };
   const evaluate = new PassCacheFile<readonly ExportReport[]>(root, "evaluate", options);
   const validators = new PassCacheFile<ValidatorCacheEntry>(root, "validators", options);

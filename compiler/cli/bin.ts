@@ -8,7 +8,9 @@ main(process.argv.slice(2), processIO()).then(
     process.exitCode = code;
   },
   (thrown) => {
-    process.stderr.write(escapeControls(`cave: internal error: ${thrown instanceof Error ? thrown.stack : String(thrown)}\n`, false));
+    process.stderr.write(
+      escapeControls(`cave: internal error: ${thrown instanceof Error ? thrown.stack : String(thrown)}\n`, false),
+    );
     process.exitCode = 70;
   },
 );

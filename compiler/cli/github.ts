@@ -19,7 +19,11 @@ export function escapeProperty(text: string): string {
 }
 
 /** One workflow command line: `::error file=a.ts,line=3,col=5,title=CAVE2003::message`. */
-export function annotation(level: "error" | "warning" | "notice", message: string, properties: AnnotationProperties = {}): string {
+export function annotation(
+  level: "error" | "warning" | "notice",
+  message: string,
+  properties: AnnotationProperties = {},
+): string {
   const props: string[] = [];
   if (properties.file) props.push(`file=${escapeProperty(properties.file)}`);
   if (properties.line != null) props.push(`line=${properties.line}`);
@@ -30,5 +34,10 @@ export function annotation(level: "error" | "warning" | "notice", message: strin
 
 /** A compiler diagnostic as an annotation on its file and line, with its hint on a second line. */
 export function diagnosticAnnotation(d: Diagnostic): string {
-  return annotation(d.severity, `${d.message}\nhint: ${d.hint}`, { file: d.file, line: d.line, col: d.column, title: String(d.code) });
+  return annotation(d.severity, `${d.message}\nhint: ${d.hint}`, {
+    file: d.file,
+    line: d.line,
+    col: d.column,
+    title: String(d.code),
+  });
 }

@@ -34,12 +34,25 @@ function colourOn(io: CliIO): boolean {
  */
 export function safeIO(io: CliIO): CliIO {
   const colour = colourOn(io);
-  return { ...io, stdout: (text) => io.stdout(escapeControls(text, colour)), stderr: (text) => io.stderr(escapeControls(text, colour)) };
+  return {
+    ...io,
+    stdout: (text) => io.stdout(escapeControls(text, colour)),
+    stderr: (text) => io.stderr(escapeControls(text, colour)),
+  };
 }
 
 /** Terminal styling that disappears off a TTY or with NO_COLOR. */
-export function styler(io: CliIO): (style: "red" | "yellow" | "green" | "cyan" | "bold" | "dim", text: string) => string {
+export function styler(
+  io: CliIO,
+): (style: "red" | "yellow" | "green" | "cyan" | "bold" | "dim", text: string) => string {
   const on = colourOn(io);
-  const codes = { red: [31, 39], yellow: [33, 39], green: [32, 39], cyan: [36, 39], bold: [1, 22], dim: [2, 22] } as const;
+  const codes = {
+    red: [31, 39],
+    yellow: [33, 39],
+    green: [32, 39],
+    cyan: [36, 39],
+    bold: [1, 22],
+    dim: [2, 22],
+  } as const;
   return (style, text) => (on ? `\u001b[${codes[style][0]}m${text}\u001b[${codes[style][1]}m` : text);
 }

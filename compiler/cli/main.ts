@@ -1,6 +1,15 @@
 import { safeIO, type CliIO } from "./io.js";
 import { own } from "../../src/contract/dictionary.js";
-import { BUILD_USAGE, CALL_USAGE, DIFF_USAGE, EXPLAIN_USAGE, RUNS_USAGE, SERVE_USAGE, VERIFY_USAGE, VERSION_USAGE } from "./usage-lines.js";
+import {
+  BUILD_USAGE,
+  CALL_USAGE,
+  DIFF_USAGE,
+  EXPLAIN_USAGE,
+  RUNS_USAGE,
+  SERVE_USAGE,
+  VERIFY_USAGE,
+  VERSION_USAGE,
+} from "./usage-lines.js";
 
 type Run = (args: readonly string[], io: CliIO) => Promise<number>;
 type Command = { load: () => Promise<Run>; usage: string; summary: string };
@@ -11,13 +20,41 @@ type Command = { load: () => Promise<Run>; usage: string; summary: string };
  * (TypeScript, esbuild, the globber) that only build, diff and verify use.
  */
 export const COMMANDS: Record<string, Command> = {
-  build: { load: async () => (await import("./commands/build.js")).buildCommand, usage: BUILD_USAGE, summary: "analyse, stage and lock the project's tools (cave.lock + .cave/)" },
-  diff: { load: async () => (await import("./commands/diff.js")).diffCommand, usage: DIFF_USAGE, summary: "explain what changed between two locks (files or git revisions), for review" },
-  verify: { load: async () => (await import("./commands/verify.js")).verifyCommand, usage: VERIFY_USAGE, summary: "check a lock and its build folder as a deploy would" },
-  explain: { load: async () => (await import("./commands/explain.js")).explainCommand, usage: EXPLAIN_USAGE, summary: "everything the lock says about one tool, in plain words" },
-  call: { load: async () => (await import("./commands/call.js")).callCommand, usage: CALL_USAGE, summary: "run one tool call through the runtime, exactly as locked, and print the outcome" },
-  serve: { load: async () => (await import("./commands/serve.js")).serveCommand, usage: SERVE_USAGE, summary: "serve the locked tools to MCP clients (stdio, or Streamable HTTP with --http)" },
-  runs: { load: async () => (await import("./commands/runs.js")).runsCommand, usage: RUNS_USAGE, summary: "what a durable-run journal holds: runs, calls, outcomes, effects in doubt, locks; expire old runs" },
+  build: {
+    load: async () => (await import("./commands/build.js")).buildCommand,
+    usage: BUILD_USAGE,
+    summary: "analyse, stage and lock the project's tools (cave.lock + .cave/)",
+  },
+  diff: {
+    load: async () => (await import("./commands/diff.js")).diffCommand,
+    usage: DIFF_USAGE,
+    summary: "explain what changed between two locks (files or git revisions), for review",
+  },
+  verify: {
+    load: async () => (await import("./commands/verify.js")).verifyCommand,
+    usage: VERIFY_USAGE,
+    summary: "check a lock and its build folder as a deploy would",
+  },
+  explain: {
+    load: async () => (await import("./commands/explain.js")).explainCommand,
+    usage: EXPLAIN_USAGE,
+    summary: "everything the lock says about one tool, in plain words",
+  },
+  call: {
+    load: async () => (await import("./commands/call.js")).callCommand,
+    usage: CALL_USAGE,
+    summary: "run one tool call through the runtime, exactly as locked, and print the outcome",
+  },
+  serve: {
+    load: async () => (await import("./commands/serve.js")).serveCommand,
+    usage: SERVE_USAGE,
+    summary: "serve the locked tools to MCP clients (stdio, or Streamable HTTP with --http)",
+  },
+  runs: {
+    load: async () => (await import("./commands/runs.js")).runsCommand,
+    usage: RUNS_USAGE,
+    summary: "what a durable-run journal holds: runs, calls, outcomes, effects in doubt, locks; expire old runs",
+  },
 };
 
 export function helpText(): string {

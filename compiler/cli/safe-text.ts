@@ -4,7 +4,8 @@
  * overwrites a line from its start), DEL, the C1 controls (U+009B is an 8-bit CSI), the bidi
  * controls that reorder what a reviewer reads, and the Unicode line and paragraph separators.
  */
-const UNSAFE = "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]";
+const UNSAFE =
+  "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]";
 
 /** The colour and weight sequences Cave's own styler emits (io.ts), and nothing else. */
 const OWN_STYLE = "\\u001b\\[(?:1|2|22|31|32|33|36|39)m";
@@ -18,5 +19,7 @@ const ALL = new RegExp(UNSAFE, "g");
  * styler's own sequences pass; a description can at most colour its own text, never move or erase.
  */
 export function escapeControls(text: string, colour: boolean): string {
-  return text.replace(colour ? WITH_STYLE : ALL, (match) => (match.length > 1 ? match : `\\u${match.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  return text.replace(colour ? WITH_STYLE : ALL, (match) =>
+    match.length > 1 ? match : `\\u${match.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

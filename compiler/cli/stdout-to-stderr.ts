@@ -5,7 +5,8 @@
  */
 export async function stdoutToStderr<T>(work: () => Promise<T>): Promise<T> {
   const original = process.stdout.write;
-  process.stdout.write = ((...args: Parameters<typeof process.stderr.write>) => process.stderr.write(...args)) as typeof process.stdout.write;
+  process.stdout.write = ((...args: Parameters<typeof process.stderr.write>) =>
+    process.stderr.write(...args)) as typeof process.stdout.write;
   try {
     return await work();
   } finally {

@@ -53,7 +53,13 @@ export function requestedLabel(requested: RequestedResult): string {
 
 /** A plan in a few words: "page past 1200 tokens, pages of 800 tokens, exact recovery". */
 export function planLabel(plan: ResultPlan): string {
-  const parts: string[] = [plan.strategy === "inline" ? "inline" : plan.inlineUpToTokens === null ? `${plan.strategy} always` : `${plan.strategy} past ${plan.inlineUpToTokens} tokens`];
+  const parts: string[] = [
+    plan.strategy === "inline"
+      ? "inline"
+      : plan.inlineUpToTokens === null
+        ? `${plan.strategy} always`
+        : `${plan.strategy} past ${plan.inlineUpToTokens} tokens`,
+  ];
   if (plan.strategy !== "inline" && plan.pageTokens !== null) parts.push(`pages of ${plan.pageTokens} tokens`);
   if (plan.transform !== null) parts.push(`transform ${transformLabel(plan.transform)}`);
   if (plan.recovery === "exact_ccr") parts.push("exact recovery");
@@ -66,7 +72,9 @@ export function transformLabel(t: LockedTransform): string {
 
 /** "at most 120 tokens", or "unbounded at /properties/body (no maxLength)". */
 export function boundLabel(bound: SizeBound): string {
-  return bound.kind === "bounded" ? `at most ${bound.tokens} tokens` : `unbounded at ${bound.path === "" ? "the root" : bound.path} (${bound.why})`;
+  return bound.kind === "bounded"
+    ? `at most ${bound.tokens} tokens`
+    : `unbounded at ${bound.path === "" ? "the root" : bound.path} (${bound.why})`;
 }
 
 /** The planned result of a tool, when the lock carries one (a lock of another shape may not). */

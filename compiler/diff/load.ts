@@ -18,7 +18,9 @@ export interface LoadedLock {
 /** The project's lock path from cave.config.json or package.json, or the configuration's diagnostics. */
 export function projectLockPath(root: string): { lockPath: string | null; diagnostics: readonly Diagnostic[] } {
   const { config, diagnostics } = loadConfig(root, undefined);
-  return diagnostics.some((d) => d.severity === "error") ? { lockPath: null, diagnostics } : { lockPath: config.lock, diagnostics };
+  return diagnostics.some((d) => d.severity === "error")
+    ? { lockPath: null, diagnostics }
+    : { lockPath: config.lock, diagnostics };
 }
 
 /** A path as messages show it: POSIX, relative to the project root. */
@@ -28,14 +30,28 @@ export function shownPath(root: string, absolute: string): string {
 }
 
 /** Reads a lock file; a missing file is `absent`, not an error, so callers decide what absence means. */
-export async function readLockFile(root: string, absolute: string, label = shownPath(root, absolute)): Promise<LoadedLock> {
+export async function readLockFile(
+  root: string,
+  absolute: string,
+  label = shownPath(root, absolute),
+): Promise<LoadedLock> {
   let text: string;
   try {
     text = await readFile(absolute, "utf8");
   } catch (thrown) {
     const code = (thrown as { code?: unknown }).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { label, lock: null, absent: true, problems: [] };
-    return { label, lock: null, absent: false, problems: [deploymentProblem({ kind: "unreadable", reason: typeof code === "string" ? code : "read error" }, shownPath(root, absolute))] };
+    return {
+      label,
+      lock: null,
+      absent: false,
+      problems: [
+        deploymentProblem(
+          { kind: "unreadable", reason: typeof code === "string" ? code : "read error" },
+          shownPath(root, absolute),
+        ),
+      ],
+    };
   }
   const { lock, problems } = inspectLock(text, label);
   return { label, lock, absent: false, problems };
@@ -50,22 +66,35 @@ export async function loadDiffSide(root: string, cwd: string, lockPath: string, 
   const fileStat = await stat(asFile).catch(() => null);
   if (fileStat?.isFile()) return readLockFile(root, asFile);
   if (arg.startsWith("-") || arg.includes("\0")) {
-    return failed(arg, { code: "CAVE9031", message: `${JSON.stringify(arg)} is neither a lock file nor a git revision; pass a path to a lock file or a revision such as main` });
+    return failed(arg, {
+      code: "CAVE9031",
+      message: `${JSON.stringify(arg)} is neither a lock file nor a git revision; pass a path to a lock file or a revision such as main`,
+    });
   }
   const inside = await git(root, ["rev-parse", "--is-inside-work-tree"]);
   if (!inside.ok) {
-    return failed(arg, { code: "CAVE9030", message: `${JSON.stringify(arg)} is not a lock file, and the project is not in a git repository (${inside.reason}); pass lock files instead` });
+    return failed(arg, {
+      code: "CAVE9030",
+      message: `${JSON.stringify(arg)} is not a lock file, and the project is not in a git repository (${inside.reason}); pass lock files instead`,
+    });
   }
   const commit = await git(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${arg}^{commit}`]);
   if (!commit.ok) {
-    return failed(arg, { code: "CAVE9031", message: `${JSON.stringify(arg)} is neither a lock file nor a git revision of this repository; pass a path to a lock file or a revision such as main` });
+    return failed(arg, {
+      code: "CAVE9031",
+      message: `${JSON.stringify(arg)} is neither a lock file nor a git revision of this repository; pass a path to a lock file or a revision such as main`,
+    });
   }
   const label = `${arg}:${lockPath}`;
   const shown = await git(root, ["show", `${commit.stdout.trim()}:./${lockPath}`]);
   if (!shown.ok) {
     // The revision exists but has no lock there: everything in the other side is new.
-    if (/does not exist|exists on disk, but not in/.test(shown.reason)) return { label, lock: null, absent: true, problems: [] };
-    return failed(label, { code: "CAVE9030", message: `could not read ${label} with git (${shown.reason}); check the revision` });
+    if (/does not exist|exists on disk, but not in/.test(shown.reason))
+      return { label, lock: null, absent: true, problems: [] };
+    return failed(label, {
+      code: "CAVE9030",
+      message: `could not read ${label} with git (${shown.reason}); check the revision`,
+    });
   }
   const { lock, problems } = inspectLock(shown.stdout, label);
   return { label, lock, absent: false, problems };
@@ -79,15 +108,33 @@ type GitResult = { ok: true; stdout: string } | { ok: false; reason: string };
 
 function git(root: string, args: readonly string[]): Promise<GitResult> {
   return new Promise((done) => {
-    execFile("git", [...args], { cwd: root, env: { ...process.env, LC_ALL: "C" }, encoding: "utf8", maxBuffer: 512 * 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => {
-      if (!error) return done({ ok: true, stdout });
-      const code = (error as { code?: unknown }).code;
-      const reason = code === "ENOENT" ? "git is not installed" : firstLine(stderr) || `git exited with ${String(code)}`;
-      done({ ok: false, reason: reason.split(root).join(".") });
-    });
+    execFile(
+      "git",
+      [...args],
+      {
+        cwd: root,
+        env: { ...process.env, LC_ALL: "C" },
+        encoding: "utf8",
+        maxBuffer: 512 * 1024 * 1024,
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        if (!error) return done({ ok: true, stdout });
+        const code = (error as { code?: unknown }).code;
+        const reason =
+          code === "ENOENT" ? "git is not installed" : firstLine(stderr) || `git exited with ${String(code)}`;
+        done({ ok: false, reason: reason.split(root).join(".") });
+      },
+    );
   });
 }
 
 function firstLine(text: string): string {
-  return text.split(/\r?\n/).find((l) => l.trim() !== "")?.trim().replace(/^fatal: /, "") ?? "";
+  return (
+    text
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== "")
+      ?.trim()
+      .replace(/^fatal: /, "") ?? ""
+  );
 }

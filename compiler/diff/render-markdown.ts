@@ -6,7 +6,11 @@ import type { LockChange, LockDiff } from "./types.js";
  * before comes first, then what breaks, then what needs a human, then the rest.
  */
 export function renderDiffMarkdown(diff: LockDiff): string {
-  const lines = ["### Cave lock review", "", `${code(diff.base.label)} → ${code(diff.head.label)}: ${escape(summaryLine(diff))}.`];
+  const lines = [
+    "### Cave lock review",
+    "",
+    `${code(diff.base.label)} → ${code(diff.head.label)}: ${escape(summaryLine(diff))}.`,
+  ];
   for (const w of diff.warnings) lines.push("", `> **Warning ${w.code}**: ${escape(w.message)}`);
   const none = noNewPowers(diff);
   if (none !== null) lines.push("", `**${none}**`);

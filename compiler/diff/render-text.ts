@@ -6,7 +6,12 @@ export type Style = (style: "red" | "yellow" | "green" | "cyan" | "bold" | "dim"
 const plain: Style = (_style, text) => text;
 
 const MARK: Readonly<Record<Section, string>> = { risky: "+", breaking: "!", unclassified: "?", other: "~" };
-const COLOUR: Readonly<Record<Section, "red" | "yellow" | "cyan">> = { risky: "red", breaking: "red", unclassified: "yellow", other: "cyan" };
+const COLOUR: Readonly<Record<Section, "red" | "yellow" | "cyan">> = {
+  risky: "red",
+  breaking: "red",
+  unclassified: "yellow",
+  other: "cyan",
+};
 
 /** The diff for a terminal: heading, summary, then one line per change by section (colour only when `style` adds it). */
 export function renderDiffText(diff: LockDiff, style: Style = plain): string {
@@ -16,7 +21,9 @@ export function renderDiffText(diff: LockDiff, style: Style = plain): string {
   for (const { section, changes } of sectionsOf(diff)) {
     lines.push("", style("bold", SECTION_TITLES[section]));
     for (const change of changes) {
-      lines.push(`  ${style(COLOUR[section], MARK[section])} ${style("bold", subjectLabel(change))}: ${change.message}`);
+      lines.push(
+        `  ${style(COLOUR[section], MARK[section])} ${style("bold", subjectLabel(change))}: ${change.message}`,
+      );
       for (const detail of change.details) lines.push(style("dim", `      ${oneLine(detail)}`));
     }
   }

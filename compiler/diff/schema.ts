@@ -11,7 +11,14 @@ import { canonicalJson } from "../../src/contract/hash.js";
  * - unclassified: anything this comparison does not understand.
  * The caller decides what a direction means for callers (input) or consumers (output).
  */
-export type Direction = "narrower" | "wider" | "incompatible" | "field-removed" | "optional-field-added" | "annotation" | "unclassified";
+export type Direction =
+  | "narrower"
+  | "wider"
+  | "incompatible"
+  | "field-removed"
+  | "optional-field-added"
+  | "annotation"
+  | "unclassified";
 
 export interface SchemaFinding {
   /** Dotted path of the field ("" for the whole value; "items[]" for array items; "*" for additional properties). */
@@ -29,7 +36,20 @@ export interface SchemaFinding {
 type Schema = Record<string, unknown>;
 
 /** Keywords that only inform: they do not change which values validate. */
-const ANNOTATIONS = new Set(["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "$schema", "$id", "contentEncoding", "contentMediaType"]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+  "$schema",
+  "$id",
+  "contentEncoding",
+  "contentMediaType",
+]);
 /** Lower bounds: a higher value accepts less. */
 const LOWER_BOUNDS = new Set(["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"]);
 /** Upper bounds: a lower value accepts less. */
@@ -45,35 +65,73 @@ export function compareSchemas(before: unknown, after: unknown, path = ""): Sche
   if (typeof before === "boolean" || typeof after === "boolean" || !isSchema(before) || !isSchema(after)) {
     const b = before === true || (isSchema(before) && Object.keys(before).length === 0);
     const a = after === true || (isSchema(after) && Object.keys(after).length === 0);
-    if (b && isSchema(after)) return [{ path, direction: "narrower", what: "constrained (was: any value)", before, after }];
-    if (a && isSchema(before)) return [{ path, direction: "wider", what: "unconstrained now (any value)", before, after }];
+    if (b && isSchema(after))
+      return [{ path, direction: "narrower", what: "constrained (was: any value)", before, after }];
+    if (a && isSchema(before))
+      return [{ path, direction: "wider", what: "unconstrained now (any value)", before, after }];
     return [{ path, direction: "unclassified", what: "schema replaced", before, after }];
   }
   // A union narrowed to one of its options (or one schema widened into a union holding it): TypeBox and
   // zod write a single-option union as that option, so this is how "remove all but one value" looks.
   if (Array.isArray(before.anyOf) && after.anyOf === undefined && before.anyOf.some((o) => same(o, after))) {
-    return [{ path, direction: "narrower", what: `anyOf: only ${optionLabel(after)} is left (removed ${listOptions(before.anyOf.filter((o) => !same(o, after)))})`, before, after }];
+    return [
+      {
+        path,
+        direction: "narrower",
+        what: `anyOf: only ${optionLabel(after)} is left (removed ${listOptions(before.anyOf.filter((o) => !same(o, after)))})`,
+        before,
+        after,
+      },
+    ];
   }
   if (Array.isArray(after.anyOf) && before.anyOf === undefined && after.anyOf.some((o) => same(o, before))) {
-    return [{ path, direction: "wider", what: `anyOf: ${listOptions(after.anyOf.filter((o) => !same(o, before)))} added to ${optionLabel(before)}`, before, after }];
+    return [
+      {
+        path,
+        direction: "wider",
+        what: `anyOf: ${listOptions(after.anyOf.filter((o) => !same(o, before)))} added to ${optionLabel(before)}`,
+        before,
+        after,
+      },
+    ];
   }
   const type = compareTypes(before.type, after.type);
-  if (type === "incompatible") return [{ path, direction: "incompatible", what: `type ${describeType(before.type)} → ${describeType(after.type)}`, before: before.type ?? null, after: after.type ?? null }];
+  if (type === "incompatible")
+    return [
+      {
+        path,
+        direction: "incompatible",
+        what: `type ${describeType(before.type)} → ${describeType(after.type)}`,
+        before: before.type ?? null,
+        after: after.type ?? null,
+      },
+    ];
 
   const findings: SchemaFinding[] = [];
-  if (type !== "same") findings.push({ path, direction: type, what: `type ${describeType(before.type)} → ${describeType(after.type)}`, before: before.type ?? null, after: after.type ?? null });
+  if (type !== "same")
+    findings.push({
+      path,
+      direction: type,
+      what: `type ${describeType(before.type)} → ${describeType(after.type)}`,
+      before: before.type ?? null,
+      after: after.type ?? null,
+    });
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   for (const key of keys) {
     if (key === "type" || OBJECT_KEYS.has(key) || same(before[key], after[key])) continue;
     findings.push(...compareKeyword(key, before[key], after[key], path));
   }
-  if ([...OBJECT_KEYS].some((key) => !same(before[key], after[key]))) findings.push(...compareObjects(before, after, path));
+  if ([...OBJECT_KEYS].some((key) => !same(before[key], after[key])))
+    findings.push(...compareObjects(before, after, path));
   return findings;
 }
 
 function compareKeyword(key: string, b: unknown, a: unknown, path: string): SchemaFinding[] {
-  const at = (direction: Direction, what: string): SchemaFinding[] => [{ path, direction, what, before: b ?? null, after: a ?? null }];
-  if (ANNOTATIONS.has(key)) return at("annotation", `${key} ${b === undefined ? "added" : a === undefined ? "removed" : "changed"}`);
+  const at = (direction: Direction, what: string): SchemaFinding[] => [
+    { path, direction, what, before: b ?? null, after: a ?? null },
+  ];
+  if (ANNOTATIONS.has(key))
+    return at("annotation", `${key} ${b === undefined ? "added" : a === undefined ? "removed" : "changed"}`);
   if (LOWER_BOUNDS.has(key) || UPPER_BOUNDS.has(key)) {
     if (!isNumberOrAbsent(b) || !isNumberOrAbsent(a)) return at("unclassified", `${key} ${show(b)} → ${show(a)}`);
     const lower = LOWER_BOUNDS.has(key);
@@ -110,8 +168,14 @@ function compareKeyword(key: string, b: unknown, a: unknown, path: string): Sche
   }
   if (key === "items") {
     const itemsPath = `${path}[]`;
-    if (b === undefined && isSchemaOrBoolean(a)) return [{ path: itemsPath, direction: "narrower", what: "items constrained (was: any value)", before: null, after: a }];
-    if (a === undefined && isSchemaOrBoolean(b)) return [{ path: itemsPath, direction: "wider", what: "items unconstrained now (any value)", before: b, after: null }];
+    if (b === undefined && isSchemaOrBoolean(a))
+      return [
+        { path: itemsPath, direction: "narrower", what: "items constrained (was: any value)", before: null, after: a },
+      ];
+    if (a === undefined && isSchemaOrBoolean(b))
+      return [
+        { path: itemsPath, direction: "wider", what: "items unconstrained now (any value)", before: b, after: null },
+      ];
     if (isSchemaOrBoolean(b) && isSchemaOrBoolean(a)) return compareSchemas(b, a, itemsPath);
     return at("unclassified", "tuple items changed");
   }
@@ -121,7 +185,9 @@ function compareKeyword(key: string, b: unknown, a: unknown, path: string): Sche
 
 /** enum as a set of values: fewer accepts less. */
 function compareValueSets(key: string, b: unknown, a: unknown, path: string): SchemaFinding[] {
-  const at = (direction: Direction, what: string): SchemaFinding[] => [{ path, direction, what, before: b ?? null, after: a ?? null }];
+  const at = (direction: Direction, what: string): SchemaFinding[] => [
+    { path, direction, what, before: b ?? null, after: a ?? null },
+  ];
   if (b === undefined) return at("narrower", `${key} ${show(a)} added`);
   if (a === undefined) return at("wider", `${key} ${show(b)} removed`);
   if (!Array.isArray(b) || !Array.isArray(a)) return at("unclassified", `${key} changed`);
@@ -129,7 +195,10 @@ function compareValueSets(key: string, b: unknown, a: unknown, path: string): Sc
   const after = new Map(a.map((v) => [canonicalJson(v), v]));
   const removed = [...before.keys()].filter((k) => !after.has(k)).sort();
   const added = [...after.keys()].filter((k) => !before.has(k)).sort();
-  const parts = [...(removed.length ? [`removed ${removed.join(", ")}`] : []), ...(added.length ? [`added ${added.join(", ")}`] : [])];
+  const parts = [
+    ...(removed.length ? [`removed ${removed.join(", ")}`] : []),
+    ...(added.length ? [`added ${added.join(", ")}`] : []),
+  ];
   const what = `${key}: ${parts.join("; ")}`;
   if (removed.length && added.length) return at("incompatible", what);
   return at(removed.length ? "narrower" : "wider", what);
@@ -137,8 +206,11 @@ function compareValueSets(key: string, b: unknown, a: unknown, path: string): Sc
 
 /** anyOf as a set of branches: a dropped branch accepts less, a new one more; anything else is unclassified. */
 function compareUnion(b: unknown, a: unknown, path: string): SchemaFinding[] {
-  const at = (direction: Direction, what: string): SchemaFinding[] => [{ path, direction, what, before: b ?? null, after: a ?? null }];
-  if (!Array.isArray(b) || !Array.isArray(a)) return at("unclassified", `anyOf ${b === undefined ? "added" : a === undefined ? "removed" : "changed"}`);
+  const at = (direction: Direction, what: string): SchemaFinding[] => [
+    { path, direction, what, before: b ?? null, after: a ?? null },
+  ];
+  if (!Array.isArray(b) || !Array.isArray(a))
+    return at("unclassified", `anyOf ${b === undefined ? "added" : a === undefined ? "removed" : "changed"}`);
   const removed = b.filter((o) => !a.some((n) => same(n, o)));
   const added = a.filter((n) => !b.some((o) => same(n, o)));
   if (removed.length > 0 && added.length === 0) return at("narrower", `anyOf: removed ${listOptions(removed)}`);
@@ -164,7 +236,8 @@ function listOptions(options: readonly unknown[]): string {
 function compareObjects(before: Schema, after: Schema, path: string): SchemaFinding[] {
   const findings: SchemaFinding[] = [];
   const props = (s: Schema) => (isSchema(s.properties) ? s.properties : {});
-  const required = (s: Schema) => new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
+  const required = (s: Schema) =>
+    new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
   const pb = props(before);
   const pa = props(after);
   const rb = required(before);
@@ -176,16 +249,40 @@ function compareObjects(before: Schema, after: Schema, path: string): SchemaFind
     const inBefore = Object.hasOwn(pb, name) || rb.has(name);
     const inAfter = Object.hasOwn(pa, name) || ra.has(name);
     if (inBefore && !inAfter) {
-      findings.push({ path: at, direction: "field-removed", what: `${rb.has(name) ? "required" : "optional"} field removed`, before: pb[name] ?? null, after: null, wasRequired: rb.has(name), closedAfter });
+      findings.push({
+        path: at,
+        direction: "field-removed",
+        what: `${rb.has(name) ? "required" : "optional"} field removed`,
+        before: pb[name] ?? null,
+        after: null,
+        wasRequired: rb.has(name),
+        closedAfter,
+      });
       continue;
     }
     if (!inBefore && inAfter) {
-      if (ra.has(name)) findings.push({ path: at, direction: "narrower", what: "new required field", before: null, after: pa[name] ?? null });
-      else findings.push({ path: at, direction: "optional-field-added", what: "new optional field", before: null, after: pa[name] ?? null });
+      if (ra.has(name))
+        findings.push({
+          path: at,
+          direction: "narrower",
+          what: "new required field",
+          before: null,
+          after: pa[name] ?? null,
+        });
+      else
+        findings.push({
+          path: at,
+          direction: "optional-field-added",
+          what: "new optional field",
+          before: null,
+          after: pa[name] ?? null,
+        });
       continue;
     }
-    if (rb.has(name) && !ra.has(name)) findings.push({ path: at, direction: "wider", what: "no longer required", before: true, after: false });
-    if (!rb.has(name) && ra.has(name)) findings.push({ path: at, direction: "narrower", what: "now required", before: false, after: true });
+    if (rb.has(name) && !ra.has(name))
+      findings.push({ path: at, direction: "wider", what: "no longer required", before: true, after: false });
+    if (!rb.has(name) && ra.has(name))
+      findings.push({ path: at, direction: "narrower", what: "now required", before: false, after: true });
     findings.push(...compareSchemas(pb[name] ?? true, pa[name] ?? true, at));
   }
   findings.push(...compareAdditional(before.additionalProperties, after.additionalProperties, path));
@@ -197,7 +294,9 @@ function compareAdditional(b: unknown, a: unknown, path: string): SchemaFinding[
   const open = (v: unknown) => v === undefined || v === true;
   if (open(b) && open(a)) return [];
   if (same(b, a)) return [];
-  const at = (direction: Direction, what: string): SchemaFinding[] => [{ path, direction, what, before: b ?? null, after: a ?? null }];
+  const at = (direction: Direction, what: string): SchemaFinding[] => [
+    { path, direction, what, before: b ?? null, after: a ?? null },
+  ];
   if (a === false) return at("narrower", "object closed: unknown keys are refused now (additionalProperties: false)");
   if (b === false) return at("wider", "object opened: unknown keys are accepted now");
   if (open(b) && isSchema(a)) return at("narrower", "additional properties constrained");
@@ -214,7 +313,8 @@ function compareTypes(b: unknown, a: unknown): TypeComparison {
   const ta = typeSet(a);
   if (tb === "invalid" || ta === "invalid") return same(b, a) ? "same" : "incompatible";
   const within = (inner: Set<string> | null, outer: Set<string> | null) =>
-    outer === null || (inner !== null && [...inner].every((t) => outer.has(t) || (t === "integer" && outer.has("number"))));
+    outer === null ||
+    (inner !== null && [...inner].every((t) => outer.has(t) || (t === "integer" && outer.has("number"))));
   const narrower = within(ta, tb);
   const wider = within(tb, ta);
   if (narrower && wider) return "same";

@@ -22,7 +22,10 @@ export function noNewPowers(diff: LockDiff): string | null {
 
 /** The changes of each non-empty section, in review order. */
 export function sectionsOf(diff: LockDiff): Array<{ section: Section; changes: LockChange[] }> {
-  return SECTIONS.map((section) => ({ section, changes: diff.changes.filter((c) => sectionOf(c.impact) === section) })).filter((s) => s.changes.length > 0);
+  return SECTIONS.map((section) => ({
+    section,
+    changes: diff.changes.filter((c) => sectionOf(c.impact) === section),
+  })).filter((s) => s.changes.length > 0);
 }
 
 /** "5 changes: 2 new powers, 1 breaking, 1 to review, 1 other". */
@@ -34,5 +37,7 @@ export function summaryLine(diff: LockDiff): string {
 
 /** `tool "x"`, `agent "y"`, `lock`. */
 export function subjectLabel(change: LockChange): string {
-  return change.subject.name === null ? change.subject.type : `${change.subject.type} ${JSON.stringify(change.subject.name)}`;
+  return change.subject.name === null
+    ? change.subject.type
+    : `${change.subject.type} ${JSON.stringify(change.subject.name)}`;
 }

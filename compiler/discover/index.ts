@@ -17,7 +17,13 @@ export async function discover(root: string, overrides?: Record<string, unknown>
   const files = found.map((f) => f.replaceAll("\\", "/")).sort();
   const all: Diagnostic[] = [...diagnostics];
   if (files.length === 0) {
-    all.push(warning("CAVE2005", `no file matches include ${JSON.stringify(config.include)}`, "Check the include and exclude globs in the configuration."));
+    all.push(
+      warning(
+        "CAVE2005",
+        `no file matches include ${JSON.stringify(config.include)}`,
+        "Check the include and exclude globs in the configuration.",
+      ),
+    );
   }
   return { config, files, diagnostics: all };
 }

@@ -1,4 +1,18 @@
-import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { sha256 } from "../../src/contract/hash.js";
@@ -16,7 +30,13 @@ export interface Replacement {
 
 export function planReplacement(dir: string, file: string): Replacement {
   const suffix = randomBytes(6).toString("hex");
-  return { dir, file, staging: `${dir}.tmp-${suffix}`, retired: `${dir}.old-${suffix}`, fileTemp: `${file}.tmp-${suffix}` };
+  return {
+    dir,
+    file,
+    staging: `${dir}.tmp-${suffix}`,
+    retired: `${dir}.old-${suffix}`,
+    fileTemp: `${file}.tmp-${suffix}`,
+  };
 }
 
 /**
@@ -36,7 +56,12 @@ export interface Reuse {
  * `reuse`, a file whose earlier copy holds the very same bytes is hard-linked instead of written (linkUnchanged).
  * `replacing`: some files may exist already (written before), and are replaced.
  */
-export function writeTree(into: string, files: Iterable<readonly [string, string | Uint8Array]>, reuse?: Reuse, replacing = false): void {
+export function writeTree(
+  into: string,
+  files: Iterable<readonly [string, string | Uint8Array]>,
+  reuse?: Reuse,
+  replacing = false,
+): void {
   const made = new Set<string>();
   mkdirSync(into, { recursive: true });
   made.add(into);
@@ -128,7 +153,12 @@ function discardStaging(replacement: Replacement): void {
  * everything new is written aside first; only then the folder is swapped by renames and the file renamed
  * into place; if that last rename fails the old folder is put back.
  */
-export function replaceAtomically(dir: string, files: ReadonlyMap<string, string | Uint8Array>, file: string, fileData: string): void {
+export function replaceAtomically(
+  dir: string,
+  files: ReadonlyMap<string, string | Uint8Array>,
+  file: string,
+  fileData: string,
+): void {
   const replacement = planReplacement(dir, file);
   try {
     writeTree(replacement.staging, files);

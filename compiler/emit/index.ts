@@ -63,7 +63,11 @@ export function beginEmit(root: string, config: CaveConfig): PendingEmit {
   const written = new Map<string, FileContent>();
   const replies: Array<Promise<WriteReply>> = [];
   let ended = false;
-  const write = ({ files, hashes }: FolderFiles, keep: (relative: string, text: FileContent) => boolean = () => true, replacing = false) => {
+  const write = (
+    { files, hashes }: FolderFiles,
+    keep: (relative: string, text: FileContent) => boolean = () => true,
+    replacing = false,
+  ) => {
     const entries: Array<[string, FileContent]> = [];
     const known: Array<[string, string]> = [];
     for (const [path, text] of files) {
@@ -75,19 +79,33 @@ export function beginEmit(root: string, config: CaveConfig): PendingEmit {
       if (hash !== undefined) known.push([relative, hash]);
     }
     // The last job is given even with no files: it makes the (perhaps empty) folder that is swapped in.
-    if (entries.length > 0 || replacing) replies.push(writer.run({ write: replacement.staging, files: entries, reuse: { from: replacement.dir, hashes: known }, replacing }));
+    if (entries.length > 0 || replacing)
+      replies.push(
+        writer.run({
+          write: replacement.staging,
+          files: entries,
+          reuse: { from: replacement.dir, hashes: known },
+          replacing,
+        }),
+      );
   };
   /** Waits for every job given so far; the first failure, if any. */
-  const settle = async () => (await Promise.all(replies.splice(0))).find((reply): reply is Extract<WriteReply, { ok: false }> => !reply.ok);
+  const settle = async () =>
+    (await Promise.all(replies.splice(0))).find((reply): reply is Extract<WriteReply, { ok: false }> => !reply.ok);
   const discard = async () => {
     await settle();
     await writer.run({ remove: [replacement.staging, replacement.fileTemp] });
   };
-  const complete = async ({ files, hashes, lockText }: FolderFiles & { readonly lockText: string }): Promise<Diagnostic[]> => {
+  const complete = async ({
+    files,
+    hashes,
+    lockText,
+  }: FolderFiles & { readonly lockText: string }): Promise<Diagnostic[]> => {
     const wanted = new Set([...files.keys()].map((path) => insideOutDir(config, path)));
     const unwanted = [...written.keys()].filter((relative) => !wanted.has(relative));
     write({ files, hashes }, (relative, text) => written.get(relative) !== text, true);
-    if (unwanted.length > 0) replies.push(writer.run({ remove: unwanted.map((relative) => join(replacement.staging, relative)) }));
+    if (unwanted.length > 0)
+      replies.push(writer.run({ remove: unwanted.map((relative) => join(replacement.staging, relative)) }));
     const failed = await settle();
     if (failed) {
       await discard();
@@ -137,5 +155,9 @@ function insideOutDir(config: CaveConfig, path: string): string {
 
 function writeFailure(root: string, thrown: unknown): Diagnostic {
   const message = thrown instanceof Error ? thrown.message.replaceAll(root, ".") : String(thrown);
-  return error("CAVE8001", `could not write the build output: ${message}`, "Check that the project folder is writable and has free space; nothing was half-written.");
+  return error(
+    "CAVE8001",
+    `could not write the build output: ${message}`,
+    "Check that the project folder is writable and has free space; nothing was half-written.",
+  );
 }

@@ -18,7 +18,13 @@ export type WriteReply = { readonly ok: true } | { readonly ok: false; readonly 
 /** Does one job on the current thread; a failure (no space, no permission) is the reply, never a throw. */
 export function performWrite(job: WriteJob): WriteReply {
   try {
-    if ("write" in job) writeTree(job.write, job.files, job.reuse ? { from: job.reuse.from, hashes: new Map(job.reuse.hashes) } : undefined, job.replacing === true);
+    if ("write" in job)
+      writeTree(
+        job.write,
+        job.files,
+        job.reuse ? { from: job.reuse.from, hashes: new Map(job.reuse.hashes) } : undefined,
+        job.replacing === true,
+      );
     else for (const path of job.remove) rmSync(path, { recursive: true, force: true });
     return { ok: true };
   } catch (thrown) {

@@ -35,6 +35,9 @@ export function childScript(): Promise<string> {
  */
 export function permissionFlag(): PermissionFlag {
   const flag = nodeFeatures().permissionFlag;
-  if (flag === null) throw new Error(`Node ${process.version} has no permission model, which the evaluation process runs under; use Node 20 or later`);
+  if (flag === null)
+    throw new Error(
+      `Node ${process.version} has no permission model, which the evaluation process runs under; use Node 20 or later`,
+    );
   return flag;
 }

@@ -15,7 +15,21 @@ import { installDenyLayer } from "../../runtime/sandbox/child/deny.mjs";
 import { encodeFrame, FrameReader } from "../../runtime/sandbox/child/frames.mjs";
 import { rawStack } from "../../runtime/sandbox/child/raw-stack.mjs";
 import { deepFreeze, realmObjects } from "./freeze.js";
-import { ADDONS_ARGUMENT, CHANNEL_FD, MAX_REQUEST_BYTES, PRELOADED_BUILTINS, type ChildMessage, type ChildReply, type ExportReport, type ImportRequest, type ParentMessage, type RawAgent, type RawSchema, type RawTool, type SdkRequest } from "./protocol.js";
+import {
+  ADDONS_ARGUMENT,
+  CHANNEL_FD,
+  MAX_REQUEST_BYTES,
+  PRELOADED_BUILTINS,
+  type ChildMessage,
+  type ChildReply,
+  type ExportReport,
+  type ImportRequest,
+  type ParentMessage,
+  type RawAgent,
+  type RawSchema,
+  type RawTool,
+  type SdkRequest,
+} from "./protocol.js";
 import { createRealmGuard, type RealmGuard } from "./realm-guard.js";
 
 // An empty environment: whatever a launcher adds on the way (bwrap sets PWD) goes before any module runs.
@@ -59,7 +73,8 @@ function guardRoots(loadList: readonly string[] | undefined): unknown[] {
       // Loaded by Node for itself but not requirable by that name: no module can reach it by require either.
     }
   }
-  for (const stream of [process.stdout, process.stderr]) roots.push(stream, (stream as unknown as { _handle?: unknown })._handle);
+  for (const stream of [process.stdout, process.stderr])
+    roots.push(stream, (stream as unknown as { _handle?: unknown })._handle);
   return roots;
 }
 
@@ -75,7 +90,8 @@ const pendingTexts: string[] = [];
 
 function send(message: ChildMessage): void {
   const frame = encodeFrame(stringify(message));
-  for (let written = 0; written < frame.length; ) written += writeSync(CHANNEL_FD, frame, written, frame.length - written);
+  for (let written = 0; written < frame.length; )
+    written += writeSync(CHANNEL_FD, frame, written, frame.length - written);
 }
 
 /** The parent's next message, waiting for it; null when the parent closed the channel. */
@@ -99,7 +115,8 @@ const SETTLE_MS = 200;
 /** Made once the SDK is shared, before any module runs (serve()): what each module left behind. */
 let guard: RealmGuard | undefined;
 // The child's own wait is not work a module left behind.
-const nextTurn = () => new Promise<void>((resolve) => (guard === undefined ? schedule(resolve) : guard.untracked(() => schedule(resolve))));
+const nextTurn = () =>
+  new Promise<void>((resolve) => (guard === undefined ? schedule(resolve) : guard.untracked(() => schedule(resolve))));
 
 class ExitCalled extends Error {
   constructor(readonly exitCode: number) {
@@ -172,12 +189,18 @@ function toJson(value: unknown, path: string, seen: Set<object>): unknown {
     });
   } else {
     const proto = getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) throw new Unreadable(`${path} is ${kindOf(value)}, not a plain object`);
+    if (proto !== Object.prototype && proto !== null)
+      throw new Unreadable(`${path} is ${kindOf(value)}, not a plain object`);
     const copy: Record<string, unknown> = {};
     for (const key of objectKeys(value)) {
       const item = (value as Record<string, unknown>)[key];
       if (item === undefined) continue; // as JSON.stringify does
-      defineProperty(copy, key, { value: toJson(item, `${path}.${key}`, seen), enumerable: true, writable: true, configurable: true });
+      defineProperty(copy, key, {
+        value: toJson(item, `${path}.${key}`, seen),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     out = copy;
   }
@@ -287,10 +310,21 @@ function readExports(namespace: Record<string, unknown>): ExportReport[] {
     if (!what) continue;
     try {
       const record = value as Record<PropertyKey, unknown>;
-      reports.push(what === "tool" ? { exportName, kind: "tool", tool: readTool(record) } : { exportName, kind: "agent", agent: readAgent(record) });
+      reports.push(
+        what === "tool"
+          ? { exportName, kind: "tool", tool: readTool(record) }
+          : { exportName, kind: "agent", agent: readAgent(record) },
+      );
     } catch (thrown) {
       const unreadable = thrown instanceof Unreadable ? thrown : null;
-      reports.push({ exportName, kind: "unreadable", what, message: unreadable ? unreadable.message : describe(thrown), code: unreadable?.code ?? null, hint: unreadable?.hint ?? null });
+      reports.push({
+        exportName,
+        kind: "unreadable",
+        what,
+        message: unreadable ? unreadable.message : describe(thrown),
+        code: unreadable?.code ?? null,
+        hint: unreadable?.hint ?? null,
+      });
     }
   }
   return reports;
@@ -300,7 +334,9 @@ function readExports(namespace: Record<string, unknown>): ExportReport[] {
 function authoringRule(thrown: unknown): { code: string; hint: string; subject: string } | null {
   if (typeof thrown !== "object" || thrown === null) return null;
   const { name, code, hint, subject } = thrown as { name?: unknown; code?: unknown; hint?: unknown; subject?: unknown };
-  return name === "CaveError" && typeof code === "string" && /^CAVE1\d{3}$/.test(code) && typeof hint === "string" ? { code, hint, subject: typeof subject === "string" ? subject : "" } : null;
+  return name === "CaveError" && typeof code === "string" && /^CAVE1\d{3}$/.test(code) && typeof hint === "string"
+    ? { code, hint, subject: typeof subject === "string" ? subject : "" }
+    : null;
 }
 
 /** Paths of the private copy become the build folder's relative paths in messages (`file:///tmp/x/.cave/...` -> `.cave/...`). */
@@ -316,7 +352,14 @@ async function importModule(request: ImportRequest): Promise<ChildReply> {
     namespace = (await import(request.url)) as Record<string, unknown>;
   } catch (thrown) {
     const message = describeImport(thrown, request);
-    return { type: "threw", module: request.module, message, exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null, rule: authoringRule(thrown), stack: rawStack(thrown) ?? null };
+    return {
+      type: "threw",
+      module: request.module,
+      message,
+      exitCode: thrown instanceof ExitCalled ? thrown.exitCode : null,
+      rule: authoringRule(thrown),
+      stack: rawStack(thrown) ?? null,
+    };
   }
   return { type: "imported", module: request.module, exports: readExports(namespace) };
 }
@@ -331,7 +374,9 @@ async function importShared(request: ImportRequest): Promise<ChildReply> {
   const failures = strayFailures;
   const reply = await importModule(request);
   await nextTurn();
-  return reply.type === "imported" && strayFailures === failures ? reply : { type: "untrusted", module: request.module };
+  return reply.type === "imported" && strayFailures === failures
+    ? reply
+    : { type: "untrusted", module: request.module };
 }
 
 let shared = false;

@@ -11,10 +11,12 @@ import type { ChildReply, ExportReport, RawAgent, RawSchema, RawTool } from "./p
 /** A field of an evaluated definition that does not have the type tool()/agent() guarantee (a fake brand, a patched SDK). */
 export class Undecodable extends Error {}
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], field: string): T {
-  if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) throw new Undecodable(`${field} is ${JSON.stringify(value) ?? String(value)}`);
+  if (typeof value !== "string" || !(allowed as readonly string[]).includes(value))
+    throw new Undecodable(`${field} is ${JSON.stringify(value) ?? String(value)}`);
   return value as T;
 }
 
@@ -24,7 +26,8 @@ function string(value: unknown, field: string): string {
 }
 
 function sortedNames(value: unknown, field: string): string[] {
-  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) throw new Undecodable(`${field} is not a list of names`);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string"))
+    throw new Undecodable(`${field} is not a list of names`);
   return [...(value as string[])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -32,9 +35,13 @@ function sortedNames(value: unknown, field: string): string[] {
 function fsScopes(value: unknown): LockedFs | null {
   if (value === null || value === undefined) return null;
   if (!isPlainObject(value)) throw new Undecodable("sandboxProfile.fs is not an object");
-  const lists = { read: sortedNames(value.read ?? [], "sandboxProfile.fs.read"), write: sortedNames(value.write ?? [], "sandboxProfile.fs.write") };
+  const lists = {
+    read: sortedNames(value.read ?? [], "sandboxProfile.fs.read"),
+    write: sortedNames(value.write ?? [], "sandboxProfile.fs.write"),
+  };
   const locked = lockedFs(lists);
-  if (canonicalJson(locked ?? { read: [], write: [] }) !== canonicalJson(lists)) throw new Undecodable("sandboxProfile.fs holds scopes tool() did not normalise");
+  if (canonicalJson(locked ?? { read: [], write: [] }) !== canonicalJson(lists))
+    throw new Undecodable("sandboxProfile.fs holds scopes tool() did not normalise");
   return locked;
 }
 
@@ -42,10 +49,15 @@ function result(value: unknown): RequestedResult {
   if (!isPlainObject(value)) throw new Undecodable("result is not a result policy");
   if (value.policy === "artifact" && isPlainObject(value.artifact)) {
     const { strategy, maxInlineTokens, recovery } = value.artifact;
-    if (!(Number.isSafeInteger(maxInlineTokens) && (maxInlineTokens as number) > 0)) throw new Undecodable("result.maxInlineTokens is not a positive integer");
+    if (!(Number.isSafeInteger(maxInlineTokens) && (maxInlineTokens as number) > 0))
+      throw new Undecodable("result.maxInlineTokens is not a positive integer");
     return {
       policy: "artifact",
-      artifact: { strategy: oneOf(strategy, ARTIFACT_STRATEGIES, "result.strategy"), maxInlineTokens: maxInlineTokens as number, recovery: oneOf(recovery, ARTIFACT_RECOVERIES, "result.recovery") },
+      artifact: {
+        strategy: oneOf(strategy, ARTIFACT_STRATEGIES, "result.strategy"),
+        maxInlineTokens: maxInlineTokens as number,
+        recovery: oneOf(recovery, ARTIFACT_RECOVERIES, "result.recovery"),
+      },
     };
   }
   return { policy: oneOf(value.policy, RESULT_POLICIES, "result") };
@@ -54,10 +66,12 @@ function result(value: unknown): RequestedResult {
 function schema(value: RawSchema | null, side: "input" | "output"): EvaluatedSchema | null {
   if (value === null) return null;
   if (!isPlainObject(value)) throw new Undecodable(`${side} is not a schema`);
-  if (value.kind === "typebox" && isPlainObject(value.jsonSchema)) return { kind: "typebox", jsonSchema: value.jsonSchema };
+  if (value.kind === "typebox" && isPlainObject(value.jsonSchema))
+    return { kind: "typebox", jsonSchema: value.jsonSchema };
   if (value.kind === "standard") {
     const vendor = string(value.vendor, `${side} ~standard.vendor`);
-    if (value.jsonSchema !== null && !isPlainObject(value.jsonSchema)) throw new Undecodable(`${side} JSON Schema is not an object`);
+    if (value.jsonSchema !== null && !isPlainObject(value.jsonSchema))
+      throw new Undecodable(`${side} JSON Schema is not an object`);
     return { kind: "standard", vendor, jsonSchema: value.jsonSchema };
   }
   throw new Undecodable(`${side} JSON Schema is not an object`);
@@ -67,7 +81,8 @@ export function decodeTool(module: string, exportName: string, raw: RawTool): Ev
   if (!isPlainObject(raw)) throw new Undecodable("the definition is not an object");
   const effect = raw.effect;
   if (!isEffect(effect)) throw new Undecodable(`effect is ${JSON.stringify(effect) ?? String(effect)}`);
-  if (!(Number.isSafeInteger(raw.timeout) && (raw.timeout as number) > 0)) throw new Undecodable("timeout is not a positive integer");
+  if (!(Number.isSafeInteger(raw.timeout) && (raw.timeout as number) > 0))
+    throw new Undecodable("timeout is not a positive integer");
   if (typeof raw.allowRepeat !== "boolean") throw new Undecodable("allowRepeat is not a boolean");
   if (raw.network !== false) throw new Undecodable("sandboxProfile.network is not false");
   if (typeof raw.addons !== "boolean") throw new Undecodable("sandboxProfile.addons is not a boolean");
@@ -81,7 +96,14 @@ export function decodeTool(module: string, exportName: string, raw: RawTool): Ev
     effect,
     timeoutMs: raw.timeout as number,
     allowRepeat: raw.allowRepeat,
-    sandbox: { mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"), network: false, env: sortedNames(raw.env, "sandboxProfile.env"), ...scopeFields(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)), fs: fsScopes(raw.fs), addons: raw.addons === true },
+    sandbox: {
+      mode: oneOf(raw.sandbox, SANDBOX_MODES, "sandbox"),
+      network: false,
+      env: sortedNames(raw.env, "sandboxProfile.env"),
+      ...scopeFields(sortedNames(raw.egress, "sandboxProfile.egress"), secrets(raw.secrets)),
+      fs: fsScopes(raw.fs),
+      addons: raw.addons === true,
+    },
     nestedTools: sortedNames(raw.nestedTools, "nestedTools"),
     result: result(raw.result),
     input: schema(raw.input, "input"),
@@ -101,13 +123,24 @@ export function decodeAgent(module: string, exportName: string, raw: RawAgent): 
 export function isChildMessage(value: unknown): value is ChildReply | { readonly type: "ready" } {
   if (!isPlainObject(value)) return false;
   if (value.type === "ready") return true;
-  if (value.type === "sdk") return typeof value.shared === "boolean" && (value.message === null || typeof value.message === "string");
+  if (value.type === "sdk")
+    return typeof value.shared === "boolean" && (value.message === null || typeof value.message === "string");
   if (typeof value.module !== "string") return false;
   if (value.type === "untrusted") return true;
   if (value.type === "threw") {
     const rule = value.rule as { code?: unknown; hint?: unknown; subject?: unknown } | null | undefined;
-    const ruleOk = rule === null || (typeof rule === "object" && typeof rule.code === "string" && typeof rule.hint === "string" && typeof rule.subject === "string");
-    return typeof value.message === "string" && (value.exitCode === null || typeof value.exitCode === "number") && ruleOk && (value.stack === null || typeof value.stack === "string");
+    const ruleOk =
+      rule === null ||
+      (typeof rule === "object" &&
+        typeof rule.code === "string" &&
+        typeof rule.hint === "string" &&
+        typeof rule.subject === "string");
+    return (
+      typeof value.message === "string" &&
+      (value.exitCode === null || typeof value.exitCode === "number") &&
+      ruleOk &&
+      (value.stack === null || typeof value.stack === "string")
+    );
   }
   return value.type === "imported" && Array.isArray(value.exports) && value.exports.every(isExportReport);
 }
@@ -117,7 +150,13 @@ function isExportReport(value: unknown): value is ExportReport {
   if (value.kind === "tool") return isPlainObject(value.tool);
   if (value.kind === "agent") return isPlainObject(value.agent);
   const nullableString = (x: unknown) => x === null || typeof x === "string";
-  return value.kind === "unreadable" && (value.what === "tool" || value.what === "agent") && typeof value.message === "string" && nullableString(value.code) && nullableString(value.hint);
+  return (
+    value.kind === "unreadable" &&
+    (value.what === "tool" || value.what === "agent") &&
+    typeof value.message === "string" &&
+    nullableString(value.code) &&
+    nullableString(value.hint)
+  );
 }
 
 /** The evaluated secrets: tool() filled in header and format, so each is { hosts, header, format } of strings. */
@@ -126,7 +165,11 @@ function secrets(raw: unknown): Record<string, SecretScope> {
   const out: Record<string, SecretScope> = {};
   for (const [name, scope] of Object.entries(raw)) {
     if (!isPlainObject(scope)) throw new Undecodable(`sandboxProfile.secrets.${name} is not an object`);
-    out[name] = { hosts: sortedNames(scope.hosts, `sandboxProfile.secrets.${name}.hosts`), header: string(scope.header, `sandboxProfile.secrets.${name}.header`), format: string(scope.format, `sandboxProfile.secrets.${name}.format`) };
+    out[name] = {
+      hosts: sortedNames(scope.hosts, `sandboxProfile.secrets.${name}.hosts`),
+      header: string(scope.header, `sandboxProfile.secrets.${name}.header`),
+      format: string(scope.format, `sandboxProfile.secrets.${name}.format`),
+    };
   }
   return out;
 }

@@ -6,11 +6,18 @@ import { types } from "node:util";
 
 type Reachable = object; // objects and functions
 
-const isReachable = (value: unknown): value is Reachable => (typeof value === "object" && value !== null) || typeof value === "function";
+const isReachable = (value: unknown): value is Reachable =>
+  (typeof value === "object" && value !== null) || typeof value === "function";
 
 /** A value whose state lives in internal slots that Object.freeze does not cover (a Map still takes set()). */
 const unfreezable = (value: Reachable) =>
-  types.isMap(value) || types.isSet(value) || types.isWeakMap(value) || types.isWeakSet(value) || types.isDate(value) || types.isAnyArrayBuffer(value) || types.isArrayBufferView(value);
+  types.isMap(value) ||
+  types.isSet(value) ||
+  types.isWeakMap(value) ||
+  types.isWeakSet(value) ||
+  types.isDate(value) ||
+  types.isAnyArrayBuffer(value) ||
+  types.isArrayBufferView(value);
 
 /**
  * The realm's own objects as far as a frozen SDK could reach them: the globals, their own properties (the
@@ -58,7 +65,10 @@ export function deepFreeze(root: Reachable, realm: ReadonlySet<object>): void {
     const value = stack.pop();
     if (!isReachable(value) || realm.has(value) || seen.has(value)) continue;
     seen.add(value);
-    if (unfreezable(value)) throw new TypeError(`the SDK holds ${Object.prototype.toString.call(value)}, whose contents freezing does not protect`);
+    if (unfreezable(value))
+      throw new TypeError(
+        `the SDK holds ${Object.prototype.toString.call(value)}, whose contents freezing does not protect`,
+      );
     Object.freeze(value);
     stack.push(Object.getPrototypeOf(value));
     for (const key of Reflect.ownKeys(value)) {

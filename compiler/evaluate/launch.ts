@@ -8,10 +8,16 @@ import { thrownText } from "../../src/contract/thrown-message.mjs";
  * else `configured`, the project configuration's isolation; default "auto"): under the OS layer where it starts here (no network, no host file or socket, whatever a module
  * tries at import), else with the Node layers only, said once on stderr; "os" without it is an error.
  */
-export async function evaluationLaunch(configured?: IsolationSetting): Promise<Launch | { readonly unavailable: string }> {
+export async function evaluationLaunch(
+  configured?: IsolationSetting,
+): Promise<Launch | { readonly unavailable: string }> {
   let setting;
   try {
-    setting = isolationSetting(undefined, process.env, configured === undefined ? undefined : () => ({ value: configured, from: "cave.config.json" }));
+    setting = isolationSetting(
+      undefined,
+      process.env,
+      configured === undefined ? undefined : () => ({ value: configured, from: "cave.config.json" }),
+    );
   } catch (thrown) {
     return { unavailable: thrownText(thrown) };
   }

@@ -33,7 +33,13 @@ export interface Copy {
 export type Outcome =
   /** `sdk`: whether the module ran with the child's shared, frozen SDK, or in a child of its own. */
   | { readonly type: "imported"; readonly exports: readonly ExportReport[]; readonly sdk: "shared" | "own" }
-  | { readonly type: "threw"; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null; readonly stack: string | null }
+  | {
+      readonly type: "threw";
+      readonly message: string;
+      readonly exitCode: number | null;
+      readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null;
+      readonly stack: string | null;
+    }
   | { readonly type: "timeout" }
   | { readonly type: "ended"; readonly detail: string };
 
@@ -68,15 +74,41 @@ const RETAINED_PER_CHILD = 1_200;
 export async function importAll(
   jobs: readonly Job[],
   script: string,
-  options: { readonly timeoutMs: number; readonly cwd: string; readonly copy: Copy; readonly sdkUrl?: string | undefined; readonly launch?: Launch | undefined; readonly alsoReadable?: readonly string[] },
+  options: {
+    readonly timeoutMs: number;
+    readonly cwd: string;
+    readonly copy: Copy;
+    readonly sdkUrl?: string | undefined;
+    readonly launch?: Launch | undefined;
+    readonly alsoReadable?: readonly string[];
+  },
 ): Promise<Map<string, Outcome>> {
   const { timeoutMs, cwd, copy, sdkUrl, launch } = options;
   const startTimeoutMs = Math.max(timeoutMs, 10_000);
-  const start = (addons = false) => Session.start(script, { timeoutMs: startTimeoutMs, cwd, readable: copy.base, alsoReadable: options.alsoReadable, launch, addons });
-  const request = (job: Job, sharedSdk: boolean) => ({ type: "import" as const, module: job.module, label: job.label, url: job.url, base: copy.base, baseUrl: copy.baseUrl, sharedSdk });
+  const start = (addons = false) =>
+    Session.start(script, {
+      timeoutMs: startTimeoutMs,
+      cwd,
+      readable: copy.base,
+      alsoReadable: options.alsoReadable,
+      launch,
+      addons,
+    });
+  const request = (job: Job, sharedSdk: boolean) => ({
+    type: "import" as const,
+    module: job.module,
+    label: job.label,
+    url: job.url,
+    base: copy.base,
+    baseUrl: copy.baseUrl,
+    sharedSdk,
+  });
   const outcomes = new Map<string, Outcome>();
   const queue = [...jobs];
-  const children = Math.max(1, Math.min(MAX_CHILDREN, availableParallelism(), Math.ceil(jobs.length / MODULES_PER_CHILD)));
+  const children = Math.max(
+    1,
+    Math.min(MAX_CHILDREN, availableParallelism(), Math.ceil(jobs.length / MODULES_PER_CHILD)),
+  );
 
   /** One module in a fresh child of its own (which is killed after): exactly what a sandbox child does at run time. */
   const alone = async (job: Job): Promise<Outcome> => {
@@ -90,8 +122,14 @@ export async function importAll(
     try {
       const reply = await session.run(request(job, false), timeoutMs);
       if (reply.type === "imported" || reply.type === "threw" || reply.type === "untrusted") {
-        if (reply.module !== job.module || reply.type === "untrusted") return { type: "ended", detail: `the evaluation process answered ${reply.module !== job.module ? "for another module" : "out of turn"}` };
-        return reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: "own" } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule, stack: reply.stack };
+        if (reply.module !== job.module || reply.type === "untrusted")
+          return {
+            type: "ended",
+            detail: `the evaluation process answered ${reply.module !== job.module ? "for another module" : "out of turn"}`,
+          };
+        return reply.type === "imported"
+          ? { type: "imported", exports: reply.exports, sdk: "own" }
+          : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule, stack: reply.stack };
       }
       return reply;
     } finally {
@@ -149,10 +187,24 @@ export async function importAll(
           if (reply.module !== job.module || reply.type === "untrusted") {
             session.kill();
             session = undefined;
-            outcomes.set(job.module, { type: "ended", detail: `the evaluation process answered ${reply.module !== job.module ? "for another module" : "out of turn"}` });
+            outcomes.set(job.module, {
+              type: "ended",
+              detail: `the evaluation process answered ${reply.module !== job.module ? "for another module" : "out of turn"}`,
+            });
             continue;
           }
-          outcomes.set(job.module, reply.type === "imported" ? { type: "imported", exports: reply.exports, sdk: "shared" } : { type: "threw", message: reply.message, exitCode: reply.exitCode, rule: reply.rule, stack: reply.stack });
+          outcomes.set(
+            job.module,
+            reply.type === "imported"
+              ? { type: "imported", exports: reply.exports, sdk: "shared" }
+              : {
+                  type: "threw",
+                  message: reply.message,
+                  exitCode: reply.exitCode,
+                  rule: reply.rule,
+                  stack: reply.stack,
+                },
+          );
           continue;
         }
         session.kill();

@@ -20,10 +20,44 @@ export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
  * builtin loaded first by a module retires the child: that module could have changed it for the next).
  */
 export const PRELOADED_BUILTINS = [
-  "assert", "async_hooks", "buffer", "child_process", "crypto", "diagnostics_channel", "dns", "events", "fs", "fs/promises",
-  "http", "https", "module", "net", "os", "path", "path/posix", "path/win32", "perf_hooks", "process", "punycode",
-  "querystring", "readline", "stream", "stream/promises", "stream/web", "string_decoder", "timers", "timers/promises",
-  "tls", "tty", "url", "util", "util/types", "v8", "vm", "worker_threads", "zlib",
+  "assert",
+  "async_hooks",
+  "buffer",
+  "child_process",
+  "crypto",
+  "diagnostics_channel",
+  "dns",
+  "events",
+  "fs",
+  "fs/promises",
+  "http",
+  "https",
+  "module",
+  "net",
+  "os",
+  "path",
+  "path/posix",
+  "path/win32",
+  "perf_hooks",
+  "process",
+  "punycode",
+  "querystring",
+  "readline",
+  "stream",
+  "stream/promises",
+  "stream/web",
+  "string_decoder",
+  "timers",
+  "timers/promises",
+  "tls",
+  "tty",
+  "url",
+  "util",
+  "util/types",
+  "v8",
+  "vm",
+  "worker_threads",
+  "zlib",
 ] as const;
 
 /** Parent -> child, once, before any import: import the build's SDK module, freeze what it exports and share it. */
@@ -66,7 +100,14 @@ export type ChildReply =
   | { readonly type: "imported"; readonly module: string; readonly exports: readonly ExportReport[] }
   /** `rule.subject` is the CaveError's subject (`tool "name"`), by which the parent locates it. */
   /** `stack`: the thrown error's raw V8 stack (paths of the private copy), which the parent maps to the original line. */
-  | { readonly type: "threw"; readonly module: string; readonly message: string; readonly exitCode: number | null; readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null; readonly stack: string | null }
+  | {
+      readonly type: "threw";
+      readonly module: string;
+      readonly message: string;
+      readonly exitCode: number | null;
+      readonly rule: { readonly code: string; readonly hint: string; readonly subject: string } | null;
+      readonly stack: string | null;
+    }
   /** A bundle evaluated with the shared SDK threw, or something threw outside it meanwhile: judge it in a child of its own. */
   | { readonly type: "untrusted"; readonly module: string };
 
@@ -74,7 +115,14 @@ export type ExportReport =
   | { readonly exportName: string; readonly kind: "tool"; readonly tool: RawTool }
   | { readonly exportName: string; readonly kind: "agent"; readonly agent: RawAgent }
   /** `code` and `hint`, when not null, replace CAVE5004's generic ones (a rule only evaluation can check). */
-  | { readonly exportName: string; readonly kind: "unreadable"; readonly what: "tool" | "agent"; readonly message: string; readonly code: string | null; readonly hint: string | null };
+  | {
+      readonly exportName: string;
+      readonly kind: "unreadable";
+      readonly what: "tool" | "agent";
+      readonly message: string;
+      readonly code: string | null;
+      readonly hint: string | null;
+    };
 
 export type RawSchema =
   | { readonly kind: "typebox"; readonly jsonSchema: unknown }

@@ -74,7 +74,8 @@ export interface RealmGuard {
   untracked<T>(work: () => T): T;
 }
 
-const isObject = (value: unknown): value is object => (typeof value === "object" && value !== null) || typeof value === "function";
+const isObject = (value: unknown): value is object =>
+  (typeof value === "object" && value !== null) || typeof value === "function";
 
 /**
  * Takes the first walk now. `roots` are the builtin modules' exports and any object behind a getter that the walk
@@ -145,7 +146,11 @@ export function createRealmGuard(roots: readonly unknown[], loadList: readonly s
       if (loadList !== undefined) {
         for (let i = firstLoaded; i < loadList.length; i++) {
           const entry = loadList[i]!;
-          if (apply(stringStartsWith, entry, ["NativeModule "]) && !apply(stringStartsWith, entry, ["NativeModule internal/"])) return `a builtin module was loaded (${apply(stringSlice, entry, [13]) as string})`;
+          if (
+            apply(stringStartsWith, entry, ["NativeModule "]) &&
+            !apply(stringStartsWith, entry, ["NativeModule internal/"])
+          )
+            return `a builtin module was loaded (${apply(stringSlice, entry, [13]) as string})`;
         }
       }
       // The walk in the first walk's order: any change to a property, prototype or extensibility of an object it saw is
@@ -154,7 +159,8 @@ export function createRealmGuard(roots: readonly unknown[], loadList: readonly s
       for (let o = 0; o < objects.n; o++) {
         const value = objects[o]!;
         const before = apply(mapGet, records, [value]) as List<unknown>;
-        if (!objectIs(getPrototypeOf(value), before[0]) || isExtensible(value) !== before[1]) return "a realm object's prototype or extensibility changed";
+        if (!objectIs(getPrototypeOf(value), before[0]) || isExtensible(value) !== before[1])
+          return "a realm object's prototype or extensibility changed";
         const keys = ownKeys(value);
         let at = 2;
         for (let i = 0; i < keys.length; i++) {
@@ -164,7 +170,8 @@ export function createRealmGuard(roots: readonly unknown[], loadList: readonly s
           const same = hasOwn(descriptor, "value")
             ? objectIs(before[at++], descriptor.value) && before[at++] === descriptor.writable
             : before[at++] === descriptor.get && before[at++] === descriptor.set;
-          if (!same || before[at++] !== descriptor.enumerable || before[at++] !== descriptor.configurable) return "a realm object's property changed";
+          if (!same || before[at++] !== descriptor.enumerable || before[at++] !== descriptor.configurable)
+            return "a realm object's property changed";
         }
         if (at !== before.n) return "a realm object lost a property";
       }
@@ -208,22 +215,47 @@ function watchRegistrations(): { left(): string | null } {
   };
   watch(asyncHooks, "createHook", "async_hooks.createHook");
   const promiseHooks = (v8 as unknown as { promiseHooks?: Record<string, unknown> }).promiseHooks;
-  for (const key of ["createHook", "onInit", "onBefore", "onAfter", "onSettled"]) watch(promiseHooks, key, `v8.promiseHooks.${key}`);
+  for (const key of ["createHook", "onInit", "onBefore", "onAfter", "onSettled"])
+    watch(promiseHooks, key, `v8.promiseHooks.${key}`);
   watch(diagnosticsChannel, "subscribe", "diagnostics_channel.subscribe");
   watch(diagnosticsChannel.Channel.prototype, "subscribe", "a diagnostics channel's subscribe");
   watch(diagnosticsChannel.Channel.prototype, "bindStore", "a diagnostics channel's bindStore");
-  watch(getPrototypeOf(diagnosticsChannel.tracingChannel("cave.evaluate")) as object, "subscribe", "a tracing channel's subscribe");
-  for (const key of ["setUncaughtExceptionCaptureCallback", "setSourceMapsEnabled", "umask"]) watch(process, key, `process.${key}`);
+  watch(
+    getPrototypeOf(diagnosticsChannel.tracingChannel("cave.evaluate")) as object,
+    "subscribe",
+    "a tracing channel's subscribe",
+  );
+  for (const key of ["setUncaughtExceptionCaptureCallback", "setSourceMapsEnabled", "umask"])
+    watch(process, key, `process.${key}`);
   watch(Atomics, "waitAsync", "Atomics.waitAsync");
   watch(FinalizationRegistry.prototype, "register", "a finalization registry's register");
   syncBuiltinESMExports();
-  return { left: () => (used === null ? null : `${used} was called: it keeps a callback or setting where the next module would meet it`) };
+  return {
+    left: () =>
+      used === null ? null : `${used} was called: it keeps a callback or setting where the next module would meet it`,
+  };
 }
 
 /** Async resource types whose callback runs once (Node's requests, jobs and queued callbacks). */
-const ONE_SHOT = new SetCtor(["FSREQCALLBACK", "FSREQPROMISE", "FILEHANDLECLOSEREQ", "GETADDRINFOREQWRAP", "GETNAMEINFOREQWRAP", "QUERYWRAP", "SHUTDOWNWRAP", "WRITEWRAP", "UDPSENDWRAP", "PIPECONNECTWRAP", "TCPCONNECTWRAP", "TickObject", "Immediate", "Microtask"]);
+const ONE_SHOT = new SetCtor([
+  "FSREQCALLBACK",
+  "FSREQPROMISE",
+  "FILEHANDLECLOSEREQ",
+  "GETADDRINFOREQWRAP",
+  "GETNAMEINFOREQWRAP",
+  "QUERYWRAP",
+  "SHUTDOWNWRAP",
+  "WRITEWRAP",
+  "UDPSENDWRAP",
+  "PIPECONNECTWRAP",
+  "TCPCONNECTWRAP",
+  "TickObject",
+  "Immediate",
+  "Microtask",
+]);
 const stringEndsWith = String.prototype.endsWith;
-const isOneShot = (type: string) => apply(setHas, ONE_SHOT, [type]) || apply(stringEndsWith, type, ["JOB"]) || apply(stringEndsWith, type, ["REQUEST"]);
+const isOneShot = (type: string) =>
+  apply(setHas, ONE_SHOT, [type]) || apply(stringEndsWith, type, ["JOB"]) || apply(stringEndsWith, type, ["REQUEST"]);
 
 /**
  * Async resources (timers, immediates, I/O requests, handles...) created since the guard was made and not yet

@@ -3,7 +3,13 @@ import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { isChildMessage } from "./decode.js";
 import { nodeFeatures } from "../../runtime/sandbox/node-features.js";
-import { ADDONS_ARGUMENT, MAX_REPLY_BYTES, type ChildReply, type ImportRequest, type ParentMessage } from "./protocol.js";
+import {
+  ADDONS_ARGUMENT,
+  MAX_REPLY_BYTES,
+  type ChildReply,
+  type ImportRequest,
+  type ParentMessage,
+} from "./protocol.js";
 import { encodeFrame, FrameReader } from "../../runtime/sandbox/child/frames.mjs";
 import { permissionFlag } from "./child-script.js";
 import { osLayerCommand, sandboxedExit, type OsLayer } from "../../runtime/sandbox/os-layer.js";
@@ -22,7 +28,11 @@ export type Reply =
 const STDERR_TAIL = 2000;
 
 /** What waiting for the child gives: its reply, or why there is none. */
-type Answer = ChildReply | { readonly type: "ready" } | { readonly type: "timeout" } | { readonly type: "ended"; readonly detail: string };
+type Answer =
+  | ChildReply
+  | { readonly type: "ready" }
+  | { readonly type: "timeout" }
+  | { readonly type: "ended"; readonly detail: string };
 
 /** One evaluation child process: an empty environment, the permission model, one import at a time. */
 export class Session {
@@ -77,7 +87,17 @@ export class Session {
    * root, so that a message quoting process.cwd() holds no other path of this machine. It may read `readable` (the
    * private copy of the staged files, a folder with a trailing separator) and nothing else.
    */
-  static async start(script: string, options: { readonly timeoutMs: number; readonly cwd: string; readonly readable: string; readonly alsoReadable?: readonly string[] | undefined; readonly launch?: Launch | undefined; readonly addons?: boolean }): Promise<Session> {
+  static async start(
+    script: string,
+    options: {
+      readonly timeoutMs: number;
+      readonly cwd: string;
+      readonly readable: string;
+      readonly alsoReadable?: readonly string[] | undefined;
+      readonly launch?: Launch | undefined;
+      readonly addons?: boolean;
+    },
+  ): Promise<Session> {
     const { timeoutMs, cwd, readable } = options;
     // alsoReadable: the real folders of external packages the bundles import (linked into the copy's node_modules).
     const also = options.alsoReadable ?? [];
@@ -86,7 +106,18 @@ export class Session {
     const layer = options.launch?.osLayer ?? null;
     const addons = options.addons === true && layer !== null;
     const grant = addons && nodeFeatures().permissionCovers.includes("addons") ? ["--allow-addons"] : [];
-    const node = [process.execPath, permissionFlag(), `--allow-fs-read=${readable}`, ...also.map((path) => `--allow-fs-read=${path}`), ...grant, "--no-warnings", "--input-type=module", "--eval", script, ...(addons ? [ADDONS_ARGUMENT] : [])];
+    const node = [
+      process.execPath,
+      permissionFlag(),
+      `--allow-fs-read=${readable}`,
+      ...also.map((path) => `--allow-fs-read=${path}`),
+      ...grant,
+      "--no-warnings",
+      "--input-type=module",
+      "--eval",
+      script,
+      ...(addons ? [ADDONS_ARGUMENT] : []),
+    ];
     // Under the OS layer the child sees node and the private copy of the staged files (read-only) and nothing else:
     // no project, no network, no host socket. Its working directory there is an empty folder at the project root's
     // path, so a message quoting process.cwd() reads as before.
@@ -101,7 +132,9 @@ export class Session {
     const first = await session.#next(timeoutMs, null);
     if (first.type !== "ready") {
       session.kill();
-      throw new Error(`the evaluation process did not start: ${first.type === "ended" ? first.detail : "it timed out"}`);
+      throw new Error(
+        `the evaluation process did not start: ${first.type === "ended" ? first.detail : "it timed out"}`,
+      );
     }
     return session;
   }
@@ -115,7 +148,9 @@ export class Session {
     const reply = await this.#ask({ type: "sdk", nonce: randomUUID(), url }, timeoutMs);
     if (reply.type !== "sdk") {
       this.kill();
-      throw new Error(`the evaluation process did not evaluate the SDK: ${reply.type === "ended" ? reply.detail : reply.type === "timeout" ? "it timed out" : "it answered out of turn"}`);
+      throw new Error(
+        `the evaluation process did not evaluate the SDK: ${reply.type === "ended" ? reply.detail : reply.type === "timeout" ? "it timed out" : "it answered out of turn"}`,
+      );
     }
     this.sharesSdk = reply.shared;
     return this.sharesSdk;
@@ -153,7 +188,12 @@ export class Session {
     const waiting = this.#waiting;
     if (waiting === undefined) return this.#broken("the evaluation process answered when nothing was asked");
     const nonce = (message as { nonce?: unknown } | undefined)?.nonce ?? null;
-    if (!isChildMessage(message) || nonce !== this.#expected) return this.#broken(isChildMessage(message) ? "the evaluation process answered another request" : "the evaluation process sent a malformed message");
+    if (!isChildMessage(message) || nonce !== this.#expected)
+      return this.#broken(
+        isChildMessage(message)
+          ? "the evaluation process answered another request"
+          : "the evaluation process sent a malformed message",
+      );
     this.#waiting = undefined;
     waiting(message);
   }

@@ -17,7 +17,12 @@ export interface ThrownAt {
  * bundle's inline source map to the original file) or in an external package, leaving out the SDK module's frames (a
  * frame there is where the SDK reported the problem, not where the module went wrong). Undefined when there is none.
  */
-export async function thrownAt(stack: string, copyDir: string, root: string, staged: StageResult): Promise<ThrownAt | undefined> {
+export async function thrownAt(
+  stack: string,
+  copyDir: string,
+  root: string,
+  staged: StageResult,
+): Promise<ThrownAt | undefined> {
   const bundles = new Map([...staged.modules.values()].map((module) => [module.bundlePath, module.code]));
   const frames = await mapFrames(stack, {
     copyDirs: [copyDir],
@@ -28,7 +33,9 @@ export async function thrownAt(stack: string, copyDir: string, root: string, sta
     },
   });
   const frame = frames.find((found) => found.file !== staged.sdkModule?.path);
-  return frame === undefined ? undefined : { file: frame.file, line: frame.line, column: frame.column, package: packageOf(frame.file) };
+  return frame === undefined
+    ? undefined
+    : { file: frame.file, line: frame.line, column: frame.column, package: packageOf(frame.file) };
 }
 
 /** The installed external packages' real folders, deepest first, as the runtime names them (runtime/stack/stack-mapper.ts). */

@@ -32,7 +32,12 @@ export function plan(input: PlanInput, ctx: { readonly config: CaveConfig }): Pl
   return { lock: lockOf(ctx.config, input.evaluated, input.staged, input.validated), diagnostics };
 }
 
-function lockOf(config: CaveConfig, evaluated: EvaluateResult, staged: StageResult, validated: ValidatorsResult): CaveLock {
+function lockOf(
+  config: CaveConfig,
+  evaluated: EvaluateResult,
+  staged: StageResult,
+  validated: ValidatorsResult,
+): CaveLock {
   const tools: Record<string, LockedTool> = dictionary();
   for (const tool of [...evaluated.tools].sort((a, b) => compare(a.name, b.name))) {
     const source = staged.modules.get(tool.module);
@@ -46,9 +51,22 @@ function lockOf(config: CaveConfig, evaluated: EvaluateResult, staged: StageResu
       retryable: isRetryable(tool.effect),
       timeoutMs: tool.timeoutMs,
       allowRepeat: tool.allowRepeat,
-      sandbox: { mode: tool.sandbox.mode, network: false, env: [...tool.sandbox.env].sort(), ...scopeFields(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}), fs: tool.sandbox.fs ?? null, addons: tool.sandbox.addons === true },
+      sandbox: {
+        mode: tool.sandbox.mode,
+        network: false,
+        env: [...tool.sandbox.env].sort(),
+        ...scopeFields(tool.sandbox.egress ?? [], tool.sandbox.secrets ?? {}),
+        fs: tool.sandbox.fs ?? null,
+        addons: tool.sandbox.addons === true,
+      },
       nestedTools: [...tool.nestedTools].sort(),
-      source: { bundle: source.bundlePath, sha256: source.sha256, files: source.files, assets: source.assets ?? [], externals: source.externals ?? [] },
+      source: {
+        bundle: source.bundlePath,
+        sha256: source.sha256,
+        files: source.files,
+        assets: source.assets ?? [],
+        externals: source.externals ?? [],
+      },
       input: lockSchema(tool.input, tool.schemaSemanticsSHA256, validated.validators),
       output: lockSchema(tool.output, tool.schemaSemanticsSHA256, validated.validators),
       result: lockResult(tool, config.outDir),
@@ -56,13 +74,26 @@ function lockOf(config: CaveConfig, evaluated: EvaluateResult, staged: StageResu
   }
   const agents: Record<string, LockedAgent> = dictionary();
   for (const agent of [...evaluated.agents].sort((a, b) => compare(a.name, b.name))) {
-    agents[agent.name] = { module: agent.module, export: agent.exportName, description: agent.description, tools: [...agent.tools].sort() };
+    agents[agent.name] = {
+      module: agent.module,
+      export: agent.exportName,
+      description: agent.description,
+      tools: [...agent.tools].sort(),
+    };
   }
   // Keys sorted once here: canonical JSON of sorted plain data is JSON.stringify's own output (hash.ts's fast path),
   // where the general RFC 8785 serialiser took most of planning a 1,000-tool lock; and a lock whose keys are sorted
   // is rendered as it is (renderLock) instead of copied again.
   // Only the external packages locked tools import (a module staged for its agents alone pins nothing).
-  const unsealed = sortKeys({ lockfileVersion: LOCKFILE_VERSION, buildDir: config.outDir, sdk: staged.sdk, agents, tools, externals: lockedExternals(tools, staged), osLayerTools: osLayerTools(tools) }) as Omit<CaveLock, "integrity" | "toolHashes">;
+  const unsealed = sortKeys({
+    lockfileVersion: LOCKFILE_VERSION,
+    buildDir: config.outDir,
+    sdk: staged.sdk,
+    agents,
+    tools,
+    externals: lockedExternals(tools, staged),
+    osLayerTools: osLayerTools(tools),
+  }) as Omit<CaveLock, "integrity" | "toolHashes">;
   return sealLock(unsealed);
 }
 

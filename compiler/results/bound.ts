@@ -37,7 +37,9 @@ type Bytes = { readonly bytes: number } | { readonly path: string; readonly why:
 export function sizeBound(schema: Record<string, unknown> | null): SizeBound {
   if (schema === null) return { kind: "unbounded", path: "", why: "the tool has no output JSON Schema" };
   const result = new Bounder(schema).bytes(schema, "", 0);
-  return "bytes" in result ? { kind: "bounded", tokens: result.bytes } : { kind: "unbounded", path: result.path, why: result.why };
+  return "bytes" in result
+    ? { kind: "bounded", tokens: result.bytes }
+    : { kind: "unbounded", path: result.path, why: result.why };
 }
 
 const MAX_DEPTH = 64;
@@ -129,7 +131,8 @@ class Bounder {
       }
       const closed = schema.additionalItems === false || (maxItems !== undefined && maxItems <= tuple.length);
       if (closed) return { bytes: listBytes(sizes) };
-      if (maxItems === undefined) return { path: `${path}/additionalItems`, why: "a tuple open to more items, without maxItems" };
+      if (maxItems === undefined)
+        return { path: `${path}/additionalItems`, why: "a tuple open to more items, without maxItems" };
       const rest = this.bytes((schema.additionalItems ?? true) as JsonSchema, `${path}/additionalItems`, depth + 1);
       if (!("bytes" in rest)) return rest;
       return { bytes: listBytes([...sizes, ...Array<number>(maxItems - sizes.length).fill(rest.bytes)]) };
@@ -155,14 +158,21 @@ class Bounder {
     const additional = schema.additionalProperties;
     if (additional === false) return { bytes: listBytes(members) };
     const maxProperties = nonNegative(schema.maxProperties);
-    if (maxProperties === undefined) return { path: `${path}/additionalProperties`, why: "an open object (additionalProperties is not false) without maxProperties" };
+    if (maxProperties === undefined)
+      return {
+        path: `${path}/additionalProperties`,
+        why: "an open object (additionalProperties is not false) without maxProperties",
+      };
     const name = isObject(schema.propertyNames) ? nonNegative(schema.propertyNames.maxLength) : undefined;
-    if (name === undefined) return { path: `${path}/propertyNames`, why: "an open object whose property names have no maxLength" };
+    if (name === undefined)
+      return { path: `${path}/propertyNames`, why: "an open object whose property names have no maxLength" };
     const value = this.bytes((additional ?? true) as JsonSchema, `${path}/additionalProperties`, depth + 1);
     if (!("bytes" in value)) return value;
     const extra = 2 + name * BYTES_PER_CODE_POINT + 1 + value.bytes;
     // Up to maxProperties members in all: the declared ones or extra ones, whichever is larger.
-    const sizes = [...members, ...Array<number>(maxProperties).fill(extra)].sort((a, b) => b - a).slice(0, maxProperties);
+    const sizes = [...members, ...Array<number>(maxProperties).fill(extra)]
+      .sort((a, b) => b - a)
+      .slice(0, maxProperties);
     return { bytes: listBytes(sizes) };
   }
 }
@@ -173,7 +183,14 @@ function stringBytes(schema: Record<string, unknown>, path: string): Bytes {
   const formatChars = typeof schema.format === "string" ? own(FORMAT_CHARS, schema.format) : undefined;
   const byFormat = formatChars === undefined ? undefined : 2 + formatChars;
   const bound = byLength === undefined ? byFormat : byFormat === undefined ? byLength : Math.min(byLength, byFormat);
-  if (bound === undefined) return { path, why: typeof schema.format === "string" ? `a string of format ${JSON.stringify(schema.format)} (no known length) without maxLength` : "a string without maxLength" };
+  if (bound === undefined)
+    return {
+      path,
+      why:
+        typeof schema.format === "string"
+          ? `a string of format ${JSON.stringify(schema.format)} (no known length) without maxLength`
+          : "a string without maxLength",
+    };
   return { bytes: bound };
 }
 

@@ -33,7 +33,11 @@ export function typesOf(schema: Record<string, unknown>): string[] | null {
 }
 
 /** Follows `$ref` chains from `schema` (at `path`), refusing cycles. */
-export function deref(root: JsonSchema, schema: JsonSchema, path: string): { schema: JsonSchema; path: string } | { error: string; path: string } {
+export function deref(
+  root: JsonSchema,
+  schema: JsonSchema,
+  path: string,
+): { schema: JsonSchema; path: string } | { error: string; path: string } {
   const seen = new Set<string>();
   let current = schema;
   let at = path;
@@ -42,7 +46,8 @@ export function deref(root: JsonSchema, schema: JsonSchema, path: string): { sch
     if (seen.has(ref)) return { error: `recursive $ref ${JSON.stringify(ref)}`, path: at };
     seen.add(ref);
     const target = resolveRef(root, ref);
-    if (target === undefined) return { error: `$ref ${JSON.stringify(ref)} is not a local reference`, path: `${at}/$ref` };
+    if (target === undefined)
+      return { error: `$ref ${JSON.stringify(ref)} is not a local reference`, path: `${at}/$ref` };
     current = target;
     at = ref === "#" ? "" : ref.slice(1);
   }

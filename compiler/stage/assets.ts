@@ -25,16 +25,39 @@ export function assetContent(path: string): { content: FileContent; sha256: stri
 export function configAssets(roots: Roots, config: CaveConfig, diagnostics: Diagnostic[]): Map<string, string> {
   const found = new Map<string, string>();
   for (const glob of config.assets ?? []) {
-    const matches = fg.sync(glob, { cwd: roots.project, onlyFiles: true, dot: true, absolute: true, followSymbolicLinks: true, ignore: [`${config.outDir}/**`] }).sort();
+    const matches = fg
+      .sync(glob, {
+        cwd: roots.project,
+        onlyFiles: true,
+        dot: true,
+        absolute: true,
+        followSymbolicLinks: true,
+        ignore: [`${config.outDir}/**`],
+      })
+      .sort();
     if (matches.length === 0) {
-      diagnostics.push(error("CAVE4122", `the assets glob ${JSON.stringify(glob)} matches no file`, "Fix the glob (relative to the project root, e.g. data/*.json or node_modules/figlet/fonts/Standard.flf), or remove it.", { file: "cave.config.json" }));
+      diagnostics.push(
+        error(
+          "CAVE4122",
+          `the assets glob ${JSON.stringify(glob)} matches no file`,
+          "Fix the glob (relative to the project root, e.g. data/*.json or node_modules/figlet/fonts/Standard.flf), or remove it.",
+          { file: "cave.config.json" },
+        ),
+      );
       continue;
     }
     for (const match of matches) {
       const real = realpathSync(match);
       const placement = place(real, roots);
       if (placement.kind === "outside") {
-        diagnostics.push(error("CAVE4122", `the assets glob ${JSON.stringify(glob)} matches ${posix.relative(roots.project, match.split("\\").join("/"))}, a link to a file outside the project`, "Assets must be files of the project or of installed packages; copy the file into the project.", { file: "cave.config.json" }));
+        diagnostics.push(
+          error(
+            "CAVE4122",
+            `the assets glob ${JSON.stringify(glob)} matches ${posix.relative(roots.project, match.split("\\").join("/"))}, a link to a file outside the project`,
+            "Assets must be files of the project or of installed packages; copy the file into the project.",
+            { file: "cave.config.json" },
+          ),
+        );
         continue;
       }
       found.set(placement.id, real);
@@ -45,5 +68,12 @@ export function configAssets(roots: Roots, config: CaveConfig, diagnostics: Diag
 
 /** A warning for a static reference that names a folder: its files are not staged (they cannot be known statically). */
 export function folderReference(asset: FoundAsset): Diagnostic {
-  return warning("CAVE4121", `${asset.from} reads the folder ${asset.id} next to itself, whose files are not staged`, 'List the files the code reads in cave.config.json "assets" (for example "' + `${asset.id}/*` + '"), so they are staged and pinned with the bundle.', { file: asset.from, line: asset.line, column: asset.column });
+  return warning(
+    "CAVE4121",
+    `${asset.from} reads the folder ${asset.id} next to itself, whose files are not staged`,
+    'List the files the code reads in cave.config.json "assets" (for example "' +
+      `${asset.id}/*` +
+      '"), so they are staged and pinned with the bundle.',
+    { file: asset.from, line: asset.line, column: asset.column },
+  );
 }

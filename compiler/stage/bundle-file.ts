@@ -38,18 +38,25 @@ export const REQUIRE_SHIM = [
  * specifier. Undefined when the placeholder survives anywhere but in such an import (a `require("cave")` in a
  * CommonJS file, which cannot load an ES module).
  */
-export function finishBundle(module: string, sdkSpecifier: string, esbuildOutput: string, mirror = "./"): string | undefined {
+export function finishBundle(
+  module: string,
+  sdkSpecifier: string,
+  esbuildOutput: string,
+  mirror = "./",
+): string | undefined {
   const newline = esbuildOutput.indexOf("\n");
   const body = !esbuildOutput.startsWith("#!") ? esbuildOutput : newline < 0 ? "" : esbuildOutput.slice(newline + 1);
   const quoted = JSON.stringify(SDK_PLACEHOLDER);
   const lines = body.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (line.includes(quoted) && SDK_IMPORT_LINE.test(line)) lines[i] = line.replace(quoted, JSON.stringify(sdkSpecifier));
+    if (line.includes(quoted) && SDK_IMPORT_LINE.test(line))
+      lines[i] = line.replace(quoted, JSON.stringify(sdkSpecifier));
   }
   const linked = lines.join("\n");
   if (linked.includes(SDK_PLACEHOLDER)) return undefined;
-  const locating = linked.includes(`${FILE_URL}(`) || linked.includes(`${FILE_PATH}(`) || linked.includes(`${DIR_PATH}(`);
+  const locating =
+    linked.includes(`${FILE_URL}(`) || linked.includes(`${FILE_PATH}(`) || linked.includes(`${DIR_PATH}(`);
   return `${bundleHeader(module)}${REQUIRE_SHIM}\n${locating ? `${locatingHeader(mirror)}\n` : ""}${linked}`;
 }
 
@@ -75,7 +82,9 @@ export function mirrorBase(bundlePath: string, outDir: string): string {
 }
 
 /** An import or re-export statement esbuild prints for an external module, on one line. */
-const SDK_IMPORT_LINE = new RegExp(`^(?:import|export)\\b[^"]*?(?:\\bfrom )?${JSON.stringify(SDK_PLACEHOLDER).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")};$`);
+const SDK_IMPORT_LINE = new RegExp(
+  `^(?:import|export)\\b[^"]*?(?:\\bfrom )?${JSON.stringify(SDK_PLACEHOLDER).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")};$`,
+);
 
 /** A bundle's first line, with its newline. */
 export function bundleHeader(module: string): string {

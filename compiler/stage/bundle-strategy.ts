@@ -53,14 +53,25 @@ export interface Bundling {
  * Bundles the entries, reusing a build ahead when it covers them. Undefined when nothing could be bundled (the
  * diagnostics say why). When the SDK cannot be bundled, what the modules' build found is dropped, as if it had not run.
  */
-export async function bundleEntries(roots: Roots, config: CaveConfig, entries: readonly Entry[], ahead: Bundled | undefined): Promise<{ readonly bundling: Bundling | undefined; readonly diagnostics: Diagnostic[] }> {
+export async function bundleEntries(
+  roots: Roots,
+  config: CaveConfig,
+  entries: readonly Entry[],
+  ahead: Bundled | undefined,
+): Promise<{ readonly bundling: Bundling | undefined; readonly diagnostics: Diagnostic[] }> {
   const reusable = ahead && covers(ahead, roots, entries) ? ownPart(ahead, entries, config) : undefined;
   if (ahead && reusable) return { bundling: { built: reusable, entries, sdk: ahead.sdk }, diagnostics: [] };
   // The SDK is bundled beside the modules (they import it as an external module).
   const entriesDiagnostics: Diagnostic[] = [];
-  const [{ sdk, diagnostics }, { built, entries: builtEntries }] = await Promise.all([bundleSdk(roots, sdkEntry()), buildEntries(roots, config, [...entries], entriesDiagnostics)]);
+  const [{ sdk, diagnostics }, { built, entries: builtEntries }] = await Promise.all([
+    bundleSdk(roots, sdkEntry()),
+    buildEntries(roots, config, [...entries], entriesDiagnostics),
+  ]);
   if (!sdk) return { bundling: undefined, diagnostics: [...diagnostics] };
-  return { bundling: built ? { built, entries: builtEntries, sdk } : undefined, diagnostics: [...diagnostics, ...entriesDiagnostics] };
+  return {
+    bundling: built ? { built, entries: builtEntries, sdk } : undefined,
+    diagnostics: [...diagnostics, ...entriesDiagnostics],
+  };
 }
 
 /**
@@ -69,7 +80,11 @@ export async function bundleEntries(roots: Roots, config: CaveConfig, entries: r
  * bundled, no error, every file read inside the project, the SDK or node_modules); otherwise undefined, and stage
  * bundles the modules itself. Never throws.
  */
-export async function bundleAhead(root: string, candidates: readonly string[], config: CaveConfig): Promise<Bundled | undefined> {
+export async function bundleAhead(
+  root: string,
+  candidates: readonly string[],
+  config: CaveConfig,
+): Promise<Bundled | undefined> {
   try {
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot(), workspace: findWorkspace(root) };
     const entries = selectEntries(roots, candidates, config, []);
@@ -86,7 +101,12 @@ function covers(ahead: Bundled, roots: Roots, entries: readonly Entry[]): boolea
   const built = new Map(ahead.entries.map((entry) => [entry.module, entry]));
   // A build ahead ran before analysis named the consts to export: a module that needs one is bundled again.
   if (entries.some((entry) => entry.localExports !== undefined)) return false;
-  return ahead.project === roots.project && entries.every((entry) => built.get(entry.module)?.out === entry.out && built.get(entry.module)?.bundlePath === entry.bundlePath);
+  return (
+    ahead.project === roots.project &&
+    entries.every(
+      (entry) => built.get(entry.module)?.out === entry.out && built.get(entry.module)?.bundlePath === entry.bundlePath,
+    )
+  );
 }
 
 /**
@@ -96,7 +116,9 @@ function covers(ahead: Bundled, roots: Roots, entries: readonly Entry[]): boolea
  */
 function ownPart(ahead: Bundled, entries: readonly Entry[], config: CaveConfig): Built | undefined {
   const { metafile } = ahead.built;
-  const used = new Set(entries.flatMap((entry) => graphInputs(metafile, entryPointOf(ahead.built, ahead.project, config, entry))));
+  const used = new Set(
+    entries.flatMap((entry) => graphInputs(metafile, entryPointOf(ahead.built, ahead.project, config, entry))),
+  );
   const warnings: esbuild.Message[] = [];
   for (const message of ahead.built.warnings) {
     if (!message.location) warnings.push(message);
@@ -116,7 +138,12 @@ export function entryPointOf(built: Built, project: string, config: CaveConfig, 
 }
 
 /** The modules to bundle, each with its bundle's path; a module that cannot be staged is a diagnostic. */
-export function selectEntries(roots: Roots, modules: readonly string[], config: CaveConfig, diagnostics: Diagnostic[]): Entry[] {
+export function selectEntries(
+  roots: Roots,
+  modules: readonly string[],
+  config: CaveConfig,
+  diagnostics: Diagnostic[],
+): Entry[] {
   const candidates: Entry[] = [];
   for (const module of [...new Set(modules)].sort()) {
     let real: string | undefined;
@@ -126,7 +153,14 @@ export function selectEntries(roots: Roots, modules: readonly string[], config: 
       real = undefined; // a missing module is reported by esbuild, with its own wording
     }
     if (real !== undefined && place(real, roots).kind === "outside") {
-      diagnostics.push(error("CAVE4002", `tool module ${module} is a symlink to a file outside the project root`, "Staged bundles may only hold project files, the cave SDK and installed packages. Replace the symlink with the file itself.", { file: module }));
+      diagnostics.push(
+        error(
+          "CAVE4002",
+          `tool module ${module} is a symlink to a file outside the project root`,
+          "Staged bundles may only hold project files, the cave SDK and installed packages. Replace the symlink with the file itself.",
+          { file: module },
+        ),
+      );
       continue;
     }
     candidates.push({ module, bundlePath: bundlePathFor(config.outDir, module), out: withoutExtension(module) });
@@ -141,7 +175,14 @@ export function selectEntries(roots: Roots, modules: readonly string[], config: 
     }
     for (const entry of group) {
       const others = group.filter((other) => other !== entry).map((other) => other.module);
-      diagnostics.push(error("CAVE4003", `tool modules ${[entry.module, ...others].join(" and ")} would both be staged as ${entry.bundlePath}`, "Rename one of them: modules may not differ only by their extension.", { file: entry.module }));
+      diagnostics.push(
+        error(
+          "CAVE4003",
+          `tool modules ${[entry.module, ...others].join(" and ")} would both be staged as ${entry.bundlePath}`,
+          "Rename one of them: modules may not differ only by their extension.",
+          { file: entry.module },
+        ),
+      );
     }
   }
   return entries;
@@ -156,7 +197,12 @@ export function selectEntries(roots: Roots, modules: readonly string[], config: 
  * modules whose own file has an error and builds the rest again (at most a few times), so one broken module does
  * not hide the diagnostics of the others.
  */
-async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], diagnostics: Diagnostic[]): Promise<{ built: Built | undefined; entries: Entry[] }> {
+async function buildEntries(
+  roots: Roots,
+  config: CaveConfig,
+  entries: Entry[],
+  diagnostics: Diagnostic[],
+): Promise<{ built: Built | undefined; entries: Entry[] }> {
   const clean = await buildClean(roots, config, entries);
   if (clean) return { built: clean, entries };
   let remaining = entries;
@@ -182,7 +228,9 @@ async function buildEntries(roots: Roots, config: CaveConfig, entries: Entry[], 
 async function buildClean(roots: Roots, config: CaveConfig, entries: readonly Entry[]): Promise<Built | undefined> {
   try {
     const built = await esbuild.build(buildOptions(roots, config, entries, stagePlugin(roots, { guard: false })));
-    const inside = Object.keys(built.metafile.inputs).every((key) => place(fromPrettyPath(roots.project, key), roots).kind !== "outside");
+    const inside = Object.keys(built.metafile.inputs).every(
+      (key) => place(fromPrettyPath(roots.project, key), roots).kind !== "outside",
+    );
     return inside ? built : undefined;
   } catch (thrown) {
     if (!Array.isArray((thrown as esbuild.BuildFailure).errors)) throw thrown;
@@ -191,7 +239,10 @@ async function buildClean(roots: Roots, config: CaveConfig, entries: readonly En
 }
 
 export function buildOptions(roots: Roots, config: CaveConfig, entries: readonly Entry[], plugin: esbuild.Plugin) {
-  const local = localExportsPlugin(roots.project, Object.fromEntries(entries.map((entry) => [entry.module, entry.localExports ?? []])));
+  const local = localExportsPlugin(
+    roots.project,
+    Object.fromEntries(entries.map((entry) => [entry.module, entry.localExports ?? []])),
+  );
   return {
     entryPoints: entries.map((entry) => ({ in: `./${entry.module}`, out: entry.out })),
     absWorkingDir: roots.project,
@@ -216,5 +267,7 @@ export function buildOptions(roots: Roots, config: CaveConfig, entries: readonly
 
 /** The metafile's key of the file a message is located in (esbuild names files of other namespaces `<namespace>:<path>`). */
 function inputKey(location: esbuild.Location): string {
-  return location.namespace === "file" || location.namespace === "" ? location.file : `${location.namespace}:${location.file}`;
+  return location.namespace === "file" || location.namespace === ""
+    ? location.file
+    : `${location.namespace}:${location.file}`;
 }

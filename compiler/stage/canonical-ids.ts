@@ -17,7 +17,11 @@ export interface CanonicalIds {
  * `#<first 12 hex of their sha256>` appended. Identical bytes may share an id: `files` records the same
  * hash either way. Every choice depends on the whole set of files, never on the order they were seen.
  */
-export function assignCanonicalIds(files: Iterable<string>, roots: Roots, hashOf: (file: string) => string): CanonicalIds {
+export function assignCanonicalIds(
+  files: Iterable<string>,
+  roots: Roots,
+  hashOf: (file: string) => string,
+): CanonicalIds {
   const placed = new Map<string, Placement>();
   const packageDirs = new Map<string, Set<string>>();
   for (const file of files) {
@@ -54,14 +58,23 @@ export function assignCanonicalIds(files: Iterable<string>, roots: Roots, hashOf
   const ids = new Map<string, string>();
   for (const [id, group] of byId) {
     const distinct = new Set(group.map(hashOf));
-    for (const file of group) ids.set(file, distinct.size > 1 ? `${id}#${hashOf(file).replace(/^sha256-/, "").slice(0, 12)}` : id);
+    for (const file of group)
+      ids.set(
+        file,
+        distinct.size > 1
+          ? `${id}#${hashOf(file)
+              .replace(/^sha256-/, "")
+              .slice(0, 12)}`
+          : id,
+      );
   }
   return { ids, outside };
 }
 
 function readVersion(packageDir: string): string | undefined {
   try {
-    const version = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version?: unknown }).version;
+    const version = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version?: unknown })
+      .version;
     return typeof version === "string" && /^[0-9A-Za-z.+-]+$/.test(version) ? version : undefined;
   } catch {
     return undefined;

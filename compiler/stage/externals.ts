@@ -41,7 +41,9 @@ function findLockfile(root: string): string | undefined {
   } catch {
     workspace = undefined;
   }
-  return workspace !== undefined && existsSync(join(workspace, "package-lock.json")) ? join(workspace, "package-lock.json") : undefined;
+  return workspace !== undefined && existsSync(join(workspace, "package-lock.json"))
+    ? join(workspace, "package-lock.json")
+    : undefined;
 }
 
 /** The sha256 of the package-lock.json that pins external packages, or null without one (for the build cache's key). */
@@ -61,14 +63,29 @@ export function pinExternals(root: string, names: readonly string[], diagnostics
   const at = { file: "cave.config.json" };
   const lockfile = findLockfile(root);
   if (lockfile === undefined) {
-    diagnostics.push(error("CAVE4124", `external packages (${names.join(", ")}) need a package-lock.json, and there is none at the project root (or its npm workspace's root)`, "Install the project with npm (npm install writes package-lock.json) and commit the lockfile: the lock pins each external package's version and integrity from it.", at));
+    diagnostics.push(
+      error(
+        "CAVE4124",
+        `external packages (${names.join(", ")}) need a package-lock.json, and there is none at the project root (or its npm workspace's root)`,
+        "Install the project with npm (npm install writes package-lock.json) and commit the lockfile: the lock pins each external package's version and integrity from it.",
+        at,
+      ),
+    );
     return NO_PINS;
   }
   let packages: Record<string, LockfilePackage>;
   try {
-    packages = (JSON.parse(readFileSync(lockfile, "utf8")) as { packages?: Record<string, LockfilePackage> }).packages ?? {};
+    packages =
+      (JSON.parse(readFileSync(lockfile, "utf8")) as { packages?: Record<string, LockfilePackage> }).packages ?? {};
   } catch {
-    diagnostics.push(error("CAVE4124", "package-lock.json could not be read as JSON", "Repair it with npm install (lockfileVersion 2 or 3).", at));
+    diagnostics.push(
+      error(
+        "CAVE4124",
+        "package-lock.json could not be read as JSON",
+        "Repair it with npm install (lockfileVersion 2 or 3).",
+        at,
+      ),
+    );
     return NO_PINS;
   }
   const base = dirname(lockfile);
@@ -87,7 +104,14 @@ export function pinExternals(root: string, names: readonly string[], diagnostics
   for (const name of [...names].sort()) {
     const top = resolveFrom(home, name);
     if (top === undefined) {
-      diagnostics.push(error("CAVE4124", `the external package ${name} is not in package-lock.json`, `Install it (npm install ${name}) and commit package-lock.json, or remove it from "external".`, at));
+      diagnostics.push(
+        error(
+          "CAVE4124",
+          `the external package ${name} is not in package-lock.json`,
+          `Install it (npm install ${name}) and commit package-lock.json, or remove it from "external".`,
+          at,
+        ),
+      );
       continue;
     }
     const needed: string[] = [];
@@ -101,14 +125,26 @@ export function pinExternals(root: string, names: readonly string[], diagnostics
       const entry = packages[key]!;
       const packageName = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
       if (typeof entry.version !== "string" || typeof entry.integrity !== "string") {
-        diagnostics.push(error("CAVE4124", `package-lock.json lists ${packageName} (needed by the external package ${name}) without a registry version and integrity (${key})`, "External packages and their dependencies must come from the registry: install them with npm install, not from a link or a folder.", at));
+        diagnostics.push(
+          error(
+            "CAVE4124",
+            `package-lock.json lists ${packageName} (needed by the external package ${name}) without a registry version and integrity (${key})`,
+            "External packages and their dependencies must come from the registry: install them with npm install, not from a link or a folder.",
+            at,
+          ),
+        );
         broken = true;
         continue;
       }
       const path = posix.relative(home, key);
       // npm marks a package optional when only optional dependencies reach it: a platform's binary (sharp's
       // @img/sharp-<os>-<cpu>) that package-lock.json records for every platform and npm installs on matching ones only.
-      pins[path] = { name: packageName, version: entry.version, integrity: entry.integrity, optional: entry.optional === true };
+      pins[path] = {
+        name: packageName,
+        version: entry.version,
+        integrity: entry.integrity,
+        optional: entry.optional === true,
+      };
       needed.push(path);
       for (const field of [entry.dependencies, entry.optionalDependencies]) {
         if (typeof field !== "object" || field === null) continue;
@@ -117,7 +153,14 @@ export function pinExternals(root: string, names: readonly string[], diagnostics
           // An optional dependency npm did not install here (another OS or CPU) is not needed.
           if (found !== undefined) queue.push(found);
           else if (field === entry.dependencies) {
-            diagnostics.push(error("CAVE4124", `package-lock.json has no install of ${dependency}, a dependency of ${packageName} (needed by the external package ${name})`, "Run npm install to repair package-lock.json.", at));
+            diagnostics.push(
+              error(
+                "CAVE4124",
+                `package-lock.json has no install of ${dependency}, a dependency of ${packageName} (needed by the external package ${name})`,
+                "Run npm install to repair package-lock.json.",
+                at,
+              ),
+            );
             broken = true;
           }
         }

@@ -19,14 +19,22 @@ export { bundleAhead, type Bundled, type Entry } from "./bundle-strategy.js";
  * canonical id (never by this machine's paths), every input file of each graph is hashed, and a graph that leads out
  * of the project is refused (assemble.ts).
  */
-export async function stage(root: string, modules: readonly string[], config: CaveConfig, ahead?: Bundled, localExports: Readonly<Record<string, readonly string[]>> = {}): Promise<StageResult> {
+export async function stage(
+  root: string,
+  modules: readonly string[],
+  config: CaveConfig,
+  ahead?: Bundled,
+  localExports: Readonly<Record<string, readonly string[]>> = {},
+): Promise<StageResult> {
   const diagnostics: Diagnostic[] = [];
   let pins: ExternalPins | undefined;
   let assembled: Assembled | undefined;
   let sdkCode: string | undefined;
   try {
     const roots: Roots = { project: realpathSync(root), sdk: packageRoot(), workspace: findWorkspace(root) };
-    const entries = selectEntries(roots, modules, config, diagnostics).map((entry) => (localExports[entry.module]?.length ? { ...entry, localExports: localExports[entry.module] } : entry));
+    const entries = selectEntries(roots, modules, config, diagnostics).map((entry) =>
+      localExports[entry.module]?.length ? { ...entry, localExports: localExports[entry.module] } : entry,
+    );
     if (entries.length === 0) return { modules: new Map(), sdk: null, inputFiles: new Map(), diagnostics };
     pins = pinExternals(roots.project, config.external ?? [], diagnostics);
     const { bundling, diagnostics: found } = await bundleEntries(roots, config, entries, ahead);
@@ -37,7 +45,13 @@ export async function stage(root: string, modules: readonly string[], config: Ca
       diagnostics.push(...assembled.diagnostics);
     }
   } catch (thrown) {
-    diagnostics.push(error("CAVE4001", `staging failed unexpectedly: ${describeThrown(thrown, root)}`, "This is a bug in cave build or esbuild; report it with the message."));
+    diagnostics.push(
+      error(
+        "CAVE4001",
+        `staging failed unexpectedly: ${describeThrown(thrown, root)}`,
+        "This is a bug in cave build or esbuild; report it with the message.",
+      ),
+    );
   }
   const staged = assembled?.modules ?? new Map<string, StagedModule>();
   const externals = usedPins(staged, pins);
@@ -54,7 +68,10 @@ export async function stage(root: string, modules: readonly string[], config: Ca
 }
 
 /** The pins the staged modules use, for the lock (undefined when none does). */
-function usedPins(staged: ReadonlyMap<string, StagedModule>, pins: ExternalPins | undefined): Record<string, LockedExternal> | undefined {
+function usedPins(
+  staged: ReadonlyMap<string, StagedModule>,
+  pins: ExternalPins | undefined,
+): Record<string, LockedExternal> | undefined {
   const used = new Set([...staged.values()].flatMap((module) => module.externals ?? []));
   if (pins === undefined || used.size === 0) return undefined;
   return Object.fromEntries([...used].sort().map((path) => [path, pins.pins[path]!]));

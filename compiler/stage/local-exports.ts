@@ -2,7 +2,16 @@ import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import type { Loader, Plugin } from "esbuild";
 
-const LOADERS: Readonly<Record<string, Loader>> = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "jsx" };
+const LOADERS: Readonly<Record<string, Loader>> = {
+  ".ts": "ts",
+  ".mts": "ts",
+  ".cts": "ts",
+  ".tsx": "tsx",
+  ".js": "js",
+  ".mjs": "js",
+  ".cjs": "js",
+  ".jsx": "jsx",
+};
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -14,8 +23,15 @@ function escapeRegExp(text: string): string {
  * name: the module's text is given to esbuild with `export { name };` appended (the file on disk, which the lock
  * hashes, is unchanged). Only those modules go through this plugin, matched by exact path.
  */
-export function localExportsPlugin(project: string, localExports: Readonly<Record<string, readonly string[]>>): Plugin | undefined {
-  const byPath = new Map(Object.entries(localExports).filter(([, names]) => names.length > 0).map(([module, names]) => [join(project, module), names]));
+export function localExportsPlugin(
+  project: string,
+  localExports: Readonly<Record<string, readonly string[]>>,
+): Plugin | undefined {
+  const byPath = new Map(
+    Object.entries(localExports)
+      .filter(([, names]) => names.length > 0)
+      .map(([module, names]) => [join(project, module), names]),
+  );
   if (byPath.size === 0) return undefined;
   const filter = new RegExp(`^(?:${[...byPath.keys()].map(escapeRegExp).join("|")})$`);
   return {

@@ -18,7 +18,11 @@ export const FILE_PATH = "__caveFilePath";
 export const DIR_PATH = "__caveDirPath";
 
 /** Replacements for the located forms, bound per file by the declarations the plugin puts in front of its code. */
-export const LOCATED_DEFINE = { "import.meta.url": "__caveMetaUrl", "import.meta.filename": "__caveMetaFilename", "import.meta.dirname": "__caveMetaDirname" } as const;
+export const LOCATED_DEFINE = {
+  "import.meta.url": "__caveMetaUrl",
+  "import.meta.filename": "__caveMetaFilename",
+  "import.meta.dirname": "__caveMetaDirname",
+} as const;
 
 /** A file of a graph that locates itself: its canonical id (its place in the mirror) and the text it reads. */
 export interface LocatingFile {
@@ -70,8 +74,10 @@ export function locatingPrefix(file: LocatingFile): string {
   const parts = [
     `var ${LOCATED_DEFINE["import.meta.url"]} = ${FILE_URL}(${id}), ${LOCATED_DEFINE["import.meta.filename"]} = ${FILE_PATH}(${id}), ${LOCATED_DEFINE["import.meta.dirname"]} = ${DIR_PATH}(${id});`,
   ];
-  if (/__filename/.test(file.text) && !declares(file.text, "__filename")) parts.push(`var __filename = ${FILE_PATH}(${id});`);
-  if (/__dirname/.test(file.text) && !declares(file.text, "__dirname")) parts.push(`var __dirname = ${DIR_PATH}(${id});`);
+  if (/__filename/.test(file.text) && !declares(file.text, "__filename"))
+    parts.push(`var __filename = ${FILE_PATH}(${id});`);
+  if (/__dirname/.test(file.text) && !declares(file.text, "__dirname"))
+    parts.push(`var __dirname = ${DIR_PATH}(${id});`);
   return parts.join(" ");
 }
 
@@ -87,8 +93,14 @@ export function locatePlugin(files: readonly LocatingFile[]): Plugin {
         const file = byPath.get(args.path);
         if (file === undefined) return undefined;
         // A hashbang must stay the first line: the prefix goes after it, on the same line as the next.
-        const hashbang = file.text.startsWith("#!") ? file.text.slice(0, file.text.indexOf("\n") + 1 || file.text.length) : "";
-        return { contents: `${hashbang}${locatingPrefix(file)}${file.text.slice(hashbang.length)}`, loader: loaderOf(file.path), resolveDir: dirname(file.path) };
+        const hashbang = file.text.startsWith("#!")
+          ? file.text.slice(0, file.text.indexOf("\n") + 1 || file.text.length)
+          : "";
+        return {
+          contents: `${hashbang}${locatingPrefix(file)}${file.text.slice(hashbang.length)}`,
+          loader: loaderOf(file.path),
+          resolveDir: dirname(file.path),
+        };
       });
     },
   };

@@ -15,7 +15,13 @@ export interface Roots {
 export type Placement =
   | { readonly kind: "project"; readonly id: string }
   | { readonly kind: "sdk"; readonly id: string }
-  | { readonly kind: "package"; readonly id: string; readonly name: string; readonly dir: string; readonly subpath: string }
+  | {
+      readonly kind: "package";
+      readonly id: string;
+      readonly name: string;
+      readonly dir: string;
+      readonly subpath: string;
+    }
   | { readonly kind: "outside" };
 
 const NODE_MODULES = "node_modules";
@@ -31,11 +37,19 @@ export function place(file: string, roots: Roots): Placement {
   const inProject = inside(roots.project, file);
   if (inProject && !inProject.includes(NODE_MODULES)) return { kind: "project", id: inProject.join("/") };
   const inSdk = inside(roots.sdk, file);
-  if (inSdk && inSdk[0] === SDK_SOURCE && !inSdk.includes(NODE_MODULES)) return { kind: "sdk", id: ["cave", ...inSdk].join("/") };
+  if (inSdk && inSdk[0] === SDK_SOURCE && !inSdk.includes(NODE_MODULES))
+    return { kind: "sdk", id: ["cave", ...inSdk].join("/") };
   // A package of the project's npm workspace, reached through its node_modules symlink (esbuild reports real paths):
   // named as installed, so that the id does not depend on where the workspace sits.
   const member = workspacePackageOf(roots.workspace, file);
-  if (member) return { kind: "package", id: [NODE_MODULES, member.name, member.subpath].join("/"), name: member.name, dir: member.dir, subpath: member.subpath };
+  if (member)
+    return {
+      kind: "package",
+      id: [NODE_MODULES, member.name, member.subpath].join("/"),
+      name: member.name,
+      dir: member.dir,
+      subpath: member.subpath,
+    };
   const segments = file.split(sep);
   const last = segments.lastIndexOf(NODE_MODULES);
   if (last >= 0) {

@@ -41,7 +41,11 @@ const WRAPPER_OPEN = /(?:^|[\s=(,])__(?:commonJS|esm)\(\{$/;
 const WRAPPER_KEY = /^(\s*)("(?:[^"\\]|\\.)*")(\(.*)$/;
 
 /** The machine-dependent paths still present in a bundle after rewriting (a bug guard: they must be none). */
-export function leftoverPaths(code: string, renames: ReadonlyMap<string, string>, absolute: readonly string[]): string[] {
+export function leftoverPaths(
+  code: string,
+  renames: ReadonlyMap<string, string>,
+  absolute: readonly string[],
+): string[] {
   const left: string[] = [];
   for (const pretty of renames.keys()) {
     if (pretty.startsWith("../") && (code.includes(pretty) || code.includes(commentForm(pretty)))) left.push(pretty);

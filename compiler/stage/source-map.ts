@@ -11,7 +11,14 @@ export const INLINE_MAP_PREFIX = "//# sourceMappingURL=data:application/json;bas
  * finishBundle put in front of its output (`finished`); undefined when they cannot be (a source map names a file that
  * has no canonical id, or the hashbang line finishBundle removed had mappings of its own).
  */
-export function inlineSourceMap(mapText: string, mapPath: string, esbuildOutput: string, finished: string, idOf: (absolute: string) => string | undefined, bundlePath: string): string | undefined {
+export function inlineSourceMap(
+  mapText: string,
+  mapPath: string,
+  esbuildOutput: string,
+  finished: string,
+  idOf: (absolute: string) => string | undefined,
+  bundlePath: string,
+): string | undefined {
   let map: { sources?: unknown; mappings?: unknown; names?: unknown };
   try {
     map = JSON.parse(mapText) as typeof map;
@@ -25,7 +32,9 @@ export function inlineSourceMap(mapText: string, mapPath: string, esbuildOutput:
     // A package that ships its own source maps makes esbuild name its original files (a package's src/*.ts), which are
     // not inputs of the graph: idOf places those too. A URL a package's map names (webpack://...) says nothing of this
     // machine and stays as it is.
-    sources.push(idOf(resolve(dirname(mapPath), source)) ?? (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? source : UNKNOWN_SOURCE));
+    sources.push(
+      idOf(resolve(dirname(mapPath), source)) ?? (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? source : UNKNOWN_SOURCE),
+    );
   }
   const lines = map.mappings.split(";");
   const hashbang = esbuildOutput.startsWith("#!");
@@ -33,7 +42,13 @@ export function inlineSourceMap(mapText: string, mapPath: string, esbuildOutput:
   const shift = lineCount(finished) - lineCount(esbuildOutput) + (hashbang ? 1 : 0);
   const mappings = [...new Array<string>(shift).fill(""), ...lines.slice(hashbang ? 1 : 0)].join(";");
   const sourceRoot = posix.relative(posix.dirname(bundlePath), "");
-  const json = JSON.stringify({ version: 3, sourceRoot: sourceRoot === "" ? "" : `${sourceRoot}/`, sources, names: Array.isArray(map.names) ? map.names : [], mappings });
+  const json = JSON.stringify({
+    version: 3,
+    sourceRoot: sourceRoot === "" ? "" : `${sourceRoot}/`,
+    sources,
+    names: Array.isArray(map.names) ? map.names : [],
+    mappings,
+  });
   return `${INLINE_MAP_PREFIX}${Buffer.from(json).toString("base64")}\n`;
 }
 

@@ -1,11 +1,20 @@
 import { Ajv, type Options } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { useDecimalMultipleOf } from "./decimal-multiple-of.js";
-import { linearDateTimes, linearRegex, linearUriTemplate, linearUris, linearUrl, useLinearUniqueItems } from "./linear-keywords.js";
+import {
+  linearDateTimes,
+  linearRegex,
+  linearUriTemplate,
+  linearUris,
+  linearUrl,
+  useLinearUniqueItems,
+} from "./linear-keywords.js";
 import { FORMATS_CODE } from "./helpers.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, whose `default` is the plugin.
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv, options: { mode: "full"; keywords: boolean }) => Ajv }).default;
+const addFormats = (
+  addFormatsModule as unknown as { default: (ajv: Ajv, options: { mode: "full"; keywords: boolean }) => Ajv }
+).default;
 
 /**
  * The one set of Ajv options every precompiled validator is generated with (and the differential tests compare
@@ -73,11 +82,19 @@ export const AJV_OPTIONS = {
  */
 export function schemaAjv(options: { readonly sourceOnly?: boolean } = {}): Ajv {
   const process = options.sourceOnly === false ? {} : { process: SOURCE_ONLY };
-  return configure(new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, ...FORMATS_CODE, ...process }, meta: false, validateSchema: false }));
+  return configure(
+    new Ajv({
+      ...AJV_OPTIONS,
+      code: { ...AJV_OPTIONS.code, ...FORMATS_CODE, ...process },
+      meta: false,
+      validateSchema: false,
+    }),
+  );
 }
 
 /** The body Ajv builds its (never called) validate function from, in place of the generated code. */
-const SOURCE_ONLY = (): string => "return function sourceOnly() { throw new Error(\"a validator compiled for its source only was called\"); };";
+const SOURCE_ONLY = (): string =>
+  'return function sourceOnly() { throw new Error("a validator compiled for its source only was called"); };';
 
 /** An Ajv with the same options that validates schemas against the draft-07 meta-schema (validateSchema is pure). */
 export function metaChecker(): Ajv {

@@ -12,7 +12,9 @@ const DEPENDENCY = "cave-dep";
 // package name: they resolve from this package, where ajv and ajv-formats are dependencies.
 const fromCompiler = createRequire(import.meta.url);
 
-export type Bundled = { readonly ok: true; readonly modules: ReadonlyMap<string, string> } | { readonly ok: false; readonly error: unknown };
+export type Bundled =
+  | { readonly ok: true; readonly modules: ReadonlyMap<string, string> }
+  | { readonly ok: false; readonly error: unknown };
 
 /**
  * Bundles each source (by name) into one self-contained script that assigns its exports to HELPERS_GLOBAL, in one
@@ -26,9 +28,18 @@ export async function bundleValidators(sources: ReadonlyMap<string, string>): Pr
   const plugin: Plugin = {
     name: "cave-validators",
     setup(b) {
-      b.onResolve({ filter: new RegExp(`^${ENTRY}:`) }, (args) => ({ path: args.path.slice(ENTRY.length + 1), namespace: ENTRY }));
-      b.onLoad({ filter: /.*/, namespace: ENTRY }, (args) => ({ contents: sources.get(args.path) ?? "", loader: "js" }));
-      b.onResolve({ filter: /.*/, namespace: ENTRY }, (args) => ({ path: ids.idOf(fromCompiler.resolve(args.path)), namespace: DEPENDENCY }));
+      b.onResolve({ filter: new RegExp(`^${ENTRY}:`) }, (args) => ({
+        path: args.path.slice(ENTRY.length + 1),
+        namespace: ENTRY,
+      }));
+      b.onLoad({ filter: /.*/, namespace: ENTRY }, (args) => ({
+        contents: sources.get(args.path) ?? "",
+        loader: "js",
+      }));
+      b.onResolve({ filter: /.*/, namespace: ENTRY }, (args) => ({
+        path: ids.idOf(fromCompiler.resolve(args.path)),
+        namespace: DEPENDENCY,
+      }));
       b.onResolve({ filter: /.*/, namespace: DEPENDENCY }, (args) => ({
         path: ids.idOf(createRequire(ids.file(args.importer)).resolve(args.path)),
         namespace: DEPENDENCY,
@@ -60,11 +71,13 @@ export async function bundleValidators(sources: ReadonlyMap<string, string>): Pr
     });
     for (const [output, meta] of Object.entries(result.metafile.outputs)) {
       // A module that still imports or requires anything would need node_modules at run time.
-      if (meta.imports.length > 0) throw new Error(`${basename(output)} still imports ${meta.imports.map((i) => i.path).join(", ")}`);
+      if (meta.imports.length > 0)
+        throw new Error(`${basename(output)} still imports ${meta.imports.map((i) => i.path).join(", ")}`);
     }
     const modules = new Map<string, string>();
     for (const file of result.outputFiles) modules.set(basename(file.path, ".js"), file.text);
-    for (const name of sources.keys()) if (!modules.has(name)) throw new Error(`esbuild produced no module for ${name}`);
+    for (const name of sources.keys())
+      if (!modules.has(name)) throw new Error(`esbuild produced no module for ${name}`);
     return { ok: true, modules };
   } catch (error) {
     return { ok: false, error };

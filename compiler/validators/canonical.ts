@@ -13,7 +13,23 @@ type Shape =
 type LeafType = "string" | "number" | "boolean" | "null";
 
 /** Keywords that change which values a node admits in ways the shape above cannot follow: such a schema gets no serializer. */
-const OPAQUE_KEYWORDS = ["$ref", "allOf", "not", "if", "then", "else", "patternProperties", "dependencies", "propertyNames", "additionalItems", "prefixItems", "unevaluatedProperties", "unevaluatedItems", "$defs", "definitions"];
+const OPAQUE_KEYWORDS = [
+  "$ref",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "patternProperties",
+  "dependencies",
+  "propertyNames",
+  "additionalItems",
+  "prefixItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "$defs",
+  "definitions",
+];
 const MAX_SHAPE_DEPTH = 64;
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
@@ -43,7 +59,13 @@ export function canonicalSerializerSource(schema: unknown): string | undefined {
 }
 
 function emitModule(gen: CodeGen, shape: Shape): void {
-  const state: EmitState = { n: gen.let("n", 0), max: gen.let("max", 0), busy: gen.let("busy", false), fail: gen.const("FAIL", _`{}`), twin: gen.let("twin", null) };
+  const state: EmitState = {
+    n: gen.let("n", 0),
+    max: gen.let("max", 0),
+    busy: gen.let("busy", false),
+    fail: gen.const("FAIL", _`{}`),
+    twin: gen.let("twin", null),
+  };
   const root = emitNode(gen, state, shape);
   const canonical = new Name("canonical");
   const value = new Name("value");
@@ -102,7 +124,9 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
   if (shape.kind === "array") {
     const item = shape.items.kind === "leaf" ? undefined : emitNode(gen, state, shape.items);
     gen.func(fn, v, false, () => {
-      gen.if(or(not(_`Array.isArray(${v})`), _`Object.getPrototypeOf(${v}) !== Array.prototype`), () => gen.return(state.fail));
+      gen.if(or(not(_`Array.isArray(${v})`), _`Object.getPrototypeOf(${v}) !== Array.prototype`), () =>
+        gen.return(state.fail),
+      );
       const length = gen.const("len", _`${v}.length`);
       addBytes(gen, state, _`2 + ${length}`);
       const copy = gen.const("c", _`new Array(${length})`);
@@ -117,7 +141,9 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
           const y = gen.const("y", _`${item}(${x})`);
           gen.if(_`${y} === ${state.fail}`, () => gen.return(state.fail));
           gen.assign(_`${copy}[${i}]`, y);
-          gen.if(and(_`${twin!} === undefined`, _`${state.twin} !== ${y}`), () => gen.assign(twin!, _`${copy}.slice(0, ${i})`));
+          gen.if(and(_`${twin!} === undefined`, _`${state.twin} !== ${y}`), () =>
+            gen.assign(twin!, _`${copy}.slice(0, ${i})`),
+          );
           gen.if(_`${twin!} !== undefined`, () => gen.code(_`${twin!}.push(${state.twin})`));
         }
       });
@@ -127,7 +153,8 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
     return fn;
   }
   const children = new Map<string, Name>();
-  for (const [key, child] of shape.properties) if (child.kind !== "leaf") children.set(key, emitNode(gen, state, child));
+  for (const [key, child] of shape.properties)
+    if (child.kind !== "leaf") children.set(key, emitNode(gen, state, child));
   gen.func(fn, v, false, () => {
     gen.if(or(_`typeof ${v} !== "object"`, _`${v} === null`), () => gen.return(state.fail));
     const proto = gen.const("p", _`Object.getPrototypeOf(${v})`);
@@ -203,7 +230,10 @@ function addBytes(gen: CodeGen, state: EmitState, bytes: Code, check = true): vo
 /** Returns FAIL from the function unless `x` is a leaf of one of `types` the general walk takes as is. */
 function checkLeaf(gen: CodeGen, state: EmitState, types: ReadonlySet<LeafType>, x: Code): void {
   const allowed: Code[] = [];
-  if (types.has("string")) allowed.push(_`(typeof ${x} === "string" && ${x}.isWellFormed() && (${state.n} += ${x}.length + 2) <= ${state.max})`);
+  if (types.has("string"))
+    allowed.push(
+      _`(typeof ${x} === "string" && ${x}.isWellFormed() && (${state.n} += ${x}.length + 2) <= ${state.max})`,
+    );
   // JSON.stringify of a finite number is ECMAScript's Number::toString, which is what RFC 8785 prescribes.
   if (types.has("number")) allowed.push(_`(Number.isFinite(${x}) && ++${state.n} > 0)`);
   if (types.has("boolean")) allowed.push(_`(typeof ${x} === "boolean" && (${state.n} += 5) > 0)`);
@@ -213,7 +243,8 @@ function checkLeaf(gen: CodeGen, state: EmitState, types: ReadonlySet<LeafType>,
 
 /** The shape of a JSON Schema node, or undefined when its values' shape is not fixed by it. */
 function shapeOf(schema: unknown, parentKey: string | null, depth: number): Shape | undefined {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > MAX_SHAPE_DEPTH) return undefined;
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > MAX_SHAPE_DEPTH)
+    return undefined;
   const node = schema as Record<string, unknown>;
   if (OPAQUE_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword))) return undefined;
   const union = node.anyOf ?? node.oneOf;
@@ -228,7 +259,8 @@ function shapeOf(schema: unknown, parentKey: string | null, depth: number): Shap
     return intersectType(node, types);
   }
   if (Object.hasOwn(node, "const")) return intersectType(node, leafTypesOf([node.const]));
-  if (Object.hasOwn(node, "enum")) return Array.isArray(node.enum) ? intersectType(node, leafTypesOf(node.enum)) : undefined;
+  if (Object.hasOwn(node, "enum"))
+    return Array.isArray(node.enum) ? intersectType(node, leafTypesOf(node.enum)) : undefined;
   const type = node.type;
   if (type === "object") return objectShape(node, parentKey, depth);
   if (type === "array") {
@@ -270,7 +302,8 @@ function leafTypesOf(values: readonly unknown[]): Set<LeafType> | undefined {
   const types = new Set<LeafType>();
   for (const value of values) {
     if (value === null) types.add("null");
-    else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") types.add(typeof value as LeafType);
+    else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      types.add(typeof value as LeafType);
     else return undefined;
   }
   return types;
@@ -286,4 +319,3 @@ function leafTypesOfType(type: unknown): Set<LeafType> | undefined {
   }
   return types.size === 0 ? undefined : types;
 }
-

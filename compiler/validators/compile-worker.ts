@@ -13,5 +13,6 @@ interface Work {
 const { schemas, next } = workerData as Work;
 const compile = standaloneCompiler();
 const done: Array<[number, Compiled]> = [];
-for (let i = Atomics.add(next, 0, 1); i < schemas.length; i = Atomics.add(next, 0, 1)) done.push([i, compile(schemas[i])]);
+for (let i = Atomics.add(next, 0, 1); i < schemas.length; i = Atomics.add(next, 0, 1))
+  done.push([i, compile(schemas[i])]);
 parentPort?.postMessage(done);

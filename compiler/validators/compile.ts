@@ -25,16 +25,69 @@ export type Compiled =
   | { readonly ok: false; readonly unsupported: string };
 
 const DRAFT_07_KEYWORDS = [
-  "$id", "$schema", "$ref", "$comment", "title", "description", "default", "readOnly", "writeOnly", "examples", "deprecated",
-  "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
-  "additionalItems", "items", "maxItems", "minItems", "uniqueItems", "contains", "maxProperties", "minProperties", "required",
-  "additionalProperties", "definitions", "properties", "patternProperties", "dependencies", "propertyNames",
-  "const", "enum", "type", "format", "contentMediaType", "contentEncoding", "if", "then", "else", "allOf", "anyOf", "oneOf", "not",
+  "$id",
+  "$schema",
+  "$ref",
+  "$comment",
+  "title",
+  "description",
+  "default",
+  "readOnly",
+  "writeOnly",
+  "examples",
+  "deprecated",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "additionalItems",
+  "items",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "contains",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "additionalProperties",
+  "definitions",
+  "properties",
+  "patternProperties",
+  "dependencies",
+  "propertyNames",
+  "const",
+  "enum",
+  "type",
+  "format",
+  "contentMediaType",
+  "contentEncoding",
+  "if",
+  "then",
+  "else",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
 ];
 const NEWER_KEYWORDS: Readonly<Record<string, string>> = {
-  minContains: "contains", maxContains: "contains", $defs: "definitions", dependentRequired: "dependencies", dependentSchemas: "dependencies",
-  prefixItems: "items (as an array)", unevaluatedItems: "additionalItems", unevaluatedProperties: "additionalProperties",
-  $anchor: "$id", $dynamicRef: "$ref", $dynamicAnchor: "$id", $recursiveRef: "$ref", $recursiveAnchor: "$id", $vocabulary: "nothing (remove it)",
+  minContains: "contains",
+  maxContains: "contains",
+  $defs: "definitions",
+  dependentRequired: "dependencies",
+  dependentSchemas: "dependencies",
+  prefixItems: "items (as an array)",
+  unevaluatedItems: "additionalItems",
+  unevaluatedProperties: "additionalProperties",
+  $anchor: "$id",
+  $dynamicRef: "$ref",
+  $dynamicAnchor: "$id",
+  $recursiveRef: "$ref",
+  $recursiveAnchor: "$id",
+  $vocabulary: "nothing (remove it)",
 };
 
 /**
@@ -76,34 +129,52 @@ function classify(thrown: unknown, schema: unknown): Refusal {
     const at = locate(schema, (node) => Object.hasOwn(node, keyword));
     const newer = own(NEWER_KEYWORDS, keyword);
     const guess = closest(keyword, DRAFT_07_KEYWORDS);
-    const hint = newer !== undefined
-      ? `"${keyword}" belongs to JSON Schema 2019-09/2020-12, not draft-07; express it with ${newer}, or remove it.`
-      : guess !== undefined
-        ? `Did you mean "${guess}"? Unknown keywords are refused, not ignored, because an ignored constraint validates nothing.`
-        : "Remove it, or move the information into description; unknown keywords are refused, not ignored, because an ignored constraint validates nothing.";
+    const hint =
+      newer !== undefined
+        ? `"${keyword}" belongs to JSON Schema 2019-09/2020-12, not draft-07; express it with ${newer}, or remove it.`
+        : guess !== undefined
+          ? `Did you mean "${guess}"? Unknown keywords are refused, not ignored, because an ignored constraint validates nothing.`
+          : "Remove it, or move the information into description; unknown keywords are refused, not ignored, because an ignored constraint validates nothing.";
     return refusal("CAVE6004", `unknown keyword ${JSON.stringify(keyword)} at ${at}`, hint);
   }
   const unknownFormat = /^unknown format "(.*)" ignored in schema at path "(.*)"$/.exec(message);
   if (unknownFormat) {
     const format = unknownFormat[1] ?? "";
     const guess = closest(format, SCHEMA_FORMATS);
-    return refusal("CAVE6006", `unknown format ${JSON.stringify(format)} at ${unknownFormat[2] ?? "#"}`, `${guess ? `Did you mean "${guess}"? ` : ""}Known formats: ${SCHEMA_FORMATS.join(", ")}; or use a pattern.`);
+    return refusal(
+      "CAVE6006",
+      `unknown format ${JSON.stringify(format)} at ${unknownFormat[2] ?? "#"}`,
+      `${guess ? `Did you mean "${guess}"? ` : ""}Known formats: ${SCHEMA_FORMATS.join(", ")}; or use a pattern.`,
+    );
   }
   const missingRef = (thrown as { missingRef?: unknown } | null)?.missingRef;
   if (typeof missingRef === "string" || /^can't resolve reference /.test(message)) {
     const ref = /^can't resolve reference (.*) from id /.exec(message)?.[1] ?? String(missingRef);
-    const at = locate(schema, (node) => node.$ref === ref || (typeof node.$ref === "string" && ref.startsWith(node.$ref)));
+    const at = locate(
+      schema,
+      (node) => node.$ref === ref || (typeof node.$ref === "string" && ref.startsWith(node.$ref)),
+    );
     const remote = !ref.startsWith("#");
     return refusal(
       "CAVE6007",
       `$ref ${JSON.stringify(ref)} at ${at} cannot be resolved${remote ? " (it points at another document)" : ""}`,
-      remote ? "Precompiled validators are self-contained: inline that schema, or copy it under definitions and refer to it as #/definitions/<name>." : "Point $ref at an existing subschema, e.g. #/definitions/<name>.",
+      remote
+        ? "Precompiled validators are self-contained: inline that schema, or copy it under definitions and refer to it as #/definitions/<name>."
+        : "Point $ref at an existing subschema, e.g. #/definitions/<name>.",
     );
   }
   if (thrown instanceof SyntaxError && /regular expression/i.test(message)) {
-    return refusal("CAVE6005", `a regular expression is invalid: ${message}`, "Fix the pattern; it runs with the u flag.");
+    return refusal(
+      "CAVE6005",
+      `a regular expression is invalid: ${message}`,
+      "Fix the pattern; it runs with the u flag.",
+    );
   }
-  return refusal("CAVE6010", `Ajv refused the schema: ${message}`, "Change the schema as the message says; the validator compiler runs in strict mode so that nothing in a schema is silently ignored.");
+  return refusal(
+    "CAVE6010",
+    `Ajv refused the schema: ${message}`,
+    "Change the schema as the message says; the validator compiler runs in strict mode so that nothing in a schema is silently ignored.",
+  );
 }
 
 function locate(schema: unknown, test: (node: Readonly<Record<string, unknown>>) => boolean): string {

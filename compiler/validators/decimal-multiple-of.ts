@@ -26,9 +26,12 @@ export const DECIMAL_MULTIPLE_OF_SOURCE = `(function decimalMultipleOf(value, di
 })`;
 
 // A constant of ours, not user data: evaluating it is how the in-process validator gets the very same function.
-const decimalMultipleOf = Object.assign(fromSource<(value: number, divisor: number) => boolean>(DECIMAL_MULTIPLE_OF_SOURCE), {
-  code: DECIMAL_MULTIPLE_OF_SOURCE,
-});
+const decimalMultipleOf = Object.assign(
+  fromSource<(value: number, divisor: number) => boolean>(DECIMAL_MULTIPLE_OF_SOURCE),
+  {
+    code: DECIMAL_MULTIPLE_OF_SOURCE,
+  },
+);
 
 /** Replaces Ajv's multipleOf with the decimal one; errors keep Ajv's shape (message, params.multipleOf). */
 export function useDecimalMultipleOf(ajv: Ajv): void {

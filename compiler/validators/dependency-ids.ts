@@ -13,7 +13,8 @@ export class DependencyIds {
   /** The canonical id of an absolute file path (remembered, so `file()` can find it again). */
   idOf(absolutePath: string): string {
     // require.resolve answers "node:fs" for a built-in: nothing of the kind may end up in a validator.
-    if (!isAbsolute(absolutePath)) throw new Error(`${absolutePath} is not a file of an npm package and cannot be bundled`);
+    if (!isAbsolute(absolutePath))
+      throw new Error(`${absolutePath} is not a file of an npm package and cannot be bundled`);
     const pkg = this.#owningPackage(dirname(absolutePath));
     if (!pkg) throw new Error(`${absolutePath.split(sep).slice(-3).join("/")} is not inside an npm package`);
     const id = `node_modules/${pkg.name}/${relative(pkg.dir, absolutePath).split(sep).join("/")}`;

@@ -27,7 +27,9 @@ export const HELPERS = {
 
 export type HelperName = keyof typeof HELPERS;
 
-const HELPER_BY_REQUIRE = new Map<string, HelperName>(Object.entries(HELPERS).map(([name, expression]) => [expression, name as HelperName]));
+const HELPER_BY_REQUIRE = new Map<string, HelperName>(
+  Object.entries(HELPERS).map(([name, expression]) => [expression, name as HelperName]),
+);
 const FORMATS = _`${new Name(HELPERS_GLOBAL)}.fullFormats`;
 
 /** What one compilation referred to: the helpers it needs, and any require it made that no prelude provides. */

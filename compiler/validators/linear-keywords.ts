@@ -36,14 +36,21 @@ export const DUPLICATE_ITEMS_SOURCE = `(function duplicateItems(items) {
   return found;
 })`;
 
-const duplicateItems = Object.assign(fromSource<(items: unknown[]) => [number, number] | null>(DUPLICATE_ITEMS_SOURCE), { code: DUPLICATE_ITEMS_SOURCE });
+const duplicateItems = Object.assign(
+  fromSource<(items: unknown[]) => [number, number] | null>(DUPLICATE_ITEMS_SOURCE),
+  { code: DUPLICATE_ITEMS_SOURCE },
+);
 export const linearUrl = fromSource<(value: string) => boolean>(LINEAR_URL_SOURCE);
 export const linearUriTemplate = fromSource<(value: string) => boolean>(LINEAR_URI_TEMPLATE_SOURCE);
-export const linearUris = fromSource<Readonly<Record<"uri" | "uri-reference", (value: string) => boolean>>>(LINEAR_URI_SOURCE);
-export const linearDateTimes = fromSource<(formats: unknown) => Readonly<Record<"date-time" | "iso-date-time", (value: string) => boolean>>>(LINEAR_DATE_TIME_SOURCE)(
+export const linearUris =
+  fromSource<Readonly<Record<"uri" | "uri-reference", (value: string) => boolean>>>(LINEAR_URI_SOURCE);
+export const linearDateTimes = fromSource<
+  (formats: unknown) => Readonly<Record<"date-time" | "iso-date-time", (value: string) => boolean>>
+>(LINEAR_DATE_TIME_SOURCE)(
   (createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: unknown }).fullFormats,
 );
-export const linearRegex = fromSource<(validator: typeof RegExpValidator) => (value: string) => boolean>(LINEAR_REGEX_SOURCE)(RegExpValidator);
+export const linearRegex =
+  fromSource<(validator: typeof RegExpValidator) => (value: string) => boolean>(LINEAR_REGEX_SOURCE)(RegExpValidator);
 
 /** Replaces Ajv's uniqueItems with the linear one; errors keep Ajv's message and params ({i, j}). */
 export function useLinearUniqueItems(ajv: Ajv): void {

@@ -14,7 +14,9 @@ import { thrownText } from "../../src/contract/thrown-message.mjs";
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
 /** What the validators pass caches: Ajv's code for a schema (by its sha256), and a prelude (by its set of helpers). */
-export type ValidatorCacheEntry = { readonly code: string; readonly helpers: readonly HelperName[] } | { readonly prelude: string };
+export type ValidatorCacheEntry =
+  | { readonly code: string; readonly helpers: readonly HelperName[] }
+  | { readonly prelude: string };
 
 export interface ValidatorsOptions {
   /** Ajv's code by schema hash and preludes by helper set, so unchanged schemas are never compiled again. */
@@ -26,7 +28,10 @@ interface Group {
   readonly owners: Set<string>;
 }
 
-type Outcome = { readonly code: string; readonly helpers: readonly HelperName[] } | { readonly refusal: Refusal } | { readonly fault: string };
+type Outcome =
+  | { readonly code: string; readonly helpers: readonly HelperName[] }
+  | { readonly refusal: Refusal }
+  | { readonly fault: string };
 
 /**
  * The validators pass: every distinct transparent schema (by the sha256 of its canonical JSON; identical schemas
@@ -55,7 +60,14 @@ export async function compileValidators(
       text = canonicalJson(jsonSchema);
       schema = JSON.parse(text);
     } catch (thrown) {
-      diagnostics.push(error("CAVE6001", `${owner} schema: it is not JSON data (${stripRoot(thrownText(thrown), root)})`, "Build it with schema.* or write plain draft-07 JSON Schema: objects, arrays, strings, finite numbers, booleans and null only.", places.get(owner)));
+      diagnostics.push(
+        error(
+          "CAVE6001",
+          `${owner} schema: it is not JSON data (${stripRoot(thrownText(thrown), root)})`,
+          "Build it with schema.* or write plain draft-07 JSON Schema: objects, arrays, strings, finite numbers, booleans and null only.",
+          places.get(owner),
+        ),
+      );
       continue;
     }
     const hash = sha256(text);
@@ -74,14 +86,29 @@ export async function compileValidators(
     const owners = sorted(groups.get(hash)!.owners);
     const outcome = outcomes.get(hash)!;
     if ("refusal" in outcome) {
-      for (const owner of owners) diagnostics.push(error(outcome.refusal.code, `${owner} schema: ${outcome.refusal.problem}`, outcome.refusal.hint, places.get(owner)));
+      for (const owner of owners)
+        diagnostics.push(
+          error(
+            outcome.refusal.code,
+            `${owner} schema: ${outcome.refusal.problem}`,
+            outcome.refusal.hint,
+            places.get(owner),
+          ),
+        );
       continue;
     }
     const module = assemble(outcome, preludes, groups.get(hash)!.schema);
     if ("fault" in module) {
       const cause = stripRoot(stripRoot(thrownText(module.fault), root), PACKAGE_DIR);
       for (const owner of owners) {
-        diagnostics.push(error("CAVE6011", `${owner} schema: its validator could not be bundled: ${cause}`, "This is a fault in Cave or its installation, not in the schema: reinstall dependencies (npm ci) and report it if it persists.", places.get(owner)));
+        diagnostics.push(
+          error(
+            "CAVE6011",
+            `${owner} schema: its validator could not be bundled: ${cause}`,
+            "This is a fault in Cave or its installation, not in the schema: reinstall dependencies (npm ci) and report it if it persists.",
+            places.get(owner),
+          ),
+        );
       }
       continue;
     }
@@ -92,7 +119,11 @@ export async function compileValidators(
 }
 
 /** A validator module from Ajv's code and its prelude, or why there is none. */
-function assemble(outcome: Exclude<Outcome, { refusal: Refusal }>, preludes: ReadonlyMap<string, string | { error: unknown }>, schema: unknown): { code: string } | { fault: unknown } {
+function assemble(
+  outcome: Exclude<Outcome, { refusal: Refusal }>,
+  preludes: ReadonlyMap<string, string | { error: unknown }>,
+  schema: unknown,
+): { code: string } | { fault: unknown } {
   if ("fault" in outcome) return outcome;
   const prelude = preludes.get(helperSetName(outcome.helpers)) ?? { error: "no prelude was produced" };
   if (typeof prelude !== "string") return { fault: prelude.error };
@@ -100,7 +131,11 @@ function assemble(outcome: Exclude<Outcome, { refusal: Refusal }>, preludes: Rea
 }
 
 /** Ajv's code for every schema: from the cache, or compiled (and cached when it compiles). */
-async function compileAll(hashes: readonly string[], groups: ReadonlyMap<string, Group>, cache: PassCache<ValidatorCacheEntry>): Promise<Map<string, Outcome>> {
+async function compileAll(
+  hashes: readonly string[],
+  groups: ReadonlyMap<string, Group>,
+  cache: PassCache<ValidatorCacheEntry>,
+): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const missing: string[] = [];
   for (const hash of hashes) {
@@ -117,13 +152,22 @@ async function compileAll(hashes: readonly string[], groups: ReadonlyMap<string,
       const entry = { code: result.code, helpers: result.helpers };
       cache.set(["schema", hash], entry);
       outcomes.set(hash, entry);
-    } else outcomes.set(hash, "refusal" in result ? { refusal: result.refusal } : { fault: `Ajv's code requires ${result.unsupported}, which no prelude provides` });
+    } else
+      outcomes.set(
+        hash,
+        "refusal" in result
+          ? { refusal: result.refusal }
+          : { fault: `Ajv's code requires ${result.unsupported}, which no prelude provides` },
+      );
   }
   return outcomes;
 }
 
 /** The prelude of every set of helpers the outcomes need: from the cache, or bundled in one esbuild call. */
-async function preludesFor(outcomes: Iterable<Outcome>, cache: PassCache<ValidatorCacheEntry>): Promise<Map<string, string | { error: unknown }>> {
+async function preludesFor(
+  outcomes: Iterable<Outcome>,
+  cache: PassCache<ValidatorCacheEntry>,
+): Promise<Map<string, string | { error: unknown }>> {
   const sets = new Map<string, readonly HelperName[]>();
   for (const outcome of outcomes) if ("code" in outcome) sets.set(helperSetName(outcome.helpers), outcome.helpers);
   const preludes = new Map<string, string | { error: unknown }>();
@@ -156,7 +200,11 @@ async function preludesFor(outcomes: Iterable<Outcome>, cache: PassCache<Validat
 function isCompiledEntry(entry: unknown): entry is { code: string; helpers: HelperName[] } {
   if (typeof entry !== "object" || entry === null) return false;
   const { code, helpers } = entry as { code?: unknown; helpers?: unknown };
-  return typeof code === "string" && Array.isArray(helpers) && helpers.every((name) => typeof name === "string" && Object.hasOwn(HELPERS, name));
+  return (
+    typeof code === "string" &&
+    Array.isArray(helpers) &&
+    helpers.every((name) => typeof name === "string" && Object.hasOwn(HELPERS, name))
+  );
 }
 
 function hexOf(hash: string): string {

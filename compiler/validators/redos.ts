@@ -13,9 +13,7 @@ import type { Diagnostics, Parameters } from "recheck";
  * verdict depends on time limits (so on the machine and its load), and without them it ran for minutes
  * on one pattern. Nothing unproven runs in the host.
  */
-export type Verdict =
-  | { readonly linear: true }
-  | { readonly linear: false; readonly why: string };
+export type Verdict = { readonly linear: true } | { readonly linear: false; readonly why: string };
 
 const AUTOMATON: Parameters = { checker: "automaton", timeout: null };
 
@@ -39,9 +37,16 @@ function decide(source: string): Verdict {
   const result = checkSync(source, "u", AUTOMATON);
   if (result.status === "safe") return { linear: true };
   if (result.status === "vulnerable") {
-    const attack = result.attack.pattern.length > 100 ? `${result.attack.pattern.slice(0, 100)}…` : result.attack.pattern;
-    return { linear: false, why: `it backtracks in ${result.complexity.summary} time (an input such as ${attack} stalls it)` };
+    const attack =
+      result.attack.pattern.length > 100 ? `${result.attack.pattern.slice(0, 100)}…` : result.attack.pattern;
+    return {
+      linear: false,
+      why: `it backtracks in ${result.complexity.summary} time (an input such as ${attack} stalls it)`,
+    };
   }
-  const cause = result.error.kind === "unsupported" ? "it uses a backreference, lookaround or a construct the checker cannot analyse" : `the checker failed: ${result.error.kind}`;
+  const cause =
+    result.error.kind === "unsupported"
+      ? "it uses a backreference, lookaround or a construct the checker cannot analyse"
+      : `the checker failed: ${result.error.kind}`;
   return { linear: false, why: `it could not be proven to run in linear time (${cause})` };
 }

@@ -3,7 +3,16 @@ import { RuntimeError } from "../errors.js";
 import { isTransient } from "../run/retry.js";
 import { thrownMessage } from "../../src/contract/thrown-message.mjs";
 import { rawStack } from "../sandbox/child/raw-stack.mjs";
-import { DISPATCH_NOW, type DispatchFailure, type DispatchRequest, type DispatchResult, type Dispatcher, type OpaqueValidationRequest, type OpaqueValidationResult, type ValidationIssue } from "./types.js";
+import {
+  DISPATCH_NOW,
+  type DispatchFailure,
+  type DispatchRequest,
+  type DispatchResult,
+  type Dispatcher,
+  type OpaqueValidationRequest,
+  type OpaqueValidationResult,
+  type ValidationIssue,
+} from "./types.js";
 
 /** The part of a tool() definition the runtime uses. */
 interface LoadedTool {
@@ -35,16 +44,26 @@ export const inProcessDispatcher: Dispatcher = Object.freeze({
   async validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult> {
     const definition = await loadDefinition(request);
     if (!definition.ok) return definition;
-    const schema = definition.tool[request.side] as { "~standard"?: { validate?: (value: unknown) => StandardResult | Promise<StandardResult> } } | undefined;
+    const schema = definition.tool[request.side] as
+      | { "~standard"?: { validate?: (value: unknown) => StandardResult | Promise<StandardResult> } }
+      | undefined;
     const validate = schema?.["~standard"]?.validate;
     if (typeof validate !== "function") {
-      return { ok: false, code: "LOCK_MISMATCH", message: `tool "${request.name}": the staged bundle ${request.tool.source.bundle} has no Standard Schema ${request.side} although the lock says it is validated by one; rebuild with cave build` };
+      return {
+        ok: false,
+        code: "LOCK_MISMATCH",
+        message: `tool "${request.name}": the staged bundle ${request.tool.source.bundle} has no Standard Schema ${request.side} although the lock says it is validated by one; rebuild with cave build`,
+      };
     }
     let result: StandardResult;
     try {
       result = await validate.call(schema!["~standard"], request.value);
     } catch (thrown) {
-      return { ok: false, code: "TOOL_ERROR", message: `the ${request.side} validator of tool "${request.name}" threw: ${thrownMessage(thrown)}` };
+      return {
+        ok: false,
+        code: "TOOL_ERROR",
+        message: `the ${request.side} validator of tool "${request.name}" threw: ${thrownMessage(thrown)}`,
+      };
     }
     if (result.issues !== undefined) return { ok: false, issues: result.issues.map(toIssue) };
     return { ok: true, value: result.value };
@@ -99,11 +118,15 @@ async function executeFailed(request: DispatchRequest, thrown: unknown): Promise
 /** Definitions already found and checked, by the lock's entry (one per tool per runtime). */
 const found = new WeakMap<object, { ok: true; tool: LoadedTool }>();
 
-function loadDefinition(request: DispatchRequest | OpaqueValidationRequest): { ok: true; tool: LoadedTool } | Promise<{ ok: true; tool: LoadedTool } | DispatchFailure> {
+function loadDefinition(
+  request: DispatchRequest | OpaqueValidationRequest,
+): { ok: true; tool: LoadedTool } | Promise<{ ok: true; tool: LoadedTool } | DispatchFailure> {
   return found.get(request.tool) ?? findDefinition(request);
 }
 
-async function findDefinition(request: DispatchRequest | OpaqueValidationRequest): Promise<{ ok: true; tool: LoadedTool } | DispatchFailure> {
+async function findDefinition(
+  request: DispatchRequest | OpaqueValidationRequest,
+): Promise<{ ok: true; tool: LoadedTool } | DispatchFailure> {
   let namespace: Readonly<Record<string, unknown>>;
   try {
     namespace = await request.loadModule();
@@ -113,9 +136,19 @@ async function findDefinition(request: DispatchRequest | OpaqueValidationRequest
   }
   const exported = request.tool.export;
   const value = Object.hasOwn(namespace, exported) ? namespace[exported] : undefined;
-  const tool = value as Partial<LoadedTool> & { [TOOL_BRAND]?: unknown } | undefined;
-  if (typeof tool !== "object" || tool === null || tool[TOOL_BRAND] !== true || typeof tool.execute !== "function" || tool.name !== request.name) {
-    return failure("LOCK_MISMATCH", `tool "${request.name}": the staged bundle ${request.tool.source.bundle} does not export it as ${JSON.stringify(exported)} (a tool() definition with that name); rebuild with cave build`, false);
+  const tool = value as (Partial<LoadedTool> & { [TOOL_BRAND]?: unknown }) | undefined;
+  if (
+    typeof tool !== "object" ||
+    tool === null ||
+    tool[TOOL_BRAND] !== true ||
+    typeof tool.execute !== "function" ||
+    tool.name !== request.name
+  ) {
+    return failure(
+      "LOCK_MISMATCH",
+      `tool "${request.name}": the staged bundle ${request.tool.source.bundle} does not export it as ${JSON.stringify(exported)} (a tool() definition with that name); rebuild with cave build`,
+      false,
+    );
   }
   const hit = { ok: true as const, tool: tool as LoadedTool };
   found.set(request.tool, hit);

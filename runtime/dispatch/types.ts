@@ -113,10 +113,15 @@ export interface Dispatcher {
  */
 export const DISPATCH_NOW: unique symbol = Symbol("cave.dispatchNow");
 
-type AnswersNow = Dispatcher & { readonly [DISPATCH_NOW]?: (request: DispatchRequest) => DispatchResult | Promise<DispatchResult> };
+type AnswersNow = Dispatcher & {
+  readonly [DISPATCH_NOW]?: (request: DispatchRequest) => DispatchResult | Promise<DispatchResult>;
+};
 
 /** Dispatches through DISPATCH_NOW when the dispatcher has it, else through `dispatch`. */
-export function dispatchNow(dispatcher: Dispatcher, request: DispatchRequest): DispatchResult | Promise<DispatchResult> {
+export function dispatchNow(
+  dispatcher: Dispatcher,
+  request: DispatchRequest,
+): DispatchResult | Promise<DispatchResult> {
   const now = (dispatcher as AnswersNow)[DISPATCH_NOW];
   return now === undefined ? dispatcher.dispatch(request) : now(request);
 }

@@ -1,4 +1,18 @@
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { createFileRecoveryStore, type RecoveryStore } from "../results/store.js";
 import { JournalError, journalError, reasonOf } from "./journal-error.js";
@@ -81,7 +95,10 @@ export class FileJournal implements Journal {
       try {
         entry = JSON.parse(lines[i]!) as Entry;
       } catch {
-        throw new JournalError("CORRUPT", `line ${i + 1} of the journal file is not JSON: it was not written by this journal; move the file aside`);
+        throw new JournalError(
+          "CORRUPT",
+          `line ${i + 1} of the journal file is not JSON: it was not written by this journal; move the file aside`,
+        );
       }
       this.apply(entry);
     }
@@ -90,7 +107,8 @@ export class FileJournal implements Journal {
   private apply(entry: Entry): void {
     switch (entry.t) {
       case "run":
-        if (!this.runs.has(entry.runId)) this.runs.set(entry.runId, { createdAt: entry.at, updatedAt: entry.at, finishedAt: null, calls: new Map() });
+        if (!this.runs.has(entry.runId))
+          this.runs.set(entry.runId, { createdAt: entry.at, updatedAt: entry.at, finishedAt: null, calls: new Map() });
         return;
       case "intent": {
         const { t: _, ...intent } = entry;
@@ -132,7 +150,10 @@ export class FileJournal implements Journal {
         ftruncateSync(this.fd, this.size);
         fdatasyncSync(this.fd);
       } catch (again) {
-        this.broken = new JournalError(reasonOf(again), `the journal file could not be cut back after a failed write (${reasonOf(thrown)}, then ${reasonOf(again)}); nothing more is recorded until it is reopened, which removes the torn line`);
+        this.broken = new JournalError(
+          reasonOf(again),
+          `the journal file could not be cut back after a failed write (${reasonOf(thrown)}, then ${reasonOf(again)}); nothing more is recorded until it is reopened, which removes the torn line`,
+        );
       }
       throw journalError(what, thrown);
     }
@@ -147,20 +168,26 @@ export class FileJournal implements Journal {
 
   async recordIntent(intent: Intent): Promise<void> {
     const run = this.runOf(intent.runId, "record the call's intent");
-    if (run.calls.get(intent.key)?.completion) throw new JournalError("CONFLICT", `call ${intent.key} of run ${intent.runId} already has a completion`);
+    if (run.calls.get(intent.key)?.completion)
+      throw new JournalError("CONFLICT", `call ${intent.key} of run ${intent.runId} already has a completion`);
     this.append("record the call's intent", [{ t: "intent", ...intent }]);
   }
 
   async recordCompletion(completion: Completion): Promise<void> {
     const call = this.runOf(completion.runId, "record the call's completion").calls.get(completion.key);
-    if (call === undefined || call.completion !== null) throw new JournalError("CONFLICT", `call ${completion.key} of run ${completion.runId} has no open intent`);
+    if (call === undefined || call.completion !== null)
+      throw new JournalError("CONFLICT", `call ${completion.key} of run ${completion.runId} has no open intent`);
     this.append("record the call's completion", [{ t: "completion", ...completion }]);
   }
 
   async recordRefused(intent: Intent, completion: Completion): Promise<void> {
     const run = this.runOf(intent.runId, "record the refused call");
-    if (run.calls.get(intent.key)?.completion) throw new JournalError("CONFLICT", `call ${intent.key} of run ${intent.runId} is already complete`);
-    this.append("record the refused call", [{ t: "intent", ...intent }, { t: "completion", ...completion }]);
+    if (run.calls.get(intent.key)?.completion)
+      throw new JournalError("CONFLICT", `call ${intent.key} of run ${intent.runId} is already complete`);
+    this.append("record the refused call", [
+      { t: "intent", ...intent },
+      { t: "completion", ...completion },
+    ]);
   }
 
   async readRun(runId: string): Promise<RecordedRun | null> {
@@ -199,7 +226,11 @@ export class FileJournal implements Journal {
   async expire(options: ExpireOptions): Promise<readonly string[]> {
     if (this.closed) throw new JournalError("CLOSED", "the journal is closed, so it could not expire runs");
     const expired = [...this.runs.entries()]
-      .filter(([, run]) => (run.finishedAt !== null && run.finishedAt < options.finishedBefore) || (options.includeUnfinished === true && run.updatedAt < options.finishedBefore))
+      .filter(
+        ([, run]) =>
+          (run.finishedAt !== null && run.finishedAt < options.finishedBefore) ||
+          (options.includeUnfinished === true && run.updatedAt < options.finishedBefore),
+      )
       .map(([id]) => id)
       .sort();
     if (expired.length === 0) return expired;
@@ -234,7 +265,9 @@ export class FileJournal implements Journal {
   private removeOrphanResults(): void {
     const dir = `${this.path}.results`;
     const referenced = new Set<string>();
-    for (const run of this.runs.values()) for (const call of run.calls.values()) if (call.completion?.resultSha256) referenced.add(call.completion.resultSha256.replace(/^sha256-/, ""));
+    for (const run of this.runs.values())
+      for (const call of run.calls.values())
+        if (call.completion?.resultSha256) referenced.add(call.completion.resultSha256.replace(/^sha256-/, ""));
     let folders: string[];
     try {
       folders = readdirSync(dir).filter((name) => /^[0-9a-f]{2}$/.test(name));
@@ -251,7 +284,8 @@ export class FileJournal implements Journal {
 
   private runOf(runId: string, what: string): RunIndex {
     const run = this.runs.get(runId);
-    if (run === undefined) throw new JournalError("NOT_FOUND", `the journal could not ${what}: it has no run ${JSON.stringify(runId)}`);
+    if (run === undefined)
+      throw new JournalError("NOT_FOUND", `the journal could not ${what}: it has no run ${JSON.stringify(runId)}`);
     return run;
   }
 
@@ -274,7 +308,10 @@ function takeLock(lockPath: string): void {
     }
     const holder = Number(readFileSync(lockPath, "utf8"));
     if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
-      throw new JournalError("LOCKED", `the journal file is in use by process ${holder} (a file journal serves one process; use sqlite: for several)`);
+      throw new JournalError(
+        "LOCKED",
+        `the journal file is in use by process ${holder} (a file journal serves one process; use sqlite: for several)`,
+      );
     }
     rmSync(lockPath, { force: true });
   }

@@ -18,19 +18,27 @@ export const DEFAULT_SQLITE_PATH = ".cave-state/journal.db";
  *   connection string is read from ENV_VAR (default CAVE_POSTGRES_URL) in `env`, never from the setting.
  * Other schemes are refused with the list of those this runtime has.
  */
-export async function openJournal(setting: string, root: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Journal> {
+export async function openJournal(
+  setting: string,
+  root: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Journal> {
   const scheme = schemeOf(setting);
   const resolved = journalPath(setting, root);
   switch (scheme) {
     case "sqlite":
       return SqliteJournal.open(resolved!);
     case "file":
-      if (resolved === null) throw new JournalError("SETTING", 'a file journal needs a path: "file:.cave-state/journal.jsonl"');
+      if (resolved === null)
+        throw new JournalError("SETTING", 'a file journal needs a path: "file:.cave-state/journal.jsonl"');
       return FileJournal.open(resolved);
     case "postgres":
       return PostgresJournal.open(parsePostgresSetting(setting, env));
     default:
-      throw new JournalError("SETTING", `journal setting ${shownSetting(setting)} names no backend this runtime has; use "sqlite:<path>" (the default, needs better-sqlite3 12), "file:<path>" or "postgres:<ENV_VAR holding the connection string>" (needs pg 8)`);
+      throw new JournalError(
+        "SETTING",
+        `journal setting ${shownSetting(setting)} names no backend this runtime has; use "sqlite:<path>" (the default, needs better-sqlite3 12), "file:<path>" or "postgres:<ENV_VAR holding the connection string>" (needs pg 8)`,
+      );
   }
 }
 

@@ -41,7 +41,10 @@ export function loadPg(): PgModule {
       if (reasonOf(thrown) !== "MODULE_NOT_FOUND") throw journalError("load pg", thrown);
     }
   }
-  throw new JournalError("MODULE_NOT_FOUND", "the postgres journal needs the optional peer dependency pg 8: run `npm install pg@8`");
+  throw new JournalError(
+    "MODULE_NOT_FOUND",
+    "the postgres journal needs the optional peer dependency pg 8: run `npm install pg@8`",
+  );
 }
 
 const INT8_OID = 20;
@@ -56,7 +59,10 @@ export function newPool(pg: PgModule, url: string, max: number): PgPool {
     max,
     application_name: "cave-journal",
     connectionTimeoutMillis: 10_000,
-    types: { getTypeParser: (oid, format) => (oid === INT8_OID && format !== "binary" ? Number : pg.types.getTypeParser(oid, format)) },
+    types: {
+      getTypeParser: (oid, format) =>
+        oid === INT8_OID && format !== "binary" ? Number : pg.types.getTypeParser(oid, format),
+    },
   });
   // An idle connection the server drops must not crash the process: the next query reconnects or fails as data.
   pool.on("error", () => undefined);

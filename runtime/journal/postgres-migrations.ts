@@ -54,11 +54,18 @@ export async function migrate(pool: PgPool, schema: string): Promise<{ from: num
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.migrations (version int4 PRIMARY KEY, what text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ version: number | null }>(`SELECT MAX(version) AS version FROM ${s}.migrations`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.migrations (version int4 PRIMARY KEY, what text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ version: number | null }>(
+      `SELECT MAX(version) AS version FROM ${s}.migrations`,
+    );
     const from = rows[0]?.version ?? 0;
     if (from > SCHEMA_VERSION) {
-      throw new JournalError("SCHEMA", `the journal's schema ${schema} is at version ${from}, newer than this cave knows (${SCHEMA_VERSION}): a newer cave migrated it. Upgrade cave on this host to the version the others run; an older cave never writes into a newer schema`);
+      throw new JournalError(
+        "SCHEMA",
+        `the journal's schema ${schema} is at version ${from}, newer than this cave knows (${SCHEMA_VERSION}): a newer cave migrated it. Upgrade cave on this host to the version the others run; an older cave never writes into a newer schema`,
+      );
     }
     for (const step of MIGRATIONS) {
       if (step.version <= from) continue;

@@ -44,7 +44,10 @@ export class RunJournal {
       (thrown: unknown) => {
         this.loaded = true;
         const detail = thrown instanceof JournalError ? thrown.message : String(thrown);
-        this.refusal = { code: "JOURNAL_FAILED", message: `run ${this.run.id} cannot take calls: ${detail}; fix the journal (see cave runs), then start the run again` };
+        this.refusal = {
+          code: "JOURNAL_FAILED",
+          message: `run ${this.run.id} cannot take calls: ${detail}; fix the journal (see cave runs), then start the run again`,
+        };
       },
     );
     return this.loading;
@@ -61,7 +64,9 @@ export class RunJournal {
 
   private async load(): Promise<void> {
     const record = await this.journal.openRun(this.run.id, Date.now());
-    const others = [...new Set(record.calls.map((c) => c.intent.lockIntegrity))].filter((lock) => lock !== this.lockIntegrity);
+    const others = [...new Set(record.calls.map((c) => c.intent.lockIntegrity))].filter(
+      (lock) => lock !== this.lockIntegrity,
+    );
     if (others.length > 0 && this.lockChange === "refuse") {
       this.refusal = {
         code: "JOURNAL_LOCK_CHANGED",
@@ -75,7 +80,11 @@ export class RunJournal {
       // Every recorded call passed the budget stage; a call in doubt may have been dispatched.
       this.run.calls += 1;
       const dispatched = call.completion === null ? true : call.completion.dispatched;
-      if (dispatched) this.run.repeats.set(`${call.intent.tool}\u0000${call.intent.argsSha256}`, { callId: call.intent.callId, receipt: "written" });
+      if (dispatched)
+        this.run.repeats.set(`${call.intent.tool}\u0000${call.intent.argsSha256}`, {
+          callId: call.intent.callId,
+          receipt: "written",
+        });
       if (call.completion !== null && call.completion.runElapsedMs > elapsed) elapsed = call.completion.runElapsedMs;
     }
     // The wall-time budget counts the time the run was working, not the time the host was down.

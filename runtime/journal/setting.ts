@@ -8,11 +8,15 @@ export const JOURNAL_ENV = "CAVE_JOURNAL";
  * <root>/cave.config.json (or of the "cave" key of package.json), else undefined. Where it came from
  * is returned for messages.
  */
-export function configuredJournal(root: string, env: Readonly<Record<string, string | undefined>>): { setting: string; from: string } | undefined {
+export function configuredJournal(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { setting: string; from: string } | undefined {
   const fromEnv = env[JOURNAL_ENV];
   if (fromEnv !== undefined && fromEnv !== "") return { setting: fromEnv, from: JOURNAL_ENV };
   const configured = configuredValue(root, "journal");
-  if (typeof configured?.value === "string" && configured.value !== "") return { setting: configured.value, from: configured.from };
+  if (typeof configured?.value === "string" && configured.value !== "")
+    return { setting: configured.value, from: configured.from };
   return undefined;
 }
 

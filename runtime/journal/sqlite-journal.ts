@@ -40,8 +40,10 @@ interface Statement {
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
 }
-type DatabaseConstructor = new (path: string, options?: { readonly?: boolean; fileMustExist?: boolean; timeout?: number }) => Database;
-
+type DatabaseConstructor = new (
+  path: string,
+  options?: { readonly?: boolean; fileMustExist?: boolean; timeout?: number },
+) => Database;
 
 /** Loads better-sqlite3 from the application's node_modules, or says how to install it. */
 function loadDriver(): DatabaseConstructor {
@@ -51,10 +53,17 @@ function loadDriver(): DatabaseConstructor {
     try {
       return req("better-sqlite3") as DatabaseConstructor;
     } catch (thrown) {
-      if (reasonOf(thrown) !== "MODULE_NOT_FOUND") throw journalError("load better-sqlite3 (installed, but its native module did not load: run `npm rebuild better-sqlite3`, which needs python3, make and a C++ compiler)", thrown);
+      if (reasonOf(thrown) !== "MODULE_NOT_FOUND")
+        throw journalError(
+          "load better-sqlite3 (installed, but its native module did not load: run `npm rebuild better-sqlite3`, which needs python3, make and a C++ compiler)",
+          thrown,
+        );
     }
   }
-  throw new JournalError("MODULE_NOT_FOUND", "the sqlite journal needs the optional peer dependency better-sqlite3 12: run `npm install better-sqlite3@12` (it compiles from source when no prebuilt binary can be downloaded: python3, make and a C++ compiler), or use a file: journal");
+  throw new JournalError(
+    "MODULE_NOT_FOUND",
+    "the sqlite journal needs the optional peer dependency better-sqlite3 12: run `npm install better-sqlite3@12` (it compiles from source when no prebuilt binary can be downloaded: python3, make and a C++ compiler), or use a file: journal",
+  );
 }
 
 /**
@@ -85,9 +94,16 @@ export class SqliteJournal implements Journal {
       db.pragma("synchronous = FULL");
       db.pragma("foreign_keys = OFF");
       db.exec(SCHEMA);
-      const version = db.prepare("SELECT value FROM meta WHERE name = 'schema_version'").get() as { value: string } | undefined;
-      if (version === undefined) db.prepare("INSERT INTO meta (name, value) VALUES ('schema_version', ?)").run(SCHEMA_VERSION);
-      else if (String(version.value) !== SCHEMA_VERSION) throw new JournalError("SCHEMA", `the journal database has schema version ${String(version.value)}, and this runtime reads version ${SCHEMA_VERSION}; use the cave version that wrote it, or a new database`);
+      const version = db.prepare("SELECT value FROM meta WHERE name = 'schema_version'").get() as
+        | { value: string }
+        | undefined;
+      if (version === undefined)
+        db.prepare("INSERT INTO meta (name, value) VALUES ('schema_version', ?)").run(SCHEMA_VERSION);
+      else if (String(version.value) !== SCHEMA_VERSION)
+        throw new JournalError(
+          "SCHEMA",
+          `the journal database has schema version ${String(version.value)}, and this runtime reads version ${SCHEMA_VERSION}; use the cave version that wrote it, or a new database`,
+        );
       return new SqliteJournal(db);
     } catch (thrown) {
       db?.close();
@@ -98,15 +114,19 @@ export class SqliteJournal implements Journal {
   private prepareAll() {
     const db = this.db;
     return {
-      insertRun: db.prepare("INSERT INTO runs (run_id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO NOTHING"),
+      insertRun: db.prepare(
+        "INSERT INTO runs (run_id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO NOTHING",
+      ),
       touchRun: db.prepare("UPDATE runs SET updated_at = ? WHERE run_id = ?"),
       getRun: db.prepare("SELECT run_id, created_at, updated_at, finished_at FROM runs WHERE run_id = ?"),
       callsOf: db.prepare("SELECT * FROM calls WHERE run_id = ? ORDER BY seq"),
-      intent: db.prepare(`INSERT INTO calls (run_id, key, seq, parent_key, tool, args_sha256, occurrence, call_id, parent_id, lock_integrity, effect, idempotency_key, intent_at)
+      intent:
+        db.prepare(`INSERT INTO calls (run_id, key, seq, parent_key, tool, args_sha256, occurrence, call_id, parent_id, lock_integrity, effect, idempotency_key, intent_at)
         VALUES (@runId, @key, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE run_id = @runId), @parentKey, @tool, @argsSha256, @occurrence, @callId, @parentId, @lockIntegrity, @effect, @idempotencyKey, @at)
         ON CONFLICT (run_id, key) DO UPDATE SET call_id = excluded.call_id, parent_id = excluded.parent_id, lock_integrity = excluded.lock_integrity, intent_at = excluded.intent_at
         WHERE calls.outcome IS NULL`),
-      complete: db.prepare(`UPDATE calls SET outcome = @outcome, result_sha256 = @resultSha256, plan = @plan, dispatched = @dispatched, run_elapsed_ms = @runElapsedMs, completed_at = @at
+      complete:
+        db.prepare(`UPDATE calls SET outcome = @outcome, result_sha256 = @resultSha256, plan = @plan, dispatched = @dispatched, run_elapsed_ms = @runElapsedMs, completed_at = @at
         WHERE run_id = @runId AND key = @key AND outcome IS NULL`),
       finish: db.prepare("UPDATE runs SET finished_at = ?, updated_at = ? WHERE run_id = ?"),
       list: db.prepare(`SELECT r.run_id, r.created_at, r.updated_at, r.finished_at,
@@ -114,10 +134,14 @@ export class SqliteJournal implements Journal {
           (SELECT COUNT(*) FROM calls c WHERE c.run_id = r.run_id AND c.outcome IS NULL) AS in_doubt,
           (SELECT group_concat(DISTINCT COALESCE(c.lock_integrity, '(none)')) FROM calls c WHERE c.run_id = r.run_id) AS locks
         FROM runs r ORDER BY r.created_at, r.run_id`),
-      expired: db.prepare("SELECT run_id FROM runs WHERE (finished_at IS NOT NULL AND finished_at < @before) OR (@all = 1 AND updated_at < @before) ORDER BY run_id"),
+      expired: db.prepare(
+        "SELECT run_id FROM runs WHERE (finished_at IS NOT NULL AND finished_at < @before) OR (@all = 1 AND updated_at < @before) ORDER BY run_id",
+      ),
       deleteCalls: db.prepare("DELETE FROM calls WHERE run_id = ?"),
       deleteRun: db.prepare("DELETE FROM runs WHERE run_id = ?"),
-      orphanResults: db.prepare("DELETE FROM results WHERE sha256 NOT IN (SELECT result_sha256 FROM calls WHERE result_sha256 IS NOT NULL)"),
+      orphanResults: db.prepare(
+        "DELETE FROM results WHERE sha256 NOT IN (SELECT result_sha256 FROM calls WHERE result_sha256 IS NOT NULL)",
+      ),
       putResult: db.prepare("INSERT INTO results (sha256, bytes) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING"),
       getResult: db.prepare("SELECT bytes FROM results WHERE sha256 = ?"),
       getMeta: db.prepare("SELECT value FROM meta WHERE name = ?"),
@@ -152,7 +176,11 @@ export class SqliteJournal implements Journal {
   async recordIntent(intent: Intent): Promise<void> {
     this.write("record the call's intent", () => {
       const changed = this.stmt.intent.run(intent).changes;
-      if (changed === 0) throw new JournalError("CONFLICT", `call ${intent.key} of run ${intent.runId} already has a completion (another process resumed the same run); resume a run in one process at a time`);
+      if (changed === 0)
+        throw new JournalError(
+          "CONFLICT",
+          `call ${intent.key} of run ${intent.runId} already has a completion (another process resumed the same run); resume a run in one process at a time`,
+        );
       this.stmt.touchRun.run(intent.at, intent.runId);
     });
   }
@@ -160,14 +188,22 @@ export class SqliteJournal implements Journal {
   async recordCompletion(completion: Completion): Promise<void> {
     this.write("record the call's completion", () => {
       const changed = this.stmt.complete.run({ ...completion, dispatched: completion.dispatched ? 1 : 0 }).changes;
-      if (changed === 0) throw new JournalError("CONFLICT", `call ${completion.key} of run ${completion.runId} has no open intent (another process completed it); resume a run in one process at a time`);
+      if (changed === 0)
+        throw new JournalError(
+          "CONFLICT",
+          `call ${completion.key} of run ${completion.runId} has no open intent (another process completed it); resume a run in one process at a time`,
+        );
       this.stmt.touchRun.run(completion.at, completion.runId);
     });
   }
 
   async recordRefused(intent: Intent, completion: Completion): Promise<void> {
     this.write("record the refused call", () => {
-      if (this.stmt.intent.run(intent).changes === 0) throw new JournalError("CONFLICT", `call ${intent.key} of run ${intent.runId} is already complete; resume a run in one process at a time`);
+      if (this.stmt.intent.run(intent).changes === 0)
+        throw new JournalError(
+          "CONFLICT",
+          `call ${intent.key} of run ${intent.runId} is already complete; resume a run in one process at a time`,
+        );
       this.stmt.complete.run({ ...completion, dispatched: completion.dispatched ? 1 : 0 });
       this.stmt.touchRun.run(completion.at, completion.runId);
     });
@@ -175,7 +211,9 @@ export class SqliteJournal implements Journal {
 
   async readRun(runId: string): Promise<RecordedRun | null> {
     return this.read("read the run", () => {
-      const run = this.stmt.getRun.get(runId) as { run_id: string; created_at: number; finished_at: number | null } | undefined;
+      const run = this.stmt.getRun.get(runId) as
+        | { run_id: string; created_at: number; finished_at: number | null }
+        | undefined;
       if (run === undefined) return null;
       const calls = (this.stmt.callsOf.all(runId) as CallRow[]).map(toRecordedCall);
       return { runId: run.run_id, createdAt: run.created_at, finishedAt: run.finished_at, calls };
@@ -184,7 +222,17 @@ export class SqliteJournal implements Journal {
 
   async listRuns(): Promise<readonly RunSummary[]> {
     return this.read("list the runs", () =>
-      (this.stmt.list.all() as Array<{ run_id: string; created_at: number; updated_at: number; finished_at: number | null; calls: number; in_doubt: number; locks: string | null }>).map((r) => ({
+      (
+        this.stmt.list.all() as Array<{
+          run_id: string;
+          created_at: number;
+          updated_at: number;
+          finished_at: number | null;
+          calls: number;
+          in_doubt: number;
+          locks: string | null;
+        }>
+      ).map((r) => ({
         runId: r.run_id,
         createdAt: r.created_at,
         updatedAt: r.updated_at,
@@ -198,13 +246,19 @@ export class SqliteJournal implements Journal {
 
   async finishRun(runId: string, at: number): Promise<void> {
     this.write("mark the run finished", () => {
-      if (this.stmt.finish.run(at, at, runId).changes === 0) throw new JournalError("NOT_FOUND", `the journal has no run ${JSON.stringify(runId)}`);
+      if (this.stmt.finish.run(at, at, runId).changes === 0)
+        throw new JournalError("NOT_FOUND", `the journal has no run ${JSON.stringify(runId)}`);
     });
   }
 
   async expire(options: ExpireOptions): Promise<readonly string[]> {
     return this.write("expire runs", () => {
-      const ids = (this.stmt.expired.all({ before: options.finishedBefore, all: options.includeUnfinished === true ? 1 : 0 }) as Array<{ run_id: string }>).map((r) => r.run_id);
+      const ids = (
+        this.stmt.expired.all({
+          before: options.finishedBefore,
+          all: options.includeUnfinished === true ? 1 : 0,
+        }) as Array<{ run_id: string }>
+      ).map((r) => r.run_id);
       for (const id of ids) {
         this.stmt.deleteCalls.run(id);
         this.stmt.deleteRun.run(id);
@@ -219,10 +273,14 @@ export class SqliteJournal implements Journal {
     let key: Uint8Array | undefined;
     return {
       put: async (sha256, bytes) => {
-        this.write("store the exact result", () => this.stmt.putResult.run(sha256, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+        this.write("store the exact result", () =>
+          this.stmt.putResult.run(sha256, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+        );
       },
       get: async (sha256) => {
-        const row = this.read("read the exact result", () => this.stmt.getResult.get(sha256)) as { bytes: Buffer } | undefined;
+        const row = this.read("read the exact result", () => this.stmt.getResult.get(sha256)) as
+          | { bytes: Buffer }
+          | undefined;
         return row === undefined ? null : new Uint8Array(row.bytes);
       },
       key: async () => {

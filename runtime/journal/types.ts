@@ -112,6 +112,11 @@ export interface Journal {
 }
 
 /** A recorded call, as the outcome it was returned as. */
-export function recordedOutcome(completion: Completion): { ok: boolean; content?: unknown; error?: CallError; receipt: Receipt } {
+export function recordedOutcome(completion: Completion): {
+  ok: boolean;
+  content?: unknown;
+  error?: CallError;
+  receipt: Receipt;
+} {
   return JSON.parse(completion.outcome) as { ok: boolean; content?: unknown; error?: CallError; receipt: Receipt };
 }

@@ -20,7 +20,12 @@ export interface ExternalsManifest {
   /** The integrity of the lock the manifest was written for: a manifest of another build is refused. */
   readonly lockIntegrity: string;
   /** By install path: the package's name, version and every file under its folder with its sha256 (links by target). */
-  readonly packages: Readonly<Record<string, { readonly name: string; readonly version: string; readonly files: Readonly<Record<string, string>> }>>;
+  readonly packages: Readonly<
+    Record<
+      string,
+      { readonly name: string; readonly version: string; readonly files: Readonly<Record<string, string>> }
+    >
+  >;
 }
 
 /** An installed external package: its install path in the lock and its real folder on this machine. */
@@ -34,11 +39,21 @@ export interface InstalledExternal {
  * Checks the installed version of each package at `paths` against the lock (and against the manifest when given), or
  * throws LOCK_MISMATCH naming the package and what to do. `what` names the tool for messages.
  */
-export function checkExternals(root: string, paths: readonly string[], pins: Readonly<Record<string, LockedExternal>> | undefined, manifest: ExternalsManifest | null, what: string): InstalledExternal[] {
+export function checkExternals(
+  root: string,
+  paths: readonly string[],
+  pins: Readonly<Record<string, LockedExternal>> | undefined,
+  manifest: ExternalsManifest | null,
+  what: string,
+): InstalledExternal[] {
   const installed: InstalledExternal[] = [];
   for (const path of paths) {
     const pin = pins?.[path];
-    if (pin === undefined) throw new RuntimeError("LOCK_INVALID", `${what} needs the external package at ${path}, which the lock's externals do not pin; regenerate the lock with cave build`);
+    if (pin === undefined)
+      throw new RuntimeError(
+        "LOCK_INVALID",
+        `${what} needs the external package at ${path}, which the lock's externals do not pin; regenerate the lock with cave build`,
+      );
     const folder = join(root, ...path.split("/"));
     let version: unknown;
     try {
@@ -47,10 +62,16 @@ export function checkExternals(root: string, paths: readonly string[], pins: Rea
       // A platform package (sharp's @img/sharp-<os>-<cpu>) is installed only where its os/cpu/libc match: absent is
       // fine, unless the deploy's manifest recorded it here (then it was removed since).
       if (pin.optional && manifest?.packages[path] === undefined) continue;
-      throw new RuntimeError("LOCK_MISMATCH", `${what} needs the external package ${pin.name} ${pin.version} at ${path}, which is not installed; install the dependencies package-lock.json pins (npm ci) on this machine`);
+      throw new RuntimeError(
+        "LOCK_MISMATCH",
+        `${what} needs the external package ${pin.name} ${pin.version} at ${path}, which is not installed; install the dependencies package-lock.json pins (npm ci) on this machine`,
+      );
     }
     if (version !== pin.version) {
-      throw new RuntimeError("LOCK_MISMATCH", `${what} needs the external package ${pin.name} ${pin.version}, but ${path} holds version ${typeof version === "string" ? version : "(none)"}; install what package-lock.json pins (npm ci), or rebuild with cave build after changing it`);
+      throw new RuntimeError(
+        "LOCK_MISMATCH",
+        `${what} needs the external package ${pin.name} ${pin.version}, but ${path} holds version ${typeof version === "string" ? version : "(none)"}; install what package-lock.json pins (npm ci), or rebuild with cave build after changing it`,
+      );
     }
     if (manifest !== null) checkFiles(folder, path, pin, manifest, what);
     installed.push({ path, name: pin.name, real: realpathSync(folder) });
@@ -58,17 +79,33 @@ export function checkExternals(root: string, paths: readonly string[], pins: Rea
   return installed;
 }
 
-function checkFiles(folder: string, path: string, pin: LockedExternal, manifest: ExternalsManifest, what: string): void {
+function checkFiles(
+  folder: string,
+  path: string,
+  pin: LockedExternal,
+  manifest: ExternalsManifest,
+  what: string,
+): void {
   const recorded = manifest.packages[path];
-  if (recorded === undefined) throw new RuntimeError("LOCK_MISMATCH", `${what} needs the external package ${pin.name} at ${path}, which ${MANIFEST_FILE} does not list; run cave verify --write-manifest again on this machine`);
+  if (recorded === undefined)
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `${what} needs the external package ${pin.name} at ${path}, which ${MANIFEST_FILE} does not list; run cave verify --write-manifest again on this machine`,
+    );
   const now = packageFiles(folder);
   const changed: string[] = [];
   for (const file of new Set([...Object.keys(recorded.files), ...Object.keys(now)])) {
     if (recorded.files[file] !== now[file]) changed.push(file);
   }
   if (changed.length > 0) {
-    const shown = changed.sort().slice(0, 3).map((file) => `${path}/${file} ${file in now ? (file in recorded.files ? "changed" : "added") : "removed"}`);
-    throw new RuntimeError("LOCK_MISMATCH", `${what}: the external package ${pin.name} changed since ${MANIFEST_FILE} was written (${shown.join(", ")}${changed.length > 3 ? `, and ${changed.length - 3} more` : ""}); reinstall it (npm ci), or review the change and run cave verify --write-manifest again`);
+    const shown = changed
+      .sort()
+      .slice(0, 3)
+      .map((file) => `${path}/${file} ${file in now ? (file in recorded.files ? "changed" : "added") : "removed"}`);
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `${what}: the external package ${pin.name} changed since ${MANIFEST_FILE} was written (${shown.join(", ")}${changed.length > 3 ? `, and ${changed.length - 3} more` : ""}); reinstall it (npm ci), or review the change and run cave verify --write-manifest again`,
+    );
   }
 }
 
@@ -96,29 +133,56 @@ export function readManifest(root: string, lockIntegrity: string): ExternalsMani
     text = readFileSync(join(root, MANIFEST_FILE), "utf8");
   } catch (thrown) {
     if ((thrown as { code?: unknown }).code === "ENOENT") return null;
-    throw new RuntimeError("LOCK_MISMATCH", `${MANIFEST_FILE} could not be read; run cave verify --write-manifest again`);
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `${MANIFEST_FILE} could not be read; run cave verify --write-manifest again`,
+    );
   }
   let manifest: ExternalsManifest;
   try {
     manifest = JSON.parse(text) as ExternalsManifest;
   } catch {
-    throw new RuntimeError("LOCK_MISMATCH", `${MANIFEST_FILE} is not valid JSON; run cave verify --write-manifest again`);
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `${MANIFEST_FILE} is not valid JSON; run cave verify --write-manifest again`,
+    );
   }
-  if (typeof manifest !== "object" || manifest === null || typeof manifest.packages !== "object" || manifest.packages === null) {
-    throw new RuntimeError("LOCK_MISMATCH", `${MANIFEST_FILE} is not a manifest cave verify --write-manifest writes; run it again`);
+  if (
+    typeof manifest !== "object" ||
+    manifest === null ||
+    typeof manifest.packages !== "object" ||
+    manifest.packages === null
+  ) {
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `${MANIFEST_FILE} is not a manifest cave verify --write-manifest writes; run it again`,
+    );
   }
   if (manifest.lockIntegrity !== lockIntegrity) {
-    throw new RuntimeError("LOCK_MISMATCH", `${MANIFEST_FILE} was written for another build (lock ${String(manifest.lockIntegrity)}, this lock is ${lockIntegrity}); run cave verify --write-manifest after deploying this build`);
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `${MANIFEST_FILE} was written for another build (lock ${String(manifest.lockIntegrity)}, this lock is ${lockIntegrity}); run cave verify --write-manifest after deploying this build`,
+    );
   }
   return manifest;
 }
 
 /** The manifest of the installed external packages the lock pins, as `cave verify --write-manifest` writes it (after checking their versions). */
-export function manifestFor(root: string, lockIntegrity: string, pins: Readonly<Record<string, LockedExternal>>): ExternalsManifest {
+export function manifestFor(
+  root: string,
+  lockIntegrity: string,
+  pins: Readonly<Record<string, LockedExternal>>,
+): ExternalsManifest {
   const packages: Record<string, ExternalsManifest["packages"][string]> = {};
   const paths = Object.keys(pins).sort();
   const installed = new Set(checkExternals(root, paths, pins, null, "the lock").map((one) => one.path));
-  for (const path of paths) if (installed.has(path)) packages[path] = { name: pins[path]!.name, version: pins[path]!.version, files: packageFiles(join(root, ...path.split("/"))) };
+  for (const path of paths)
+    if (installed.has(path))
+      packages[path] = {
+        name: pins[path]!.name,
+        version: pins[path]!.version,
+        files: packageFiles(join(root, ...path.split("/"))),
+      };
   return { lockIntegrity, packages };
 }
 

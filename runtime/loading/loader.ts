@@ -11,7 +11,6 @@ import { thrownMessage } from "../../src/contract/thrown-message.mjs";
 import { loadValidator, type CompiledValidator } from "./validator-module.js";
 import { StackMapper } from "../stack/stack-mapper.js";
 
-
 type Namespace = Readonly<Record<string, unknown>>;
 
 /**
@@ -34,13 +33,17 @@ export class Loader {
   private readonly checkedExternals = new Map<string, InstalledExternal | null>();
   private readonly stacks = new StackMapper(
     () => this.copy,
-    () => [...this.checkedExternals.values()].flatMap((one) => (one === null ? [] : [{ dir: one.real, path: one.path }])),
+    () =>
+      [...this.checkedExternals.values()].flatMap((one) => (one === null ? [] : [{ dir: one.real, path: one.path }])),
   );
 
   constructor(
     private readonly root: string,
     private readonly sdk: LockedSdk | null = null,
-    private readonly externals: { readonly pins: Readonly<Record<string, LockedExternal>> | undefined; readonly lockIntegrity: string } | null = null,
+    private readonly externals: {
+      readonly pins: Readonly<Record<string, LockedExternal>> | undefined;
+      readonly lockIntegrity: string;
+    } | null = null,
   ) {}
 
   bundle(name: string, tool: LockedTool): Promise<Namespace> {
@@ -48,7 +51,9 @@ export class Loader {
     const key = `${path}\0${expected}`;
     let pending = this.bundles.get(key);
     if (pending === undefined) {
-      pending = this.stageFiles(name, tool).then(({ bundle }) => import(pathToFileURL(bundle).href) as Promise<Namespace>);
+      pending = this.stageFiles(name, tool).then(
+        ({ bundle }) => import(pathToFileURL(bundle).href) as Promise<Namespace>,
+      );
       this.bundles.set(key, pending);
       pending.catch(() => this.bundles.delete(key));
     }
@@ -62,14 +67,20 @@ export class Loader {
     // the bundle's problem, if any, is the one reported.
     const [bundle, sdk, ...assets] = await Promise.allSettled([
       this.verifiedCopy(tool.source.bundle, tool.source.sha256, `tool "${name}": its staged bundle`),
-      module === undefined ? Promise.resolve(undefined) : this.verifiedCopy(module.path, module.sha256, `tool "${name}": the SDK module its bundle imports`),
+      module === undefined
+        ? Promise.resolve(undefined)
+        : this.verifiedCopy(module.path, module.sha256, `tool "${name}": the SDK module its bundle imports`),
       // The files its code reads next to itself: verified and copied before the code runs, like the code.
       ...tool.source.assets.map((asset) => this.verifiedCopy(asset.path, asset.sha256, `tool "${name}": the file`)),
     ]);
     for (const settled of [bundle, sdk, ...assets]) if (settled.status === "rejected") throw settled.reason;
-    const paths = (settled: PromiseSettledResult<string | undefined>) => (settled.status === "fulfilled" && settled.value !== undefined ? [settled.value] : []);
+    const paths = (settled: PromiseSettledResult<string | undefined>) =>
+      settled.status === "fulfilled" && settled.value !== undefined ? [settled.value] : [];
     const external = await this.linkExternals(name, tool);
-    return { bundle: (bundle as PromiseFulfilledResult<string>).value, readable: [...[bundle, sdk, ...assets].flatMap(paths), ...external] };
+    return {
+      bundle: (bundle as PromiseFulfilledResult<string>).value,
+      readable: [...[bundle, sdk, ...assets].flatMap(paths), ...external],
+    };
   }
 
   /**
@@ -88,7 +99,9 @@ export class Loader {
     for (const one of found) this.checkedExternals.set(one.path, one);
     // A platform package of another OS or CPU (optional in the lock) is not installed here: checked, nothing to link.
     for (const path of unchecked) if (!this.checkedExternals.has(path)) this.checkedExternals.set(path, null);
-    const installed = paths.map((path) => this.checkedExternals.get(path)).filter((one): one is InstalledExternal => one != null);
+    const installed = paths
+      .map((path) => this.checkedExternals.get(path))
+      .filter((one): one is InstalledExternal => one != null);
     const copy = (this.copy ??= new PrivateCopy());
     const links = await Promise.all(topLevel(installed).map((one) => copy.link(`node_modules/${one.name}`, one.real)));
     return [...links, ...installed.map((one) => one.real)].map((path) => `${path}${sep}`);
@@ -111,7 +124,9 @@ export class Loader {
     const key = `${path}\0${expected}`;
     let pending = this.staged.get(key);
     if (pending === undefined) {
-      pending = readVerified(this.root, path, expected, what).then((bytes) => (this.copy ??= new PrivateCopy()).add(path, bytes));
+      pending = readVerified(this.root, path, expected, what).then((bytes) =>
+        (this.copy ??= new PrivateCopy()).add(path, bytes),
+      );
       this.staged.set(key, pending);
       // Removed synchronously with the rejection's first handler, before any caller sees it.
       const settled = pending;
@@ -127,20 +142,35 @@ export class Loader {
     return this.loaded.get(validation);
   }
 
-  async validator(name: string, side: "input" | "output", validation: { readonly module: string; readonly sha256: string }): Promise<CompiledValidator> {
+  async validator(
+    name: string,
+    side: "input" | "output",
+    validation: { readonly module: string; readonly sha256: string },
+  ): Promise<CompiledValidator> {
     const validator = await this.validatorFile(name, side, validation.module, validation.sha256);
     this.loaded.set(validation, validator);
     return validator;
   }
 
-  private validatorFile(name: string, side: "input" | "output", module: string, expected: string): Promise<CompiledValidator> {
+  private validatorFile(
+    name: string,
+    side: "input" | "output",
+    module: string,
+    expected: string,
+  ): Promise<CompiledValidator> {
     const key = `${module}\0${expected}`;
     let pending = this.validators.get(key);
     if (pending === undefined) {
       // Into the private copy, imported by file URL (validator-module.ts says why not a data: URL).
-      pending = loadValidator(this.root, module, expected, (relative, bytes) => (this.copy ??= new PrivateCopy()).add(relative, bytes)).catch((thrown: unknown) => {
-        if (thrown instanceof RuntimeError) throw new RuntimeError(thrown.code, `tool "${name}" (${side}): ${thrown.message}`);
-        throw new RuntimeError("LOCK_MISMATCH", `tool "${name}" (${side}): validator module ${module} could not be loaded (${thrownMessage(thrown).split(this.root).join("<root>")}); rebuild with cave build`);
+      pending = loadValidator(this.root, module, expected, (relative, bytes) =>
+        (this.copy ??= new PrivateCopy()).add(relative, bytes),
+      ).catch((thrown: unknown) => {
+        if (thrown instanceof RuntimeError)
+          throw new RuntimeError(thrown.code, `tool "${name}" (${side}): ${thrown.message}`);
+        throw new RuntimeError(
+          "LOCK_MISMATCH",
+          `tool "${name}" (${side}): validator module ${module} could not be loaded (${thrownMessage(thrown).split(this.root).join("<root>")}); rebuild with cave build`,
+        );
       });
       this.validators.set(key, pending);
       pending.catch(() => this.validators.delete(key));
@@ -156,13 +186,18 @@ export async function readVerified(root: string, path: string, expected: string,
     bytes = await readFile(join(root, path));
   } catch (thrown) {
     const code = (thrown as { code?: unknown }).code;
-    const why = code === "ENOENT" || code === "ENOTDIR" ? "is missing" : `could not be read (${typeof code === "string" ? code : "read error"})`;
+    const why =
+      code === "ENOENT" || code === "ENOTDIR"
+        ? "is missing"
+        : `could not be read (${typeof code === "string" ? code : "read error"})`;
     throw new RuntimeError("LOCK_MISMATCH", `${what} ${path} ${why}; deploy cave.lock together with its build folder`);
   }
   const actual = sha256(bytes);
   if (actual !== expected) {
-    throw new RuntimeError("LOCK_MISMATCH", `${what} ${path} does not match the lock (the lock says ${expected}, the file hashes to ${actual}); rebuild with cave build and deploy the lock with its build folder`);
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `${what} ${path} does not match the lock (the lock says ${expected}, the file hashes to ${actual}); rebuild with cave build and deploy the lock with its build folder`,
+    );
   }
   return bytes;
 }
-

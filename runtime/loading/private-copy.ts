@@ -39,7 +39,14 @@ export class PrivateCopy {
   /** The absolute path `relative` (POSIX, inside the copy) has in it. Throws for a path that leads out of it. */
   pathOf(relative: string): string {
     const normal = posix.normalize(relative);
-    if (normal.startsWith("../") || normal === ".." || posix.isAbsolute(normal) || normal === "." || relative.includes("\\") || relative.includes("\0")) {
+    if (
+      normal.startsWith("../") ||
+      normal === ".." ||
+      posix.isAbsolute(normal) ||
+      normal === "." ||
+      relative.includes("\\") ||
+      relative.includes("\0")
+    ) {
       throw new Error(`${JSON.stringify(relative)} is not a relative path inside the build folder`);
     }
     return join(this.dir, ...normal.split("/"));

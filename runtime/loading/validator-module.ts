@@ -11,7 +11,9 @@ export interface ValidationIssue {
   readonly message: string;
 }
 
-export type ValidationResult = { readonly ok: true } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+export type ValidationResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 
 export interface CompiledValidator {
   validate(value: unknown): ValidationResult;
@@ -45,9 +47,17 @@ export type PlaceVerified = (relative: string, bytes: Buffer) => Promise<string>
  * Throws RuntimeError LOCK_MISMATCH (naming the file relative to the root) when the file is missing, differs from the
  * lock, or is not a validator module; LOCK_INVALID when the path leaves the project.
  */
-export async function loadValidator(root: string, path: string, expectedSha256: string, place?: PlaceVerified): Promise<CompiledValidator> {
+export async function loadValidator(
+  root: string,
+  path: string,
+  expectedSha256: string,
+  place?: PlaceVerified,
+): Promise<CompiledValidator> {
   if (isAbsolute(path) || path.split(/[\\/]/).includes("..")) {
-    throw new RuntimeError("LOCK_INVALID", `cave.lock names the validator module ${JSON.stringify(path)}, which is not a path inside the project. Rebuild with cave build; never edit cave.lock by hand.`);
+    throw new RuntimeError(
+      "LOCK_INVALID",
+      `cave.lock names the validator module ${JSON.stringify(path)}, which is not a path inside the project. Rebuild with cave build; never edit cave.lock by hand.`,
+    );
   }
   let bytes: Buffer;
   try {
@@ -55,25 +65,46 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
     // is four round trips through libuv's thread pool on every tool's first use.
     bytes = readFileSync(resolve(root, path));
   } catch (thrown) {
-    const reason = (thrown as NodeJS.ErrnoException).code === "ENOENT" ? "is missing" : `cannot be read (${(thrown as NodeJS.ErrnoException).code ?? "error"})`;
-    throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} ${reason}. Rebuild with cave build and deploy cave.lock together with its build folder.`);
+    const reason =
+      (thrown as NodeJS.ErrnoException).code === "ENOENT"
+        ? "is missing"
+        : `cannot be read (${(thrown as NodeJS.ErrnoException).code ?? "error"})`;
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `validator module ${path} ${reason}. Rebuild with cave build and deploy cave.lock together with its build folder.`,
+    );
   }
   const actual = sha256(bytes);
   if (actual !== expectedSha256) {
-    throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} does not match cave.lock (locked ${expectedSha256}, found ${actual}). Rebuild with cave build and deploy cave.lock together with its build folder.`);
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `validator module ${path} does not match cave.lock (locked ${expectedSha256}, found ${actual}). Rebuild with cave build and deploy cave.lock together with its build folder.`,
+    );
   }
-  const url = place === undefined ? `data:text/javascript;base64,${bytes.toString("base64")}` : pathToFileURL(await place(path, bytes)).href;
+  const url =
+    place === undefined
+      ? `data:text/javascript;base64,${bytes.toString("base64")}`
+      : pathToFileURL(await place(path, bytes)).href;
   let validate: unknown;
   let canonical: unknown;
   try {
     ({ default: validate, canonical } = (await import(url)) as { default?: unknown; canonical?: unknown });
   } catch (thrown) {
-    throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} matches cave.lock but cannot be loaded (${thrown instanceof Error ? thrown.name : "error"}). Rebuild with cave build.`);
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `validator module ${path} matches cave.lock but cannot be loaded (${thrown instanceof Error ? thrown.name : "error"}). Rebuild with cave build.`,
+    );
   }
   if (typeof validate !== "function") {
-    throw new RuntimeError("LOCK_MISMATCH", `validator module ${path} does not export a validate function. Rebuild with cave build.`);
+    throw new RuntimeError(
+      "LOCK_MISMATCH",
+      `validator module ${path} does not export a validate function. Rebuild with cave build.`,
+    );
   }
-  return validatorOf(validate as ValidateFunction, typeof canonical === "function" ? (canonical as CanonicalSerializer) : undefined);
+  return validatorOf(
+    validate as ValidateFunction,
+    typeof canonical === "function" ? (canonical as CanonicalSerializer) : undefined,
+  );
 }
 
 /** Every valid value's answer: one frozen object, not one per call. */
@@ -89,7 +120,15 @@ function validatorOf(fn: ValidateFunction, canonical: CanonicalSerializer | unde
       } catch (thrown) {
         // Only reachable with values JSON cannot produce (a throwing getter, a revoked Proxy). The thrown message
         // is not repeated: it could quote the value.
-        return { ok: false, issues: [{ path: "", message: `could not be validated (the validator threw ${thrown instanceof Error ? thrown.name : typeof thrown})` }] };
+        return {
+          ok: false,
+          issues: [
+            {
+              path: "",
+              message: `could not be validated (the validator threw ${thrown instanceof Error ? thrown.name : typeof thrown})`,
+            },
+          ],
+        };
       }
       if (valid) return VALID;
       const issues = issuesFromAjvErrors(fn.errors ?? []);
@@ -120,15 +159,24 @@ function issueOf(error: AjvErrorLike): ValidationIssue {
   const params = error.params ?? {};
   switch (error.keyword) {
     case "required":
-      if (typeof params.missingProperty === "string") return { path: `${path}/${escapeToken(params.missingProperty)}`, message: "is required" };
+      if (typeof params.missingProperty === "string")
+        return { path: `${path}/${escapeToken(params.missingProperty)}`, message: "is required" };
       break;
     case "additionalProperties":
-      if (typeof params.additionalProperty === "string") return { path: `${path}/${escapeToken(params.additionalProperty)}`, message: "is not an allowed property (the object is closed)" };
+      if (typeof params.additionalProperty === "string")
+        return {
+          path: `${path}/${escapeToken(params.additionalProperty)}`,
+          message: "is not an allowed property (the object is closed)",
+        };
       break;
     case "const":
       return { path, message: `must be ${shortJson(params.allowedValue)}` };
     case "enum":
-      if (Array.isArray(params.allowedValues)) return { path, message: `must be one of ${params.allowedValues.slice(0, 10).map(shortJson).join(", ")}${params.allowedValues.length > 10 ? ", ..." : ""}` };
+      if (Array.isArray(params.allowedValues))
+        return {
+          path,
+          message: `must be one of ${params.allowedValues.slice(0, 10).map(shortJson).join(", ")}${params.allowedValues.length > 10 ? ", ..." : ""}`,
+        };
       break;
   }
   return { path, message: error.message ?? `fails ${error.keyword ?? "the schema"}` };

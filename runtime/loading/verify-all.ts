@@ -23,14 +23,21 @@ export async function verifyAll(root: string, lock: RuntimeLock): Promise<void> 
       problems.push({ code: thrown.code, message: thrown.message });
       continue;
     }
-    if (!files.has(tool.source.bundle)) files.set(tool.source.bundle, { expected: tool.source.sha256, what: `tool "${name}": its staged bundle` });
+    if (!files.has(tool.source.bundle))
+      files.set(tool.source.bundle, { expected: tool.source.sha256, what: `tool "${name}": its staged bundle` });
     for (const side of ["input", "output"] as const) {
       const validation = tool[side]?.validation;
-      if (validation?.kind === "precompiled" && !files.has(validation.module)) files.set(validation.module, { expected: validation.sha256, what: `tool "${name}": its ${side} validator` });
+      if (validation?.kind === "precompiled" && !files.has(validation.module))
+        files.set(validation.module, { expected: validation.sha256, what: `tool "${name}": its ${side} validator` });
     }
-    for (const asset of tool.source.assets) if (!files.has(asset.path)) files.set(asset.path, { expected: asset.sha256, what: `tool "${name}": the file` });
+    for (const asset of tool.source.assets)
+      if (!files.has(asset.path)) files.set(asset.path, { expected: asset.sha256, what: `tool "${name}": the file` });
     const transform = tool.result.plan.transform;
-    if (transform !== null && !files.has(transform.module)) files.set(transform.module, { expected: transform.sha256, what: `tool "${name}": its result transform ${transform.id}@${transform.version}` });
+    if (transform !== null && !files.has(transform.module))
+      files.set(transform.module, {
+        expected: transform.sha256,
+        what: `tool "${name}": its result transform ${transform.id}@${transform.version}`,
+      });
   }
   const sdk = lock.sdk?.module;
   if (sdk !== undefined) files.set(sdk.path, { expected: sdk.sha256, what: "the SDK module every bundle imports" });
@@ -45,5 +52,10 @@ export async function verifyAll(root: string, lock: RuntimeLock): Promise<void> 
   if (problems.length === 0) return;
   // One code when every problem has it (LOCK_INVALID for malformed entries), else LOCK_MISMATCH.
   const code = problems.every((p) => p.code === problems[0]!.code) ? problems[0]!.code : "LOCK_MISMATCH";
-  throw new RuntimeError(code, problems.length === 1 ? problems[0]!.message : `${problems.length} entries or files do not match the lock: ${problems.map((p) => p.message).join(" | ")}`);
+  throw new RuntimeError(
+    code,
+    problems.length === 1
+      ? problems[0]!.message
+      : `${problems.length} entries or files do not match the lock: ${problems.map((p) => p.message).join(" | ")}`,
+  );
 }

@@ -18,7 +18,8 @@ interface PinnedFile {
 export async function buildFolderProblems(root: string, lock: CaveLock): Promise<LockProblem[]> {
   const { files, problems } = pinnedFiles(lock);
   const folderStat = await lstat(join(root, lock.buildDir)).catch(() => null);
-  if (folderStat === null || !folderStat.isDirectory()) return [...problems, { kind: "build-folder-missing", buildDir: lock.buildDir }];
+  if (folderStat === null || !folderStat.isDirectory())
+    return [...problems, { kind: "build-folder-missing", buildDir: lock.buildDir }];
   for (const [path, pinned] of [...files].sort(([a], [b]) => compare(a, b))) {
     const what = pinned.owners[0]!;
     const stat = await lstat(join(root, path)).catch(() => null);
@@ -29,7 +30,8 @@ export async function buildFolderProblems(root: string, lock: CaveLock): Promise
       if (actual !== pinned.sha256) problems.push({ kind: "file-hash", path, what, pinned: pinned.sha256, actual });
     }
   }
-  for (const path of await listFiles(root, lock.buildDir)) if (!files.has(path)) problems.push({ kind: "unreferenced-file", path });
+  for (const path of await listFiles(root, lock.buildDir))
+    if (!files.has(path)) problems.push({ kind: "unreferenced-file", path });
   return problems;
 }
 
@@ -51,7 +53,8 @@ function pinnedFiles(lock: CaveLock): { files: Map<string, PinnedFile>; problems
       const what = `${describePin([...at, key].join("."))} of ${owner}`;
       const known = files.get(path);
       if (!known) files.set(path, { sha256: value.sha256, owners: [what] });
-      else if (known.sha256 !== value.sha256) problems.push({ kind: "pinned-twice", path, first: known.owners[0]!, second: what });
+      else if (known.sha256 !== value.sha256)
+        problems.push({ kind: "pinned-twice", path, first: known.owners[0]!, second: what });
       else known.owners.push(what);
     }
     for (const key of Object.keys(value).sort()) visit(value[key], owner, [...at, key]);
@@ -64,10 +67,14 @@ function pinnedFiles(lock: CaveLock): { files: Map<string, PinnedFile>; problems
       const validation = tool[side]?.validation;
       if (validation?.kind === "precompiled") paths.push([`${side}.validation.module`, validation.module]);
     }
-    for (const [at, path] of paths) if (!path.startsWith(prefix)) problems.push({ kind: "outside-build-folder", tool: name, at, path, buildDir: lock.buildDir });
+    for (const [at, path] of paths)
+      if (!path.startsWith(prefix))
+        problems.push({ kind: "outside-build-folder", tool: name, at, path, buildDir: lock.buildDir });
     visit(tool, `tool ${JSON.stringify(name)}`, []);
   }
-  for (const key of Object.keys(lock).sort()) if (key !== "tools" && key !== "agents") visit((lock as unknown as Record<string, unknown>)[key], "the lock", [key]);
+  for (const key of Object.keys(lock).sort())
+    if (key !== "tools" && key !== "agents")
+      visit((lock as unknown as Record<string, unknown>)[key], "the lock", [key]);
   return { files, problems };
 }
 

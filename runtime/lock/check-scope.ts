@@ -1,4 +1,10 @@
-import { badSecretFormat, badSecretHeader, parseEgressEntry, SECRET_NAME, secretHostAllowed } from "../../src/contract/egress.js";
+import {
+  badSecretFormat,
+  badSecretHeader,
+  parseEgressEntry,
+  SECRET_NAME,
+  secretHostAllowed,
+} from "../../src/contract/egress.js";
 
 /**
  * The locked sandbox's scope fields (sandboxProfile.egress and .secrets; [] and {} when none), as [key, expected]
@@ -8,7 +14,8 @@ export function scopeProblems(sandbox: Record<string, unknown>): Array<readonly 
   const out: Array<readonly [string, string]> = [];
   const { egress, secrets } = sandbox;
   const entries = Array.isArray(egress) ? (egress as unknown[]) : [];
-  if (!(Array.isArray(egress) && (egress.length === 0 || sortedEntries(egress)))) out.push(["egress", "a sorted array of distinct egress entries (host or *.host, optional :port)"]);
+  if (!(Array.isArray(egress) && (egress.length === 0 || sortedEntries(egress))))
+    out.push(["egress", "a sorted array of distinct egress entries (host or *.host, optional :port)"]);
   if (typeof secrets !== "object" || secrets === null || Array.isArray(secrets)) {
     out.push(["secrets", "an object of secret names"]);
     return out;
@@ -27,8 +34,17 @@ export function scopeProblems(sandbox: Record<string, unknown>): Array<readonly 
       typeof s.format === "string" &&
       badSecretFormat(s.format) === undefined &&
       sortedEntries(s.hosts) &&
-      (s.hosts as string[]).every((host) => secretHostAllowed(entries.filter((entry): entry is string => typeof entry === "string"), host));
-    if (!ok) out.push([`secrets.${name}`, "{ format, header, hosts } with a valid header, a format holding {} once, and sorted hosts that egress allows"]);
+      (s.hosts as string[]).every((host) =>
+        secretHostAllowed(
+          entries.filter((entry): entry is string => typeof entry === "string"),
+          host,
+        ),
+      );
+    if (!ok)
+      out.push([
+        `secrets.${name}`,
+        "{ format, header, hosts } with a valid header, a format holding {} once, and sorted hosts that egress allows",
+      ]);
   }
   return out;
 }

@@ -58,9 +58,12 @@ function headerProblem(header: Record<string, unknown>, isLocked: IsLocked): str
   const osLayer = header.osLayerTools as string[];
   if (!sorted(osLayer)) problems.push("osLayerTools must be a sorted array of distinct tool names");
   const hashes = header.toolHashes as Record<string, unknown>;
-  for (const name of osLayer) if (!Object.hasOwn(hashes, name)) problems.push(`osLayerTools must be names of locked tools (${JSON.stringify(name)} is not in the lock)`);
+  for (const name of osLayer)
+    if (!Object.hasOwn(hashes, name))
+      problems.push(`osLayerTools must be names of locked tools (${JSON.stringify(name)} is not in the lock)`);
   const agents = header.agents as Record<string, { tools: string[] }>;
-  for (const name of Object.keys(agents)) problems.push(...namesProblems(agents[name]!.tools, `agents.${name}.tools`, isLocked));
+  for (const name of Object.keys(agents))
+    problems.push(...namesProblems(agents[name]!.tools, `agents.${name}.tools`, isLocked));
   return problems[0];
 }
 
@@ -70,37 +73,45 @@ function toolProblem(name: string, tool: unknown, isLocked: IsLocked): string | 
   const t = tool as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const problems: string[] = [];
   // The flags are consequences of the effect; a lock that disagrees would make the runtime guess.
-  if (t.speculable !== isSpeculable(t.effect as Effect)) problems.push(`${at}.speculable must be ${isSpeculable(t.effect as Effect)} for effect ${String(t.effect)}`);
-  if (t.retryable !== isRetryable(t.effect as Effect)) problems.push(`${at}.retryable must be ${isRetryable(t.effect as Effect)} for effect ${String(t.effect)}`);
+  if (t.speculable !== isSpeculable(t.effect as Effect))
+    problems.push(`${at}.speculable must be ${isSpeculable(t.effect as Effect)} for effect ${String(t.effect)}`);
+  if (t.retryable !== isRetryable(t.effect as Effect))
+    problems.push(`${at}.retryable must be ${isRetryable(t.effect as Effect)} for effect ${String(t.effect)}`);
   for (const [key, expected] of scopeProblems(t.sandbox)) problems.push(`${at}.sandbox.${key} must be ${expected}`);
   if (t.sandbox.fs !== null) problems.push(...fsProblems(`${at}.sandbox`, t.sandbox.fs, t.sandbox.mode));
   problems.push(...namesProblems(t.nestedTools, `${at}.nestedTools`, isLocked));
-  if (!sorted(t.source.externals)) problems.push(`${at}.source.externals must be a sorted array of distinct install paths`);
+  if (!sorted(t.source.externals))
+    problems.push(`${at}.source.externals must be a sorted array of distinct install paths`);
   for (const side of ["input", "output"] as const) {
-    if (t[side] !== null && (t[side].jsonSchema === null) !== (t[side].sha256 === null)) problems.push(`${at}.${side}.sha256 must be null exactly when jsonSchema is null`);
+    if (t[side] !== null && (t[side].jsonSchema === null) !== (t[side].sha256 === null))
+      problems.push(`${at}.${side}.sha256 must be null exactly when jsonSchema is null`);
   }
-  for (const [path, expected] of planShapeProblems(t.result.plan, `${at}.result.plan`)) problems.push(`${path} must be ${expected}`);
+  for (const [path, expected] of planShapeProblems(t.result.plan, `${at}.result.plan`))
+    problems.push(`${path} must be ${expected}`);
   return problems[0];
 }
 
 /** Names of other tools: sorted (as cave build writes them), and each a locked tool. */
 function namesProblems(names: readonly string[], at: string, isLocked: IsLocked): string[] {
   const problems = sorted(names) ? [] : [`${at} must be a sorted array of distinct tool names`];
-  for (const n of names) if (!isLocked(n)) problems.push(`${at} must be names of locked tools (${JSON.stringify(n)} is not in the lock)`);
+  for (const n of names)
+    if (!isLocked(n)) problems.push(`${at} must be names of locked tools (${JSON.stringify(n)} is not in the lock)`);
   return problems;
 }
 
 /** sandbox.fs when not null: sorted, normalised scopes, at least one; write scopes directories; never for sandbox none. */
 function fsProblems(at: string, fs: { read: string[]; write: string[] }, mode: unknown): string[] {
   const problems: string[] = [];
-  const expected = "a sorted array of distinct, normalised filesystem scopes (relative to the project, or under $SETTING)";
+  const expected =
+    "a sorted array of distinct, normalised filesystem scopes (relative to the project, or under $SETTING)";
   for (const key of ["read", "write"] as const) {
     const list = fs[key];
     const ok = list.every((item) => {
       const parsed = parseScope(item);
       return parsed.ok && parsed.scope.text === item && (key === "read" || writeScopeProblem(parsed.scope) === null);
     });
-    if (!ok || canonicalJson(sortedScopes(list)) !== canonicalJson(list)) problems.push(`${at}.fs.${key} must be ${key === "write" ? `${expected}, each a directory` : expected}`);
+    if (!ok || canonicalJson(sortedScopes(list)) !== canonicalJson(list))
+      problems.push(`${at}.fs.${key} must be ${key === "write" ? `${expected}, each a directory` : expected}`);
   }
   if (fs.read.length === 0 && fs.write.length === 0) problems.push(`${at}.fs must be null when the tool has no scope`);
   if (mode === "none") problems.push(`${at}.fs must be null with sandbox "none" (scopes are enforced by the sandbox)`);
@@ -120,7 +131,10 @@ function sorted(names: readonly string[]): boolean {
 function asV2(header: Record<string, unknown>): Record<string, unknown> {
   if (header.lockfileVersion !== 1) return header;
   const sdk = header.sdk;
-  const withModule = isRecord(sdk) && sdk.module === undefined ? { ...sdk, module: { path: "v1/sdk.mjs", sha256: `sha256-${"0".repeat(64)}` } } : sdk;
+  const withModule =
+    isRecord(sdk) && sdk.module === undefined
+      ? { ...sdk, module: { path: "v1/sdk.mjs", sha256: `sha256-${"0".repeat(64)}` } }
+      : sdk;
   return { ...header, lockfileVersion: 2, sdk: withModule };
 }
 

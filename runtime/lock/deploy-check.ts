@@ -36,7 +36,11 @@ export async function checkDeployment(root: string, lockPath = "cave.lock"): Pro
     text = await readFile(absolute, "utf8");
   } catch (thrown) {
     const code = (thrown as { code?: unknown } | null)?.code;
-    return report([code === "ENOENT" || code === "ENOTDIR" ? { kind: "absent" } : { kind: "unreadable", reason: typeof code === "string" ? code : "read error" }]);
+    return report([
+      code === "ENOENT" || code === "ENOTDIR"
+        ? { kind: "absent" }
+        : { kind: "unreadable", reason: typeof code === "string" ? code : "read error" },
+    ]);
   }
   const { lock, problems } = inspectLockText(text);
   if (lock === null) return report(problems);

@@ -16,7 +16,9 @@ import type { LockProblem } from "./problems.js";
 
 /** The lockfileVersion, checked first: another version is sealed differently. `readable` lists the versions this reader reads. */
 export function versionProblem(lock: Record<string, unknown>, readable: readonly number[]): LockProblem | undefined {
-  return readable.includes(lock.lockfileVersion as number) ? undefined : { kind: "version", found: lock.lockfileVersion };
+  return readable.includes(lock.lockfileVersion as number)
+    ? undefined
+    : { kind: "version", found: lock.lockfileVersion };
 }
 
 /** A lock v2's integrity: the hash of everything but `tools` (and itself); `lock` may hold `tools` or not. */
@@ -32,7 +34,11 @@ export function integrityProblem(lock: Record<string, unknown>): LockProblem | u
  * One tool's entry against its toolHashes pin. `entry` is undefined when the lock has no entry of that name, and holds
  * value undefined when the bytes where the entry is are not JSON (split-lock.ts): those hash to nothing.
  */
-export function entryProblem(tool: string, pinned: unknown, entry: { readonly value: unknown } | undefined): LockProblem | undefined {
+export function entryProblem(
+  tool: string,
+  pinned: unknown,
+  entry: { readonly value: unknown } | undefined,
+): LockProblem | undefined {
   if (entry === undefined) return { kind: "entry-missing", tool };
   if (pinned === undefined) return { kind: "entry-unpinned", tool };
   const actual = entry.value === undefined ? "(not JSON)" : hashed(() => toolEntryHash(entry.value), tool);
@@ -45,7 +51,8 @@ function hashed(hash: () => string, tool?: string): string | LockProblem {
   try {
     return hash();
   } catch (thrown) {
-    if (thrown instanceof JsonTooDeepError) return tool === undefined ? { kind: "too-deep" } : { kind: "too-deep", tool };
+    if (thrown instanceof JsonTooDeepError)
+      return tool === undefined ? { kind: "too-deep" } : { kind: "too-deep", tool };
     throw thrown;
   }
 }
@@ -89,7 +96,8 @@ export function inspectLock(text: string): InspectedLockText {
   const lock = parsed as unknown as CaveLock;
   problems.push(...duplicateExports(lock));
   const needing = osLayerTools(lock.tools);
-  if (needing.join("\n") !== lock.osLayerTools.join("\n")) problems.push({ kind: "os-layer", listed: lock.osLayerTools, needing });
+  if (needing.join("\n") !== lock.osLayerTools.join("\n"))
+    problems.push({ kind: "os-layer", listed: lock.osLayerTools, needing });
   return { lock, problems };
 }
 
@@ -101,7 +109,11 @@ function sealProblems(lock: Record<string, unknown>): LockProblem[] {
   const tools = isRecord(lock.tools) ? lock.tools : {};
   const hashes = isRecord(lock.toolHashes) ? lock.toolHashes : {};
   for (const name of [...new Set([...Object.keys(hashes), ...Object.keys(tools)])].sort(compare)) {
-    const problem = entryProblem(name, Object.hasOwn(hashes, name) ? hashes[name] : undefined, Object.hasOwn(tools, name) ? { value: tools[name] } : undefined);
+    const problem = entryProblem(
+      name,
+      Object.hasOwn(hashes, name) ? hashes[name] : undefined,
+      Object.hasOwn(tools, name) ? { value: tools[name] } : undefined,
+    );
     if (problem !== undefined) problems.push(problem);
   }
   return problems;
@@ -117,7 +129,12 @@ function danglingReferences(lock: Record<string, unknown>): LockProblem[] {
       const names = (owners[owner] as Record<string, unknown> | null)?.[key];
       if (!Array.isArray(names)) continue;
       for (const name of names) {
-        if (typeof name === "string" && !Object.hasOwn(tools, name)) out.push({ kind: "dangling", at: `${kind === "agents" ? "agent" : "tool"} ${JSON.stringify(owner)} (${key})`, tool: name });
+        if (typeof name === "string" && !Object.hasOwn(tools, name))
+          out.push({
+            kind: "dangling",
+            at: `${kind === "agents" ? "agent" : "tool"} ${JSON.stringify(owner)} (${key})`,
+            tool: name,
+          });
       }
     }
   };
@@ -128,9 +145,17 @@ function danglingReferences(lock: Record<string, unknown>): LockProblem[] {
 
 function withoutDangling(lock: Record<string, unknown>): Record<string, unknown> {
   const tools = isRecord(lock.tools) ? lock.tools : {};
-  const keep = (names: unknown) => (Array.isArray(names) ? names.filter((n) => typeof n !== "string" || Object.hasOwn(tools, n)) : names);
+  const keep = (names: unknown) =>
+    Array.isArray(names) ? names.filter((n) => typeof n !== "string" || Object.hasOwn(tools, n)) : names;
   const mapOwners = (owners: unknown, key: string) =>
-    isRecord(owners) ? Object.fromEntries(Object.entries(owners).map(([name, owner]) => [name, isRecord(owner) ? { ...owner, [key]: keep(owner[key]) } : owner])) : owners;
+    isRecord(owners)
+      ? Object.fromEntries(
+          Object.entries(owners).map(([name, owner]) => [
+            name,
+            isRecord(owner) ? { ...owner, [key]: keep(owner[key]) } : owner,
+          ]),
+        )
+      : owners;
   return { ...lock, agents: mapOwners(lock.agents, "tools"), tools: mapOwners(lock.tools, "nestedTools") };
 }
 
@@ -143,7 +168,8 @@ function duplicateExports(lock: CaveLock): LockProblem[] {
     owners.set(key, [...(owners.get(key) ?? []), name]);
   }
   const out: LockProblem[] = [];
-  for (const [key, names] of [...owners].sort(([a], [b]) => compare(a, b))) if (names.length > 1) out.push({ kind: "duplicate-export", tools: names, export: key });
+  for (const [key, names] of [...owners].sort(([a], [b]) => compare(a, b)))
+    if (names.length > 1) out.push({ kind: "duplicate-export", tools: names, export: key });
   return out;
 }
 

@@ -14,7 +14,8 @@ export function upgradeV1(lock: Record<string, unknown>): CaveLock {
   for (const name of Object.keys(given)) tools[name] = upgradeTool(given[name]);
   const externals: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const pins = isRecord(lock.externals) ? lock.externals : {};
-  for (const path of Object.keys(pins)) externals[path] = isRecord(pins[path]) ? { ...pins[path], optional: false } : pins[path];
+  for (const path of Object.keys(pins))
+    externals[path] = isRecord(pins[path]) ? { ...pins[path], optional: false } : pins[path];
   const toolHashes: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const name of Object.keys(tools).sort()) toolHashes[name] = toolEntryHash(tools[name]);
   const upgraded = { ...lock, externals, tools, toolHashes } as unknown as CaveLock;
@@ -30,7 +31,9 @@ export function upgradeV1(lock: Record<string, unknown>): CaveLock {
 
 function upgradeTool(entry: unknown): unknown {
   if (!isRecord(entry)) return entry;
-  const sandbox = isRecord(entry.sandbox) ? { egress: [], secrets: {}, fs: null, addons: false, ...entry.sandbox } : entry.sandbox;
+  const sandbox = isRecord(entry.sandbox)
+    ? { egress: [], secrets: {}, fs: null, addons: false, ...entry.sandbox }
+    : entry.sandbox;
   const source = isRecord(entry.source) ? { assets: [], externals: [], ...entry.source } : entry.source;
   return { ...entry, sandbox, source };
 }

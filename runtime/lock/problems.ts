@@ -26,12 +26,24 @@ export type LockProblem =
   | { readonly kind: "dangling"; readonly at: string; readonly tool: string }
   | { readonly kind: "duplicate-export"; readonly tools: readonly string[]; readonly export: string }
   | { readonly kind: "os-layer"; readonly listed: readonly string[]; readonly needing: readonly string[] }
-  | { readonly kind: "outside-build-folder"; readonly tool: string; readonly at: string; readonly path: string; readonly buildDir: string }
+  | {
+      readonly kind: "outside-build-folder";
+      readonly tool: string;
+      readonly at: string;
+      readonly path: string;
+      readonly buildDir: string;
+    }
   | { readonly kind: "pinned-twice"; readonly path: string; readonly first: string; readonly second: string }
   | { readonly kind: "build-folder-missing"; readonly buildDir: string }
   | { readonly kind: "file-missing"; readonly path: string; readonly what: string }
   | { readonly kind: "not-a-file"; readonly path: string; readonly what: string }
-  | { readonly kind: "file-hash"; readonly path: string; readonly what: string; readonly pinned: string; readonly actual: string }
+  | {
+      readonly kind: "file-hash";
+      readonly path: string;
+      readonly what: string;
+      readonly pinned: string;
+      readonly actual: string;
+    }
   | { readonly kind: "unreferenced-file"; readonly path: string }
   | { readonly kind: "externals"; readonly message: string };
 
@@ -45,7 +57,9 @@ export type Reader = "runtime" | "cave";
  * on first use (loader.ts), an entry toolHashes does not pin is simply not a locked tool, and it states dangling names
  * and a wrong osLayerTools as the shape problems they are (inspect.ts).
  */
-export const LOCK_PROBLEM_CODES: { readonly [K in LockProblemKind]: { readonly runtime?: RuntimeCode; readonly cave: CaveCode } } = {
+export const LOCK_PROBLEM_CODES: {
+  readonly [K in LockProblemKind]: { readonly runtime?: RuntimeCode; readonly cave: CaveCode };
+} = {
   absent: { runtime: "LOCK_NOT_FOUND", cave: "CAVE9001" },
   unreadable: { runtime: "LOCK_NOT_FOUND", cave: "CAVE9001" },
   "not-json": { runtime: "LOCK_INVALID", cave: "CAVE9002" },
@@ -73,11 +87,23 @@ export const LOCK_PROBLEM_CODES: { readonly [K in LockProblemKind]: { readonly r
 };
 
 /** What a reader is told to do about a lock it cannot use: the runtime's user redeploys, the CLI's user rebuilds. */
-const REBUILD: Record<Reader, string> = { runtime: "regenerate it with cave build", cave: "run cave build to write it again" };
-const RESTORE: Record<Reader, string> = { runtime: "regenerate it with cave build", cave: "restore it from version control or run cave build" };
-const EDITED: Record<Reader, string> = { runtime: "regenerate it with cave build", cave: "run cave build instead of editing the lock" };
+const REBUILD: Record<Reader, string> = {
+  runtime: "regenerate it with cave build",
+  cave: "run cave build to write it again",
+};
+const RESTORE: Record<Reader, string> = {
+  runtime: "regenerate it with cave build",
+  cave: "restore it from version control or run cave build",
+};
+const EDITED: Record<Reader, string> = {
+  runtime: "regenerate it with cave build",
+  cave: "run cave build instead of editing the lock",
+};
 /** A refused entry refuses its tool only. */
-const ENTRY_EDITED: Record<Reader, string> = { runtime: "regenerate it with cave build and deploy it unchanged (the other tools still run)", cave: EDITED.cave };
+const ENTRY_EDITED: Record<Reader, string> = {
+  runtime: "regenerate it with cave build and deploy it unchanged (the other tools still run)",
+  cave: EDITED.cave,
+};
 
 /** The one wording of each problem, for each reader. `shown` is the lock's path relative to the root. */
 export function lockProblemMessage(problem: LockProblem, shown: string, reader: Reader): string {
@@ -97,9 +123,12 @@ export function lockProblemMessage(problem: LockProblem, shown: string, reader: 
     case "version":
       return versionMessage(problem.found, shown, reader);
     case "no-integrity":
-      return reader === "runtime" ? `${shown} has no integrity hash; ${REBUILD.runtime}` : `${shown}: integrity must be a sha256-<64 hex> hash; run cave build to write the lock again`;
+      return reader === "runtime"
+        ? `${shown} has no integrity hash; ${REBUILD.runtime}`
+        : `${shown}: integrity must be a sha256-<64 hex> hash; run cave build to write the lock again`;
     case "integrity": {
-      if (reader === "runtime") return `${shown} does not match its integrity hash (it says ${problem.said}, its content hashes to ${problem.actual}): it was edited after cave build; ${EDITED.runtime}`;
+      if (reader === "runtime")
+        return `${shown} does not match its integrity hash (it says ${problem.said}, its content hashes to ${problem.actual}): it was edited after cave build; ${EDITED.runtime}`;
       const content = problem.over === "header" ? "its content without the tools' entries" : "its content";
       return `${shown} was edited after cave build: its integrity says ${problem.said}, ${content} hashes to ${problem.actual}; ${EDITED.cave}`;
     }

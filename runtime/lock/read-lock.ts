@@ -42,12 +42,20 @@ export async function readLock(absolutePath: string, shown: string): Promise<Run
   } catch (thrown) {
     if (thrown instanceof RuntimeError) throw thrown;
     const code = (thrown as { code?: unknown }).code;
-    throw lockRuntimeError(code === "ENOENT" || code === "ENOTDIR" ? { kind: "absent" } : { kind: "unreadable", reason: typeof code === "string" ? code : "read error" }, shown);
+    throw lockRuntimeError(
+      code === "ENOENT" || code === "ENOTDIR"
+        ? { kind: "absent" }
+        : { kind: "unreadable", reason: typeof code === "string" ? code : "read error" },
+      shown,
+    );
   }
   const header = split.header;
   const hashes = header.toolHashes;
   const names = typeof hashes === "object" && hashes !== null && !Array.isArray(hashes) ? Object.keys(hashes) : [];
-  const problem = versionProblem(header, [LOCKFILE_VERSION]) ?? integrityProblem(header) ?? shapeProblem(checkLockTopShape(header, new Set(names)));
+  const problem =
+    versionProblem(header, [LOCKFILE_VERSION]) ??
+    integrityProblem(header) ??
+    shapeProblem(checkLockTopShape(header, new Set(names)));
   if (problem !== undefined) throw lockRuntimeError(problem, shown);
   return runtimeLock(header as unknown as LockHeader, [...names].sort(), split, shown);
 }
@@ -60,9 +68,14 @@ function parsedWhole(bytes: Buffer, shown: string): SplitLock {
   } catch {
     throw lockRuntimeError({ kind: "not-json" }, shown);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw lockRuntimeError({ kind: "not-object" }, shown);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw lockRuntimeError({ kind: "not-object" }, shown);
   const { tools, ...header } = parsed as Record<string, unknown>;
-  if (header.lockfileVersion === LOCKFILE_VERSION && (typeof tools !== "object" || tools === null || Array.isArray(tools))) throw lockRuntimeError({ kind: "shape", detail: "tools must be an object" }, shown);
+  if (
+    header.lockfileVersion === LOCKFILE_VERSION &&
+    (typeof tools !== "object" || tools === null || Array.isArray(tools))
+  )
+    throw lockRuntimeError({ kind: "shape", detail: "tools must be an object" }, shown);
   const entries = tools as Record<string, unknown>;
   return { header, entry: (name) => (Object.hasOwn(entries, name) ? { value: entries[name] } : undefined) };
 }
@@ -86,7 +99,12 @@ function runtimeLock(header: LockHeader, toolNames: readonly string[], split: Sp
     }
     const problem =
       entryProblem(name, hashes[name], found) ??
-      shapeProblem(checkToolShape(name, found!.value, locked) ?? (needsOsLayer(found!.value as LockedTool) !== osLayer.has(name) ? `osLayerTools must name ${name} exactly when its sandbox holds a power only the OS layer enforces` : undefined));
+      shapeProblem(
+        checkToolShape(name, found!.value, locked) ??
+          (needsOsLayer(found!.value as LockedTool) !== osLayer.has(name)
+            ? `osLayerTools must name ${name} exactly when its sandbox holds a power only the OS layer enforces`
+            : undefined),
+      );
     return problem === undefined ? withFileDictionary(found!.value) : lockRuntimeError(problem, shown);
   };
   const { agents, ...rest } = header;

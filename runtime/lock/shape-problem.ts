@@ -22,7 +22,10 @@ const EXPECTED: ReadonlyMap<string, string> = new Map([
   ["#/definitions/relativePath", "a POSIX path relative to the project root, inside it"],
   ["#/definitions/name", `named by ${TOOL_NAME_PATTERN}`],
   ["#/definitions/sortedNames", "a sorted array of distinct tool names"],
-  ["#/definitions/fsScopes", "a sorted array of distinct, normalised filesystem scopes (relative to the project, or under $SETTING)"],
+  [
+    "#/definitions/fsScopes",
+    "a sorted array of distinct, normalised filesystem scopes (relative to the project, or under $SETTING)",
+  ],
   ["#/definitions/egressEntry", "a sorted array of distinct egress entries (host or *.host, optional :port)"],
   ["#/properties/externals/propertyNames", "keyed by an install path (node_modules/<name>, possibly after ../)"],
   ["#/properties/effect", `one of ${EFFECTS.join(", ")}`],
@@ -46,7 +49,10 @@ export function shapeProblem(error: ShapeError, prefix: string): string {
       return must([...at, String(error.params.additionalProperty)], "absent (unknown key)");
     case "discriminator": {
       const holder = /\/properties\/([^/]+)\/discriminator$/.exec(error.schemaPath)?.[1];
-      const tag = holder === undefined ? undefined : (discriminators as Record<string, { tag: string; values: string[] }>)[holder];
+      const tag =
+        holder === undefined
+          ? undefined
+          : (discriminators as Record<string, { tag: string; values: string[] }>)[holder];
       return must([...at, String(error.params.tag)], tag === undefined ? "a known kind" : or(tag.values));
     }
   }
@@ -67,7 +73,7 @@ function expectedPlace(schemaPath: string): { expected: string; below: number } 
     let below = 0;
     for (let i = 0; i < rest.length; i++) {
       if (rest[i] === "items" || rest[i] === "additionalProperties") below++;
-      else if (rest[i] === "properties") (below++, i++);
+      else if (rest[i] === "properties") below++, i++;
     }
     return { expected, below };
   }
@@ -85,7 +91,9 @@ function byKeyword(error: ShapeError): string {
     case "const":
       return JSON.stringify(p.allowedValue);
     case "enum":
-      return (p.allowedValues as unknown[]).length <= 2 ? or(p.allowedValues as unknown[]) : `one of ${(p.allowedValues as unknown[]).join(", ")}`;
+      return (p.allowedValues as unknown[]).length <= 2
+        ? or(p.allowedValues as unknown[])
+        : `one of ${(p.allowedValues as unknown[]).join(", ")}`;
     case "minLength":
       return p.limit === 1 ? "a non-empty string" : `a string of at least ${String(p.limit)} characters`;
     case "uniqueItems":
@@ -108,5 +116,10 @@ function must(path: readonly string[], expected: string): string {
 
 /** A JSON pointer's segments, unescaped. */
 function pointer(path: string): string[] {
-  return path === "" ? [] : path.slice(1).split("/").map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"));
+  return path === ""
+    ? []
+    : path
+        .slice(1)
+        .split("/")
+        .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"));
 }

@@ -37,7 +37,8 @@ export function splitLock(path: string): SplitLock | undefined {
   try {
     size = fstatSync(fd).size;
     // A lock cut short never ends with the closing braces: it is parsed whole, and refused as not JSON.
-    if (size < TOOLS_LINE.length + END.length || !readAt(fd, size - END.length, END.length).equals(END)) return undefined;
+    if (size < TOOLS_LINE.length + END.length || !readAt(fd, size - END.length, END.length).equals(END))
+      return undefined;
     const found = readHeader(fd, size);
     if (found === undefined) return undefined;
     header = found;
@@ -50,7 +51,8 @@ export function splitLock(path: string): SplitLock | undefined {
   } catch {
     return undefined;
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || Object.hasOwn(parsed, "tools")) return undefined;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || Object.hasOwn(parsed, "tools"))
+    return undefined;
   // The tools part: from after the `tools` line to before the closing lines.
   const from = header.length + TOOLS_LINE.length;
   const to = size - TOOLS_END.length;
@@ -87,7 +89,8 @@ function indexEntries(path: string, from: number, to: number): Map<string, unkno
       // The first of two entries with one name is kept: either way, only an entry that hashes to its pin is used.
       // The comma before the next key line is not part of the entry.
       const valueEnd = end !== to && bytes[end - 1] === 0x2c ? end - 1 : end;
-      if (typeof key === "string" && !index.has(key)) index.set(key, parseOr(bytes.toString("utf8", colon + 3, valueEnd)));
+      if (typeof key === "string" && !index.has(key))
+        index.set(key, parseOr(bytes.toString("utf8", colon + 3, valueEnd)));
       at = next === -1 || next >= to ? -1 : next;
     }
     return index;

@@ -6,7 +6,12 @@ import type { ReceiptSink } from "../run/receipts.js";
 import { resolve as resolvePath } from "node:path";
 import { configuredValue } from "./project-config.js";
 import { isolationSetting, type IsolationSetting } from "../sandbox/isolation.js";
-import { resolveEgressOptions, secretProvider, type EgressOptions, type SecretProvider } from "../sandbox/egress/options.js";
+import {
+  resolveEgressOptions,
+  secretProvider,
+  type EgressOptions,
+  type SecretProvider,
+} from "../sandbox/egress/options.js";
 
 /** Limits a run works within. */
 export interface BudgetOptions {
@@ -146,14 +151,23 @@ export interface ResolvedOptions {
 
 const RUNTIME_RULES: Rules = {
   root: mustBe.nonEmptyPathString,
-  lock: rule((value) => typeof value === "string" && value !== "", 'a non-empty path string, relative to root (e.g. "cave.lock")'),
+  lock: rule(
+    (value) => typeof value === "string" && value !== "",
+    'a non-empty path string, relative to root (e.g. "cave.lock")',
+  ),
   mode: mustBe.oneOf(["host", "fixture"]),
   budget: null,
   breaker: null,
   limits: null,
   retry: null,
-  receipts: rule((value) => typeof value === "object" && value !== null && typeof (value as ReceiptSink).record === "function", "a ReceiptSink: an object with a record(receipt) method"),
-  journal: rule((value) => value === null || (typeof value === "string" && value !== "") || isJournal(value), 'a setting such as "sqlite:.cave-state/journal.db" or "file:journal.jsonl", a Journal object, or null'),
+  receipts: rule(
+    (value) => typeof value === "object" && value !== null && typeof (value as ReceiptSink).record === "function",
+    "a ReceiptSink: an object with a record(receipt) method",
+  ),
+  journal: rule(
+    (value) => value === null || (typeof value === "string" && value !== "") || isJournal(value),
+    'a setting such as "sqlite:.cave-state/journal.db" or "file:journal.jsonl", a Journal object, or null',
+  ),
   dispatchers: null,
   isolation: null,
   secrets: null,
@@ -161,17 +175,25 @@ const RUNTIME_RULES: Rules = {
 };
 
 const DISPATCHER: Rule = rule(
-  (value) => typeof value === "object" && value !== null && typeof (value as Dispatcher).dispatch === "function" && typeof (value as Dispatcher).validateOpaque === "function",
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Dispatcher).dispatch === "function" &&
+    typeof (value as Dispatcher).validateOpaque === "function",
   "a Dispatcher: an object with dispatch(request) and validateOpaque(request) methods",
 );
 
 /** Checks createRuntime() options (unknown keys refused, every value checked) and fills in the defaults. */
 export function resolveOptions(options: unknown): ResolvedOptions {
   const o = checkOptions(options, "createRuntime() options", RUNTIME_RULES);
-  if (o.mode === undefined) invalidOption('mode must be "host" or "fixture" (got undefined); it has no default, say which');
+  if (o.mode === undefined)
+    invalidOption('mode must be "host" or "fixture" (got undefined); it has no default, say which');
   const receipts = o.receipts;
   const journal = o.journal;
-  const dispatchers = o.dispatchers === undefined ? {} : checkOptions(o.dispatchers, "dispatchers", { required: DISPATCHER, none: DISPATCHER });
+  const dispatchers =
+    o.dispatchers === undefined
+      ? {}
+      : checkOptions(o.dispatchers, "dispatchers", { required: DISPATCHER, none: DISPATCHER });
   return {
     root: o.root as string | undefined,
     lock: (o.lock as string | undefined) ?? "cave.lock",
@@ -182,9 +204,14 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     retry: numbers(o.retry, "retry", DEFAULTS.retry, { maxAttempts: 1 }),
     receipts: receipts as ReceiptSink | undefined,
     journal: journal as string | Journal | null | undefined,
-    dispatchers: { required: dispatchers.required as Dispatcher | undefined, none: dispatchers.none as Dispatcher | undefined },
+    dispatchers: {
+      required: dispatchers.required as Dispatcher | undefined,
+      none: dispatchers.none as Dispatcher | undefined,
+    },
     // The project's configuration is read only when neither the option nor CAVE_ISOLATION decides.
-    isolation: isolationSetting(o.isolation, process.env, () => configuredValue(resolvePath((o.root as string | undefined) ?? process.cwd()), "isolation")),
+    isolation: isolationSetting(o.isolation, process.env, () =>
+      configuredValue(resolvePath((o.root as string | undefined) ?? process.cwd()), "isolation"),
+    ),
     secrets: secretProvider(o.secrets),
     // Checked now (a wrong key fails createRuntime), passed as given to the sandbox dispatcher, which resolves it.
     egress: (resolveEgressOptions(o.egress), o.egress as EgressOptions | undefined),
@@ -202,7 +229,10 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
 export const MAX_CORRELATION_ID = 256;
 
 const RUN_RULES: Rules = {
-  id: rule((value) => typeof value === "string" && RUN_ID_PATTERN.test(value), "1 to 128 letters, digits and _ . : @ -, starting with a letter or digit"),
+  id: rule(
+    (value) => typeof value === "string" && RUN_ID_PATTERN.test(value),
+    "1 to 128 letters, digits and _ . : @ -, starting with a letter or digit",
+  ),
   budget: null,
   lockChange: mustBe.oneOf(["refuse", "replay"]),
 };
@@ -211,18 +241,33 @@ const RUN_RULES: Rules = {
 export function resolveRunOptions(options: unknown, base: Required<BudgetOptions>): ResolvedRunOptions {
   if (options === undefined) return { id: undefined, budget: base, lockChange: "refuse" };
   const o = checkOptions(options, "startRun() options", RUN_RULES, "startRun() ");
-  return { id: o.id as string | undefined, budget: resolveBudget(o.budget, "budget", base), lockChange: (o.lockChange as "refuse" | "replay" | undefined) ?? "refuse" };
+  return {
+    id: o.id as string | undefined,
+    budget: resolveBudget(o.budget, "budget", base),
+    lockChange: (o.lockChange as "refuse" | "replay" | undefined) ?? "refuse",
+  };
 }
 
 function isJournal(value: unknown): value is Journal {
   const j = value as Journal | null;
-  return typeof j === "object" && j !== null && typeof j.openRun === "function" && typeof j.recordIntent === "function" && typeof j.recordCompletion === "function" && typeof j.recordRefused === "function" && typeof j.close === "function";
+  return (
+    typeof j === "object" &&
+    j !== null &&
+    typeof j.openRun === "function" &&
+    typeof j.recordIntent === "function" &&
+    typeof j.recordCompletion === "function" &&
+    typeof j.recordRefused === "function" &&
+    typeof j.close === "function"
+  );
 }
 
 const CALL_RULES: Rules = {
   speculative: mustBe.boolean,
   signal: rule((value) => value instanceof AbortSignal, "an AbortSignal"),
-  correlationId: rule((value) => typeof value === "string" && value.length > 0 && value.length <= MAX_CORRELATION_ID, `a string of 1 to ${MAX_CORRELATION_ID} characters`),
+  correlationId: rule(
+    (value) => typeof value === "string" && value.length > 0 && value.length <= MAX_CORRELATION_ID,
+    `a string of 1 to ${MAX_CORRELATION_ID} characters`,
+  ),
   replayOnly: mustBe.boolean,
 };
 
@@ -238,9 +283,16 @@ function resolveBudget(value: unknown, at: string, base: Required<BudgetOptions>
   return numbers(value, at, base, { maxCalls: 1, maxWallMs: 1 });
 }
 
-function numbers<T extends Record<string, number>>(value: unknown, at: string, defaults: T, minimums: Record<keyof T, number>): Required<T> {
+function numbers<T extends Record<string, number>>(
+  value: unknown,
+  at: string,
+  defaults: T,
+  minimums: Record<keyof T, number>,
+): Required<T> {
   if (value === undefined) return { ...defaults } as Required<T>;
-  const rules = Object.fromEntries(Object.keys(defaults).map((key) => [key, mustBe.integerAtLeast(minimums[key as keyof T])]));
+  const rules = Object.fromEntries(
+    Object.keys(defaults).map((key) => [key, mustBe.integerAtLeast(minimums[key as keyof T])]),
+  );
   const o = checkOptions(value, at, rules);
   const out: Record<string, number> = { ...defaults };
   for (const key of Object.keys(defaults)) if (o[key] !== undefined) out[key] = o[key] as number;

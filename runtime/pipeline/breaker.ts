@@ -3,7 +3,19 @@ import { Breakers } from "../run/breaker-state.js";
 import type { CallState, Failure } from "./state.js";
 
 /** Outcomes that say the tool itself misbehaved; only these open a breaker. */
-const TOOL_FAILURES: ReadonlySet<RuntimeCode> = new Set(["TOOL_ERROR", "TIMEOUT", "OUTPUT_INVALID", "OUTPUT_NOT_SERIALISABLE", "OUTPUT_TOO_LARGE", "OUTPUT_TOO_DEEP", "TOOL_CRASHED", "PROTOCOL_ERROR", "RESOURCE_EXHAUSTED", "SANDBOX_DENIED", "NETWORK_REFUSED"]);
+const TOOL_FAILURES: ReadonlySet<RuntimeCode> = new Set([
+  "TOOL_ERROR",
+  "TIMEOUT",
+  "OUTPUT_INVALID",
+  "OUTPUT_NOT_SERIALISABLE",
+  "OUTPUT_TOO_LARGE",
+  "OUTPUT_TOO_DEEP",
+  "TOOL_CRASHED",
+  "PROTOCOL_ERROR",
+  "RESOURCE_EXHAUSTED",
+  "SANDBOX_DENIED",
+  "NETWORK_REFUSED",
+]);
 
 /**
  * Stage 3, breaker: a tool whose breaker is open is refused without running. Two scopes: the run's own
@@ -15,13 +27,19 @@ export function breakerGate(state: CallState): Failure | undefined {
   const threshold = engine.options.breaker.failureThreshold;
   const own = run.breakers?.check(name);
   if (own !== undefined && !own.pass) {
-    return { code: "BREAKER_OPEN", message: `tool "${name}" failed ${threshold} times in a row in run ${run.id}; its circuit breaker refuses it in this run ${when(own.retryInMs)}` };
+    return {
+      code: "BREAKER_OPEN",
+      message: `tool "${name}" failed ${threshold} times in a row in run ${run.id}; its circuit breaker refuses it in this run ${when(own.retryInMs)}`,
+    };
   }
   const shared = engine.breakers.check(name);
   if (!shared.pass) {
     // The run's trial (if it was given one) did not run: give it back.
     if (own?.trial === true) run.breakers!.record(name, true, "neutral", run.id);
-    return { code: "BREAKER_OPEN", message: `tool "${name}" failed in ${threshold} different runs in a row; its circuit breaker refuses it in every run ${when(shared.retryInMs)}` };
+    return {
+      code: "BREAKER_OPEN",
+      message: `tool "${name}" failed in ${threshold} different runs in a row; its circuit breaker refuses it in every run ${when(shared.retryInMs)}`,
+    };
   }
   state.breakerTrial = shared.trial;
   state.runBreakerTrial = own?.trial ?? false;

@@ -12,9 +12,15 @@ export function budget(state: CallState): Failure | undefined {
   const { run } = state;
   let refused: Failure | undefined;
   if (run.calls >= run.budget.maxCalls) {
-    refused = { code: "BUDGET_EXCEEDED", message: `run ${run.id} has used its budget of ${run.budget.maxCalls} calls (nested calls and refused calls included), so "${state.name}" was not run; start a new run or raise budget.maxCalls` };
+    refused = {
+      code: "BUDGET_EXCEEDED",
+      message: `run ${run.id} has used its budget of ${run.budget.maxCalls} calls (nested calls and refused calls included), so "${state.name}" was not run; start a new run or raise budget.maxCalls`,
+    };
   } else if (run.elapsedMs(state.startedAt) >= run.budget.maxWallMs) {
-    refused = { code: "BUDGET_EXCEEDED", message: `run ${run.id} has used its wall-time budget of ${run.budget.maxWallMs} ms, so "${state.name}" was not run; start a new run or raise budget.maxWallMs` };
+    refused = {
+      code: "BUDGET_EXCEEDED",
+      message: `run ${run.id} has used its wall-time budget of ${run.budget.maxWallMs} ms, so "${state.name}" was not run; start a new run or raise budget.maxWallMs`,
+    };
   }
   if (refused === undefined) {
     run.calls += 1;

@@ -16,12 +16,18 @@ const deadlines = new DeadlineQueue();
  * so can the caller's AbortSignal (CANCELLED). In-process code that never yields (a synchronous
  * endless loop) cannot be interrupted by any deadline; only the child-process sandbox can stop it.
  */
-export function underDeadline<T extends { readonly ok: true }>(state: CallState, work: (state: CallState) => T | Failure | Promise<T | Failure>): T | Failure | Promise<T | Failure> {
+export function underDeadline<T extends { readonly ok: true }>(
+  state: CallState,
+  work: (state: CallState) => T | Failure | Promise<T | Failure>,
+): T | Failure | Promise<T | Failure> {
   // The caller's signal (call option `signal`; nested calls follow their parent's instead).
   const external = state.parent === null ? state.options.signal : undefined;
   if (external?.aborted === true) {
     state.abort = new CallSignal();
-    return { code: "CANCELLED", message: `the call of tool "${state.name}" was cancelled by the caller before it started (${reasonText(external.reason)}); nothing ran` };
+    return {
+      code: "CANCELLED",
+      message: `the call of tool "${state.name}" was cancelled by the caller before it started (${reasonText(external.reason)}); nothing ran`,
+    };
   }
   const frame = new Frame<T>(state, external);
   let ended: T | Failure | Promise<T | Failure>;
@@ -108,13 +114,20 @@ class Frame<T> implements Deadline {
 
   /** Ends the call now with BUDGET_EXCEEDED, saying why (the budget stage, when a nested call of this one is refused). */
   cut(why: string): void {
-    this.stop("BUDGET_EXCEEDED", (unknown) => `tool "${this.state.name}" was stopped: ${why}${unknown}; start a new run or raise its budget`);
+    this.stop(
+      "BUDGET_EXCEEDED",
+      (unknown) => `tool "${this.state.name}" was stopped: ${why}${unknown}; start a new run or raise its budget`,
+    );
   }
 
   /** The caller's signal was aborted (this frame is its listener). */
   handleEvent(): void {
     const external = this.external!;
-    this.stop("CANCELLED", (unknown) => `the call of tool "${this.state.name}" was cancelled by the caller (${reasonText(external.reason)}); its signal was aborted${unknown}`);
+    this.stop(
+      "CANCELLED",
+      (unknown) =>
+        `the call of tool "${this.state.name}" was cancelled by the caller (${reasonText(external.reason)}); its signal was aborted${unknown}`,
+    );
   }
 
   /** Stops listening: the deadline, the budget's cut, the caller's signal and the parent's. */
@@ -133,7 +146,9 @@ class Frame<T> implements Deadline {
     this.done();
     const tool = state.tool!;
     if (state.dispatched && tool.effect !== "read") state.effectUnknown = true;
-    const text = message(state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "");
+    const text = message(
+      state.effectUnknown ? `; it has effect ${tool.effect} and may have done part of it (effectUnknown)` : "",
+    );
     this.abort.abort(new DOMException(text, code === "CANCELLED" ? "AbortError" : "TimeoutError"));
     const failure: Failure = { code, message: text };
     if (this.resolveLater !== undefined) this.resolveLater(failure);
@@ -143,9 +158,13 @@ class Frame<T> implements Deadline {
 
 /** An abort reason as a message shows it: its message when it has one, cut short. */
 function reasonText(reason: unknown): string {
-  const text = reason instanceof Error || (typeof reason === "object" && reason !== null && typeof (reason as { message?: unknown }).message === "string")
-    ? String((reason as { message: string }).message)
-    : typeof reason === "string" ? reason : "no reason given";
+  const text =
+    reason instanceof Error ||
+    (typeof reason === "object" && reason !== null && typeof (reason as { message?: unknown }).message === "string")
+      ? String((reason as { message: string }).message)
+      : typeof reason === "string"
+        ? reason
+        : "no reason given";
   const shown = text === "" ? "no reason given" : text;
   return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }

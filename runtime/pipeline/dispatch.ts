@@ -15,7 +15,18 @@ export function dispatchRequest(state: CallState, input: unknown): DispatchReque
   const tool = state.tool!;
   if (tool.sandbox.egress.length > 0) state.egress ??= [];
   const loads = loadsOf(state);
-  return { name, tool, root: engine.root, runId: state.run.id, input, context: state.context!, egressLog: state.egress, loadModule: loads.loadModule, stageFiles: loads.stageFiles, mapStack: loads.mapStack };
+  return {
+    name,
+    tool,
+    root: engine.root,
+    runId: state.run.id,
+    input,
+    context: state.context!,
+    egressLog: state.egress,
+    loadModule: loads.loadModule,
+    stageFiles: loads.stageFiles,
+    mapStack: loads.mapStack,
+  };
 }
 
 /** A request's loading functions, made once per tool entry and runtime rather than three closures per call. */
@@ -36,18 +47,34 @@ function loadsOf(state: CallState): Loads {
   // Keyed by the lock entry (one per tool name in one runtime's lock); checked, since a lock object could be shared.
   if (known !== undefined && known.engine === engine && known.name === name) return known;
   const loader = engine.loader;
-  const loads: Loads = { engine, name, loadModule: () => loader.bundle(name, tool), stageFiles: () => loader.stageFiles(name, tool), mapStack: (raw) => loader.mapStack(raw) };
+  const loads: Loads = {
+    engine,
+    name,
+    loadModule: () => loader.bundle(name, tool),
+    stageFiles: () => loader.stageFiles(name, tool),
+    mapStack: (raw) => loader.mapStack(raw),
+  };
   loadsByTool.set(tool, loads);
   return loads;
 }
 
 /** A dispatcher must report failures as data; one that throws or rejects is treated as a tool failure. */
 export function dispatcherFailed(state: CallState, thrown: unknown): DispatchFailure {
-  return { ok: false, code: "TOOL_ERROR", message: `tool "${state.name}": its dispatcher failed: ${thrownMessage(thrown)}`, transient: false, effectUnknown: state.tool!.effect !== "read" };
+  return {
+    ok: false,
+    code: "TOOL_ERROR",
+    message: `tool "${state.name}": its dispatcher failed: ${thrownMessage(thrown)}`,
+    transient: false,
+    effectUnknown: state.tool!.effect !== "read",
+  };
 }
 
 /** After a failed attempt: note a possible effect, and try again while the failure is transient and attempts and time remain. */
-export async function afterFailure(state: CallState, request: DispatchRequest, failed: DispatchFailure): Promise<DispatchResult> {
+export async function afterFailure(
+  state: CallState,
+  request: DispatchRequest,
+  failed: DispatchFailure,
+): Promise<DispatchResult> {
   const tool = state.tool!;
   const maxAttempts = tool.retryable ? state.engine.options.retry.maxAttempts : 1;
   const abort = state.abort!;

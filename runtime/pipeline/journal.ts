@@ -37,7 +37,10 @@ export async function journalMatch(state: CallState, journal: RunJournal): Promi
   if (recorded?.completion) return replay(recorded.completion);
   if (state.options.replayOnly === true) {
     // The caller replays this call from its own record; the journal should hold it complete too.
-    return { code: "JOURNAL_FAILED", message: `the caller replays this call of ${JSON.stringify(state.name)} from its own record (replayOnly), and run ${journal.runId}'s journal holds no completion for it, so nothing was run: the journal is not the one the run was recorded in, or the run was expired while its workflow was still going. Point the runtime at the journal the run was recorded in` };
+    return {
+      code: "JOURNAL_FAILED",
+      message: `the caller replays this call of ${JSON.stringify(state.name)} from its own record (replayOnly), and run ${journal.runId}'s journal holds no completion for it, so nothing was run: the journal is not the one the run was recorded in, or the run was expired while its workflow was still going. Point the runtime at the journal the run was recorded in`,
+    };
   }
 
   const intent: Intent = {
@@ -47,7 +50,8 @@ export async function journalMatch(state: CallState, journal: RunJournal): Promi
     parentId: state.parent === null ? null : state.parent.callId,
     lockIntegrity: state.engine.lock.integrity,
     effect: tool.effect,
-    idempotencyKey: tool.effect === "idempotent" ? (recorded?.intent.idempotencyKey ?? journal.idempotencyKey(key.key)) : null,
+    idempotencyKey:
+      tool.effect === "idempotent" ? (recorded?.intent.idempotencyKey ?? journal.idempotencyKey(key.key)) : null,
     at: Date.now(),
   };
   state.journaled = { journal, intent, intentRecorded: false, failed: false };
@@ -92,7 +96,10 @@ export async function journalIntent(state: CallState): Promise<Failure | undefin
   } catch (thrown) {
     journaled.failed = true;
     state.run.calls -= 1;
-    return { code: "JOURNAL_FAILED", message: `tool "${state.name}" was not run: ${describe(thrown)}. Nothing of it ran and nothing recorded before was lost; fix the journal's storage, then call it again` };
+    return {
+      code: "JOURNAL_FAILED",
+      message: `tool "${state.name}" was not run: ${describe(thrown)}. Nothing of it ran and nothing recorded before was lost; fix the journal's storage, then call it again`,
+    };
   }
 }
 
@@ -101,7 +108,11 @@ export async function journalIntent(state: CallState): Promise<Failure | undefin
  * the outcome is not shown: the call answers JOURNAL_FAILED instead (for a dispatched tool that is
  * not read-only, with effectUnknown: it ran, and the journal will show it in doubt after a restart).
  */
-export async function journalCompletion(state: CallState, outcome: CallOutcome, plan: string | null): Promise<CallOutcome> {
+export async function journalCompletion(
+  state: CallState,
+  outcome: CallOutcome,
+  plan: string | null,
+): Promise<CallOutcome> {
   const journaled = state.journaled!;
   // A call refused by the budget never counted; recording it would make the rebuilt budget count it.
   if (journaled.failed || (!journaled.intentRecorded && outcome.receipt.outcome === "BUDGET_EXCEEDED")) return outcome;
@@ -121,9 +132,23 @@ export async function journalCompletion(state: CallState, outcome: CallOutcome, 
   } catch (thrown) {
     journaled.failed = true;
     const effectUnknown = state.dispatched && state.tool!.effect !== "read";
-    const ran = state.dispatched ? `ran${effectUnknown ? ` (it has effect ${state.tool!.effect}: its effect may have happened, and after a restart the journal shows it in doubt)` : ""}` : "was not dispatched";
-    const receipt: Receipt = Object.freeze({ ...outcome.receipt, resultSha256: null, outcome: "JOURNAL_FAILED", effectUnknown: outcome.receipt.effectUnknown || effectUnknown });
-    return { ok: false, error: { code: "JOURNAL_FAILED", message: `tool "${state.name}" ${ran}, but its outcome could not be recorded: ${describe(thrown)}. Its outcome is withheld; fix the journal's storage, then resume the run` }, receipt };
+    const ran = state.dispatched
+      ? `ran${effectUnknown ? ` (it has effect ${state.tool!.effect}: its effect may have happened, and after a restart the journal shows it in doubt)` : ""}`
+      : "was not dispatched";
+    const receipt: Receipt = Object.freeze({
+      ...outcome.receipt,
+      resultSha256: null,
+      outcome: "JOURNAL_FAILED",
+      effectUnknown: outcome.receipt.effectUnknown || effectUnknown,
+    });
+    return {
+      ok: false,
+      error: {
+        code: "JOURNAL_FAILED",
+        message: `tool "${state.name}" ${ran}, but its outcome could not be recorded: ${describe(thrown)}. Its outcome is withheld; fix the journal's storage, then resume the run`,
+      },
+      receipt,
+    };
   }
 }
 

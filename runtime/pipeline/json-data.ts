@@ -1,5 +1,12 @@
 import { canonicalJson, MAX_JSON_DEPTH, sha256 } from "../../src/contract/hash.js";
-import { classInstance, type DataProblem, nativeProblem, NOT_DATA, nonFinite, pointerSegment } from "../sandbox/child/data-rules.mjs";
+import {
+  classInstance,
+  type DataProblem,
+  nativeProblem,
+  NOT_DATA,
+  nonFinite,
+  pointerSegment,
+} from "../sandbox/child/data-rules.mjs";
 
 // The kinds of problem and their words are shared with the sandbox child (one module, in the child's folder).
 export type { DataProblem };
@@ -33,7 +40,10 @@ export { MAX_JSON_DEPTH };
  * the canonical text and detached copy of a value of the schema's shape, the same as the general walk's, or
  * undefined for any other value (the general walk then decides).
  */
-export type CanonicalSerializer = (value: unknown, maxBytes: number) => { readonly text: string; readonly value: unknown } | undefined;
+export type CanonicalSerializer = (
+  value: unknown,
+  maxBytes: number,
+) => { readonly text: string; readonly value: unknown } | undefined;
 
 /**
  * Copies a value as plain JSON data, or says exactly why it is not: functions, Symbols, BigInt,
@@ -104,13 +114,17 @@ export function nativeSnapshot(value: unknown, maxBytes: number): SnapshotResult
   }
   // A function or Symbol at the top level has no JSON text: it is returned as nothing is, as null.
   if (text === undefined) text = "null";
-  if (text.length > maxBytes || Buffer.byteLength(text) > maxBytes) return { ok: false, problem: { kind: "too-large", bytes: Buffer.byteLength(text) } };
+  if (text.length > maxBytes || Buffer.byteLength(text) > maxBytes)
+    return { ok: false, problem: { kind: "too-large", bytes: Buffer.byteLength(text) } };
   return snapshotJson(JSON.parse(text), maxBytes);
 }
 
 /** A toJSON method every object or array would inherit: JSON.stringify would call it, so the general path decides. */
 function prototypesPatched(): boolean {
-  return typeof (Object.prototype as { toJSON?: unknown }).toJSON === "function" || typeof (Array.prototype as { toJSON?: unknown }).toJSON === "function";
+  return (
+    typeof (Object.prototype as { toJSON?: unknown }).toJSON === "function" ||
+    typeof (Array.prototype as { toJSON?: unknown }).toJSON === "function"
+  );
 }
 
 /** A path as a JSON Pointer ("" is the whole value), shortened for messages. */
@@ -259,7 +273,8 @@ class Walker {
       const k = keys[i]!;
       this.segments.push(k);
       // Refused rather than stripped: a key that would reach Object.prototype through a naive merge.
-      if (k === "__proto__" || (k === "prototype" && key === "constructor")) throw new NotData({ kind: "pollution", path: this.path() });
+      if (k === "__proto__" || (k === "prototype" && key === "constructor"))
+        throw new NotData({ kind: "pollution", path: this.path() });
       if (!(k as string & { isWellFormed(): boolean }).isWellFormed()) this.fail(NOT_DATA.loneSurrogateKey);
       this.add(k.length + 3);
       if (i > 0 && !(keys[i - 1]! < k)) inOrder = false;

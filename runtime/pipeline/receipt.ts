@@ -26,7 +26,9 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
   } as const;
   // What the broker served by now (a deadline kills the child, and so cuts its requests, before this runs). No
   // spread of an empty object for the calls without egress (most): one object fewer per call.
-  const record: Receipt = Object.freeze(state.egress === undefined ? fields : { ...fields, egress: Object.freeze([...state.egress]) });
+  const record: Receipt = Object.freeze(
+    state.egress === undefined ? fields : { ...fields, egress: Object.freeze([...state.egress]) },
+  );
   const outcome = outcomeOf(state, end, record);
   if (state.journaled !== undefined) return journaled(state, outcome);
   const sink = state.engine.options.receipts;
@@ -47,8 +49,14 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
 
 function outcomeOf(state: CallState, end: Success | Failure, record: Receipt): CallOutcome {
   const logs = state.logs;
-  if (end.ok === true) return logs === undefined ? { ok: true, content: end.content, receipt: record } : { ok: true, content: end.content, receipt: record, logs };
-  const error = end.stack === undefined ? { code: end.code, message: end.message } : { code: end.code, message: end.message, stack: end.stack };
+  if (end.ok === true)
+    return logs === undefined
+      ? { ok: true, content: end.content, receipt: record }
+      : { ok: true, content: end.content, receipt: record, logs };
+  const error =
+    end.stack === undefined
+      ? { code: end.code, message: end.message }
+      : { code: end.code, message: end.message, stack: end.stack };
   return logs === undefined ? { ok: false, error, receipt: record } : { ok: false, error, receipt: record, logs };
 }
 
@@ -68,7 +76,11 @@ async function journaled(state: CallState, decided: CallOutcome): Promise<CallOu
 }
 
 /** Waits for the sink (it may be a durable journal) before the outcome is returned; a sink that throws rejects the call. */
-async function recorded(pending: void | Promise<void>, outcome: CallOutcome, holder: RepeatHolder | undefined): Promise<CallOutcome> {
+async function recorded(
+  pending: void | Promise<void>,
+  outcome: CallOutcome,
+  holder: RepeatHolder | undefined,
+): Promise<CallOutcome> {
   try {
     await pending;
   } catch (thrown) {

@@ -13,7 +13,10 @@ export function repeatGuard(state: CallState): Failure | undefined {
   const key = `${state.name}\u0000${state.args$!.sha256}`;
   const earlier = state.run.repeats.get(key);
   if (earlier !== undefined) {
-    return { code: "REPEAT_STOPPED", message: `tool "${state.name}" was already called with the same arguments in this run (${named(earlier)}); use that result or change the arguments (a polling tool may set allowRepeat: true)` };
+    return {
+      code: "REPEAT_STOPPED",
+      message: `tool "${state.name}" was already called with the same arguments in this run (${named(earlier)}); use that result or change the arguments (a polling tool may set allowRepeat: true)`,
+    };
   }
   const holder = { callId: state.callId, receipt: "running" as RepeatHolder["receipt"] };
   state.run.repeats.set(key, holder);
@@ -36,5 +39,6 @@ function named(earlier: RepeatHolder): string {
 
 /** After the call: a call that ended before dispatch gives its key back. */
 export function releaseRepeat(state: CallState): void {
-  if (state.repeatKey !== undefined && !state.dispatched && state.run.repeats.get(state.repeatKey) === state.repeat) state.run.repeats.delete(state.repeatKey);
+  if (state.repeatKey !== undefined && !state.dispatched && state.run.repeats.get(state.repeatKey) === state.repeat)
+    state.run.repeats.delete(state.repeatKey);
 }

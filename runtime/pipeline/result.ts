@@ -25,7 +25,9 @@ export function result(state: CallState, data: DataSnapshot): Success | Failure 
 function inlineUncounted(plan: ResultPlan, bytes: number): boolean {
   if (plan.strategy === "inline") return true;
   if (plan.inlineUpToTokens === null || bytes > plan.inlineUpToTokens) return false;
-  return plan.tokenizer === null || (plan.tokenizer.id === TOKENIZER.id && plan.tokenizer.version === TOKENIZER.version);
+  return (
+    plan.tokenizer === null || (plan.tokenizer.id === TOKENIZER.id && plan.tokenizer.version === TOKENIZER.version)
+  );
 }
 
 async function applyPlan(state: CallState, data: DataSnapshot): Promise<Success | Failure> {

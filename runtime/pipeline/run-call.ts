@@ -1,5 +1,11 @@
 import type { CallOutcome } from "../../src/contract/outcome.js";
-import { dispatchNow, type DispatchFailure, type DispatchRequest, type DispatchResult, type ToolContext } from "../dispatch/types.js";
+import {
+  dispatchNow,
+  type DispatchFailure,
+  type DispatchRequest,
+  type DispatchResult,
+  type ToolContext,
+} from "../dispatch/types.js";
 import { nextCallId } from "../run/call-id.js";
 import { thrownMessage } from "../../src/contract/thrown-message.mjs";
 import type { CallOptions } from "../options/options.js";
@@ -28,14 +34,44 @@ import { validateOutput } from "./validate-output.js";
  * once the tool's output is validated the tool has finished, and cave's own work on the result (a
  * slow plan, a slow store) must never turn a finished call into TIMEOUT with effectUnknown.
  */
-export async function runCall(engine: Engine, run: RunState, parent: CallState | null, name: unknown, args: unknown, options: CallOptions): Promise<CallOutcome> {
+export async function runCall(
+  engine: Engine,
+  run: RunState,
+  parent: CallState | null,
+  name: unknown,
+  args: unknown,
+  options: CallOptions,
+): Promise<CallOutcome> {
   const state: CallState = {
-    engine, run, parent, args, options,
+    engine,
+    run,
+    parent,
+    args,
+    options,
     callId: nextCallId(),
-    name: typeof name === "string" ? (name.length > 200 ? `${name.slice(0, 200)}…` : name) : `(a ${typeof name}, not a tool name)`,
+    name:
+      typeof name === "string"
+        ? name.length > 200
+          ? `${name.slice(0, 200)}…`
+          : name
+        : `(a ${typeof name}, not a tool name)`,
     startedAt: performance.now(),
-    tool: undefined, dispatcher: undefined, args$: undefined, breakerTrial: undefined, runBreakerTrial: undefined, repeatKey: undefined, repeat: undefined,
-    dispatched: false, effectUnknown: false, settled: false, frame: undefined, abort: undefined, context: undefined, journaled: undefined, egress: undefined, logs: undefined,
+    tool: undefined,
+    dispatcher: undefined,
+    args$: undefined,
+    breakerTrial: undefined,
+    runBreakerTrial: undefined,
+    repeatKey: undefined,
+    repeat: undefined,
+    dispatched: false,
+    effectUnknown: false,
+    settled: false,
+    frame: undefined,
+    abort: undefined,
+    context: undefined,
+    journaled: undefined,
+    egress: undefined,
+    logs: undefined,
   };
   if (run.journal !== undefined) return journaledCall(state, run.journal);
   let end: Success | Failure;
@@ -83,8 +119,13 @@ function forget(state: CallState): void {
 
 function runtimeFault(state: CallState, thrown: unknown): Failure {
   if (state.dispatched && state.tool !== undefined && state.tool.effect !== "read") state.effectUnknown = true;
-  const unknown = state.effectUnknown ? `; it has effect ${state.tool!.effect} and may have done part of it (effectUnknown)` : "";
-  return { code: "RUNTIME_FAULT", message: `the runtime failed while handling the call of "${state.name}": ${thrownMessage(thrown)}${unknown}. Report this with the message` };
+  const unknown = state.effectUnknown
+    ? `; it has effect ${state.tool!.effect} and may have done part of it (effectUnknown)`
+    : "";
+  return {
+    code: "RUNTIME_FAULT",
+    message: `the runtime failed while handling the call of "${state.name}": ${thrownMessage(thrown)}${unknown}. Report this with the message`,
+  };
 }
 
 /**
@@ -101,7 +142,14 @@ async function journaledCall(state: CallState, journal: RunJournal): Promise<Cal
     else {
       const matched = await journalMatch(state, journal);
       if (matched !== undefined && "receipt" in matched) return matched;
-      end = matched ?? budget(state) ?? breakerGate(state) ?? repeatGuard(state) ?? effectGate(state) ?? (await journalIntent(state)) ?? (await toolThenResult(state));
+      end =
+        matched ??
+        budget(state) ??
+        breakerGate(state) ??
+        repeatGuard(state) ??
+        effectGate(state) ??
+        (await journalIntent(state)) ??
+        (await toolThenResult(state));
     }
   } catch (thrown) {
     end = runtimeFault(state, thrown);
@@ -138,7 +186,9 @@ function resultOf(state: CallState, ended: Validated | Failure): Success | Failu
 /** Stages 6 to 8: the validated output, or why there is none. */
 function execute(state: CallState): Validated | Failure | Promise<Validated | Failure> {
   const pending = validateInput(state);
-  return pending instanceof Promise ? pending.then((input) => dispatchValid(state, input)) : dispatchValid(state, pending);
+  return pending instanceof Promise
+    ? pending.then((input) => dispatchValid(state, input))
+    : dispatchValid(state, pending);
 }
 
 function dispatchValid(state: CallState, input: Checked): Validated | Failure | Promise<Validated | Failure> {
@@ -156,7 +206,11 @@ function dispatchValid(state: CallState, input: Checked): Validated | Failure | 
   return raw instanceof Promise ? dispatchedLater(state, request, raw) : dispatched(state, request, raw);
 }
 
-async function dispatchedLater(state: CallState, request: DispatchRequest, pending: Promise<DispatchResult>): Promise<Validated | Failure> {
+async function dispatchedLater(
+  state: CallState,
+  request: DispatchRequest,
+  pending: Promise<DispatchResult>,
+): Promise<Validated | Failure> {
   let raw: DispatchResult;
   try {
     raw = await pending;
@@ -167,16 +221,27 @@ async function dispatchedLater(state: CallState, request: DispatchRequest, pendi
   return checked instanceof Promise ? await checked : checked;
 }
 
-function dispatched(state: CallState, request: DispatchRequest, raw: DispatchResult): Validated | Failure | Promise<Validated | Failure> {
+function dispatched(
+  state: CallState,
+  request: DispatchRequest,
+  raw: DispatchResult,
+): Validated | Failure | Promise<Validated | Failure> {
   if (!raw.ok) return retriedThenChecked(state, request, raw);
   state.logs = raw.logs;
   return validateOutput(state, raw.value);
 }
 
-async function retriedThenChecked(state: CallState, request: DispatchRequest, failed: DispatchFailure): Promise<Validated | Failure> {
+async function retriedThenChecked(
+  state: CallState,
+  request: DispatchRequest,
+  failed: DispatchFailure,
+): Promise<Validated | Failure> {
   const raw = await afterFailure(state, request, failed);
   state.logs = raw.logs;
-  if (!raw.ok) return raw.stack === undefined ? { code: raw.code, message: raw.message } : { code: raw.code, message: raw.message, stack: raw.stack };
+  if (!raw.ok)
+    return raw.stack === undefined
+      ? { code: raw.code, message: raw.message }
+      : { code: raw.code, message: raw.message, stack: raw.stack };
   const checking = validateOutput(state, raw.value);
   return checking instanceof Promise ? await checking : checking;
 }
@@ -193,11 +258,15 @@ class Context implements ToolContext {
   constructor(state: CallState) {
     this.#state = state;
     this.callId = state.callId;
-    this.idempotencyKey = state.tool!.effect !== "idempotent" ? undefined : (state.journaled?.intent.idempotencyKey ?? state.callId);
+    this.idempotencyKey =
+      state.tool!.effect !== "idempotent" ? undefined : (state.journaled?.intent.idempotencyKey ?? state.callId);
     // An own arrow function, so `const { call } = context` works as tools expect. Nested calls keep
     // `speculative` only: the caller's signal reaches them through the parent's (CallSignal.adopt),
     // and the caller's correlation id names the top-level call alone (nested receipts carry parentId).
-    const options = state.options.signal === undefined && state.options.correlationId === undefined ? state.options : nestedOptions(state.options);
+    const options =
+      state.options.signal === undefined && state.options.correlationId === undefined
+        ? state.options
+        : nestedOptions(state.options);
     this.call = (name, args) => runCall(state.engine, state.run, state, name, args, options);
   }
 

@@ -23,7 +23,11 @@ export function validateInput(state: CallState): Checked | Promise<Checked> {
   return loaded === undefined ? loadThenCheck(state, validation, value) : check(state, loaded, value);
 }
 
-async function loadThenCheck(state: CallState, validation: { readonly module: string; readonly sha256: string }, value: unknown): Promise<Checked> {
+async function loadThenCheck(
+  state: CallState,
+  validation: { readonly module: string; readonly sha256: string },
+  value: unknown,
+): Promise<Checked> {
   try {
     return check(state, await state.engine.loader.validator(state.name, "input", validation), value);
   } catch (thrown) {
@@ -37,7 +41,10 @@ function check(state: CallState, validator: CompiledValidator, value: unknown): 
   try {
     result = validator.validate(value);
   } catch (thrown) {
-    return { code: "INPUT_INVALID", message: `the input validator of tool "${state.name}" threw: ${thrownMessage(thrown)}; the input was not accepted` };
+    return {
+      code: "INPUT_INVALID",
+      message: `the input validator of tool "${state.name}" threw: ${thrownMessage(thrown)}; the input was not accepted`,
+    };
   }
   return result.ok ? { ok: true, value } : invalid(state, describeIssues(result.issues));
 }
@@ -46,16 +53,29 @@ async function opaque(state: CallState, value: unknown): Promise<Checked> {
   const result = await state.dispatcher!.validateOpaque(opaqueRequest(state, "input", value));
   if (result.ok) return { ok: true, value: result.value };
   if ("issues" in result) return invalid(state, describeIssues(result.issues));
-  if (result.code === "TOOL_ERROR") return { code: "INPUT_INVALID", message: `${result.message}; the input was not accepted` };
+  if (result.code === "TOOL_ERROR")
+    return { code: "INPUT_INVALID", message: `${result.message}; the input was not accepted` };
   return { code: result.code, message: result.message };
 }
 
 export function opaqueRequest(state: CallState, side: "input" | "output", value: unknown): OpaqueValidationRequest {
   const { engine, name } = state;
   const tool = state.tool!;
-  return { name, tool, root: engine.root, runId: state.run.id, side, value, loadModule: () => engine.loader.bundle(name, tool), stageFiles: () => engine.loader.stageFiles(name, tool) };
+  return {
+    name,
+    tool,
+    root: engine.root,
+    runId: state.run.id,
+    side,
+    value,
+    loadModule: () => engine.loader.bundle(name, tool),
+    stageFiles: () => engine.loader.stageFiles(name, tool),
+  };
 }
 
 function invalid(state: CallState, issues: string): Failure {
-  return { code: "INPUT_INVALID", message: `the arguments for tool "${state.name}" do not match its input schema: ${issues}; fix the arguments` };
+  return {
+    code: "INPUT_INVALID",
+    message: `the arguments for tool "${state.name}" do not match its input schema: ${issues}; fix the arguments`,
+  };
 }

@@ -31,7 +31,11 @@ export function validateOutput(state: CallState, raw: unknown): Checked | Promis
   return loaded === undefined ? loadThenCheck(state, validation, first) : check(state, loaded, first);
 }
 
-async function loadThenCheck(state: CallState, validation: { readonly module: string; readonly sha256: string }, first: { readonly ok: true; readonly data: DataSnapshot }): Promise<Checked> {
+async function loadThenCheck(
+  state: CallState,
+  validation: { readonly module: string; readonly sha256: string },
+  first: { readonly ok: true; readonly data: DataSnapshot },
+): Promise<Checked> {
   try {
     return check(state, await state.engine.loader.validator(state.name, "output", validation), first);
   } catch (thrown) {
@@ -40,7 +44,11 @@ async function loadThenCheck(state: CallState, validation: { readonly module: st
   }
 }
 
-function check(state: CallState, validator: CompiledValidator, first: { readonly ok: true; readonly data: DataSnapshot }): Checked {
+function check(
+  state: CallState,
+  validator: CompiledValidator,
+  first: { readonly ok: true; readonly data: DataSnapshot },
+): Checked {
   let accepted: boolean;
   try {
     accepted = validator.validate(first.data.value).ok;
@@ -51,9 +59,16 @@ function check(state: CallState, validator: CompiledValidator, first: { readonly
   return accepted ? first : withheld(state, first.data);
 }
 
-async function opaque(state: CallState, first: { readonly ok: true; readonly data: DataSnapshot }, limit: number): Promise<Checked> {
+async function opaque(
+  state: CallState,
+  first: { readonly ok: true; readonly data: DataSnapshot },
+  limit: number,
+): Promise<Checked> {
   const result = await state.dispatcher!.validateOpaque(opaqueRequest(state, "output", first.data.value));
-  if (result.ok) return result.value === first.data.value ? first : checked(state, snapshotJson(result.value, limit), limit, "its output validator produced", true);
+  if (result.ok)
+    return result.value === first.data.value
+      ? first
+      : checked(state, snapshotJson(result.value, limit), limit, "its output validator produced", true);
   if (!("issues" in result) && result.code === "LOCK_MISMATCH") return { code: result.code, message: result.message };
   return withheld(state, first.data);
 }
@@ -65,5 +80,8 @@ function checked(state: CallState, data: SnapshotResult, limit: number, verb: st
 
 function withheld(state: CallState, data: DataSnapshot): Failure {
   const fingerprint = createHmac("sha256", state.engine.withheldKey).update(data.text).digest("hex");
-  return { code: "OUTPUT_INVALID", message: `tool "${state.name}" returned a value that does not match its output schema; it is withheld (${data.bytes} bytes, fingerprint hmac-sha256-${fingerprint}, keyed with a secret of this runtime). Fix the tool or its output schema` };
+  return {
+    code: "OUTPUT_INVALID",
+    message: `tool "${state.name}" returned a value that does not match its output schema; it is withheld (${data.bytes} bytes, fingerprint hmac-sha256-${fingerprint}, keyed with a secret of this runtime). Fix the tool or its output schema`,
+  };
 }

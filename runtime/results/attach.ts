@@ -37,5 +37,8 @@ export function resultPlansOver(root: string, store: RecoveryStore): Promise<Res
 
 async function plansFor(root: string, store: RecoveryStore | undefined): Promise<ResultPlans> {
   const { ResultPlans } = await import("./engine.js");
-  return new ResultPlans({ root, store: store ?? (await import("./store.js")).createFileRecoveryStore(defaultRecoveryDir(root)) });
+  return new ResultPlans({
+    root,
+    store: store ?? (await import("./store.js")).createFileRecoveryStore(defaultRecoveryDir(root)),
+  });
 }

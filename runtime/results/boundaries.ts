@@ -19,7 +19,18 @@ export function safeCuts(text: string): Uint8Array {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       i = scanString(text, i, marks);
-    } else if (c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d || c === 0x3a || c === 0x2c || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+    } else if (
+      c === 0x7b ||
+      c === 0x7d ||
+      c === 0x5b ||
+      c === 0x5d ||
+      c === 0x3a ||
+      c === 0x2c ||
+      c === 0x20 ||
+      c === 0x0a ||
+      c === 0x0d ||
+      c === 0x09
+    ) {
       i += 1;
     } else {
       // A number or a literal: one token up to the next structural character.
@@ -31,7 +42,19 @@ export function safeCuts(text: string): Uint8Array {
 }
 
 function isDelimiter(c: number): boolean {
-  return c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d || c === 0x3a || c === 0x2c || c === 0x22 || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+  return (
+    c === 0x7b ||
+    c === 0x7d ||
+    c === 0x5b ||
+    c === 0x5d ||
+    c === 0x3a ||
+    c === 0x2c ||
+    c === 0x22 ||
+    c === 0x20 ||
+    c === 0x0a ||
+    c === 0x0d ||
+    c === 0x09
+  );
 }
 
 /** From the opening quote at `start`, marks the string's inner cuts; returns the index after its closing quote. */

@@ -12,9 +12,12 @@ export class RecoveryKeyError extends Error {
  * is not what was created, so it was damaged too. Neither is used, truncated or silently replaced.
  */
 export function checkRecoveryKey(key: unknown, what: string, fix: string = FILE_FIX): asserts key is Uint8Array {
-  if (!(key instanceof Uint8Array)) throw new RecoveryKeyError(`${what} is not bytes (a Uint8Array of ${RECOVERY_KEY_BYTES}); ${fix}`);
+  if (!(key instanceof Uint8Array))
+    throw new RecoveryKeyError(`${what} is not bytes (a Uint8Array of ${RECOVERY_KEY_BYTES}); ${fix}`);
   if (key.length !== RECOVERY_KEY_BYTES) {
-    throw new RecoveryKeyError(`${what} is ${key.length} bytes, not ${RECOVERY_KEY_BYTES}, so it cannot sign or check cursors and references; ${fix}`);
+    throw new RecoveryKeyError(
+      `${what} is ${key.length} bytes, not ${RECOVERY_KEY_BYTES}, so it cannot sign or check cursors and references; ${fix}`,
+    );
   }
 }
 

@@ -34,7 +34,14 @@ export function pageCuts(text: string, pageTokens: number, tokenizer: Tokenizer,
   return cuts;
 }
 
-function fitPage(text: string, marks: Uint8Array, start: number, budget: number, ratio: number, tokenizer: Tokenizer): number {
+function fitPage(
+  text: string,
+  marks: Uint8Array,
+  start: number,
+  budget: number,
+  ratio: number,
+  tokenizer: Tokenizer,
+): number {
   let best = -1;
   let low = start; // largest end known to fit
   let high = text.length + 1; // smallest end known not to fit

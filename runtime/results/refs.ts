@@ -43,7 +43,9 @@ export type RefProblem = "unsigned" | "expired";
 
 const TOOL = "[a-zA-Z][a-zA-Z0-9_-]{0,127}";
 const COUNT = "[1-9][0-9]{0,8}";
-const CURSOR = new RegExp(`^pg2\\.(${TOOL})\\.([0-9a-f]{64})\\.(${COUNT})\\.(${COUNT})\\.(${COUNT})\\.([1-9][0-9]{0,11})\\.([A-Za-z0-9_-]{22})$`);
+const CURSOR = new RegExp(
+  `^pg2\\.(${TOOL})\\.([0-9a-f]{64})\\.(${COUNT})\\.(${COUNT})\\.(${COUNT})\\.([1-9][0-9]{0,11})\\.([A-Za-z0-9_-]{22})$`,
+);
 const REF = new RegExp(`^rf2\\.(${TOOL})\\.([0-9a-f]{64})\\.(${COUNT})\\.([1-9][0-9]{0,11})\\.([A-Za-z0-9_-]{22})$`);
 
 export function signCursor(cursor: PageCursor, key: Uint8Array, scope: RefScope): string {
@@ -60,7 +62,14 @@ export function signRef(ref: RecoveryRef, key: Uint8Array, scope: RefScope): str
 export function readCursor(text: string, key: Uint8Array, scope: RefScope, nowMs: number): PageCursor | RefProblem {
   const match = CURSOR.exec(text);
   if (!match || !verify(key, text.slice(0, text.lastIndexOf(".")), match[7]!, scope)) return "unsigned";
-  const cursor = { tool: match[1]!, sha256: `sha256-${match[2]}`, pageTokens: Number(match[3]), pageCount: Number(match[4]), page: Number(match[5]), expires: Number(match[6]) };
+  const cursor = {
+    tool: match[1]!,
+    sha256: `sha256-${match[2]}`,
+    pageTokens: Number(match[3]),
+    pageCount: Number(match[4]),
+    page: Number(match[5]),
+    expires: Number(match[6]),
+  };
   return nowMs > cursor.expires * 1000 ? "expired" : cursor;
 }
 
@@ -68,7 +77,12 @@ export function readCursor(text: string, key: Uint8Array, scope: RefScope, nowMs
 export function readRef(text: string, key: Uint8Array, scope: RefScope, nowMs: number): RecoveryRef | RefProblem {
   const match = REF.exec(text);
   if (!match || !verify(key, text.slice(0, text.lastIndexOf(".")), match[5]!, scope)) return "unsigned";
-  const ref = { tool: match[1]!, sha256: `sha256-${match[2]}`, pageTokens: Number(match[3]), expires: Number(match[4]) };
+  const ref = {
+    tool: match[1]!,
+    sha256: `sha256-${match[2]}`,
+    pageTokens: Number(match[3]),
+    expires: Number(match[4]),
+  };
   return nowMs > ref.expires * 1000 ? "expired" : ref;
 }
 

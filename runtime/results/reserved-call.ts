@@ -17,7 +17,9 @@ export function reservedToolFor(lock: RuntimeLock, name: string): LockedTool | u
   if (!isReservedTool(name)) return undefined;
   let tools = SYNTHETIC.get(lock);
   if (tools === undefined) {
-    tools = new Map(reservedToolsFor(lock).map((reserved) => [reserved.name, synthetic(reserved.name, lock.integrity)] as const));
+    tools = new Map(
+      reservedToolsFor(lock).map((reserved) => [reserved.name, synthetic(reserved.name, lock.integrity)] as const),
+    );
     SYNTHETIC.set(lock, tools);
   }
   return tools.get(name);
@@ -37,14 +39,37 @@ function synthetic(name: keyof typeof RESERVED_TOOLS, lockIntegrity: string): Lo
     retryable: false,
     timeoutMs: 30_000,
     allowRepeat: true,
-    sandbox: Object.freeze({ mode: "none", network: false, env: Object.freeze([]), egress: Object.freeze([]), secrets: Object.freeze({}), fs: null, addons: false }),
+    sandbox: Object.freeze({
+      mode: "none",
+      network: false,
+      env: Object.freeze([]),
+      egress: Object.freeze([]),
+      secrets: Object.freeze({}),
+      fs: null,
+      addons: false,
+    }),
     nestedTools: Object.freeze([]),
-    source: Object.freeze({ bundle: "(cave)", sha256: "(cave)", files: Object.freeze({}), assets: Object.freeze([]), externals: Object.freeze([]) }),
+    source: Object.freeze({
+      bundle: "(cave)",
+      sha256: "(cave)",
+      files: Object.freeze({}),
+      assets: Object.freeze([]),
+      externals: Object.freeze([]),
+    }),
     input: null,
     output: null,
     result: Object.freeze({
       requested: Object.freeze({ policy: "inline" }),
-      plan: Object.freeze({ strategy: "inline", reason: "reserved tool: its text is already paged", bound: Object.freeze({ kind: "unbounded", path: "", why: "stored results" }), inlineUpToTokens: null, pageTokens: null, transform: null, recovery: "none", tokenizer: null }),
+      plan: Object.freeze({
+        strategy: "inline",
+        reason: "reserved tool: its text is already paged",
+        bound: Object.freeze({ kind: "unbounded", path: "", why: "stored results" }),
+        inlineUpToTokens: null,
+        pageTokens: null,
+        transform: null,
+        recovery: "none",
+        tokenizer: null,
+      }),
     }),
   }) as LockedTool;
   DISPATCHERS.set(tool, lockIntegrity);

@@ -71,7 +71,10 @@ function hexOf(sha256: string): string {
  */
 export function createFileRecoveryStore(dir: string, options: FileRecoveryStoreOptions = {}): FileRecoveryStore {
   const unknown = Object.keys(options).filter((name) => !OPTION_KEYS.has(name));
-  if (unknown.length > 0) throw new TypeError(`createFileRecoveryStore() does not know the option(s) ${unknown.join(", ")}; it takes maxAgeMs, maxBytes and now`);
+  if (unknown.length > 0)
+    throw new TypeError(
+      `createFileRecoveryStore() does not know the option(s) ${unknown.join(", ")}; it takes maxAgeMs, maxBytes and now`,
+    );
   const maxAgeMs = positive("maxAgeMs", options.maxAgeMs ?? RECOVERY_RETENTION.maxAgeMs);
   const maxBytes = positive("maxBytes", options.maxBytes ?? RECOVERY_RETENTION.maxBytes);
   const now = options.now ?? Date.now;
@@ -139,7 +142,10 @@ export function createFileRecoveryStore(dir: string, options: FileRecoveryStoreO
 }
 
 function positive(name: string, value: unknown): number {
-  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw new TypeError(`createFileRecoveryStore() option ${name} must be a positive finite number, got ${String(value)}`);
+  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value))
+    throw new TypeError(
+      `createFileRecoveryStore() option ${name} must be a positive finite number, got ${String(value)}`,
+    );
   return value;
 }
 
@@ -183,7 +189,10 @@ async function readKey(file: string): Promise<Uint8Array | null> {
     if ((thrown as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw thrown;
   }
-  checkRecoveryKey(bytes, "the recovery key file (key in the recovery store's folder, by default <root>/.cave-state/recovery/key)");
+  checkRecoveryKey(
+    bytes,
+    "the recovery key file (key in the recovery store's folder, by default <root>/.cave-state/recovery/key)",
+  );
   return bytes;
 }
 

@@ -30,11 +30,17 @@ export class TransformLoader {
     try {
       bytes = await readFile(resolve(this.root, pinned.module));
     } catch (thrown) {
-      return failure("TRANSFORM_MISMATCH", `transform ${name} could not be read from ${pinned.module} (${thrownText(thrown)}); deploy the build folder written with this lock`);
+      return failure(
+        "TRANSFORM_MISMATCH",
+        `transform ${name} could not be read from ${pinned.module} (${thrownText(thrown)}); deploy the build folder written with this lock`,
+      );
     }
     const actual = sha256(bytes);
     if (actual !== pinned.sha256) {
-      return failure("TRANSFORM_MISMATCH", `transform ${name} at ${pinned.module} has sha256 ${actual}, but the lock pins ${pinned.sha256}; deploy the build folder written with this lock`);
+      return failure(
+        "TRANSFORM_MISMATCH",
+        `transform ${name} at ${pinned.module} has sha256 ${actual}, but the lock pins ${pinned.sha256}; deploy the build folder written with this lock`,
+      );
     }
     let entry = this.imported.get(actual);
     if (entry === undefined) {
@@ -51,10 +57,21 @@ async function importVerified(pinned: LockedTransform, bytes: Buffer): Promise<L
   try {
     module = (await import(`data:text/javascript;base64,${bytes.toString("base64")}`)) as Record<string, unknown>;
   } catch (thrown) {
-    return failure("TRANSFORM_MISMATCH", `transform ${name} does not load (${thrownText(thrown)}); rebuild with cave build`);
+    return failure(
+      "TRANSFORM_MISMATCH",
+      `transform ${name} does not load (${thrownText(thrown)}); rebuild with cave build`,
+    );
   }
-  if (module.id !== pinned.id || module.version !== pinned.version || module.lossless !== pinned.lossless || typeof module.encode !== "function") {
-    return failure("TRANSFORM_MISMATCH", `transform module ${pinned.module} does not export id ${JSON.stringify(pinned.id)}, version ${pinned.version}, lossless ${pinned.lossless} and encode(); rebuild with cave build`);
+  if (
+    module.id !== pinned.id ||
+    module.version !== pinned.version ||
+    module.lossless !== pinned.lossless ||
+    typeof module.encode !== "function"
+  ) {
+    return failure(
+      "TRANSFORM_MISMATCH",
+      `transform module ${pinned.module} does not export id ${JSON.stringify(pinned.id)}, version ${pinned.version}, lossless ${pinned.lossless} and encode(); rebuild with cave build`,
+    );
   }
   return module as unknown as LoadedTransform;
 }

@@ -14,7 +14,10 @@ export function exactViewHeader(bytes: number, ref: string, summary: string): st
   return `[the exact result (${summary}, ${bytes} bytes) is stored; this is its beginning. cave_recover ${JSON.stringify({ ref })} returns it exactly, in pages when large]`;
 }
 
-export function compressHeader(transform: { id: string; version: number; lossless: boolean }, ref: string | null): string {
+export function compressHeader(
+  transform: { id: string; version: number; lossless: boolean },
+  ref: string | null,
+): string {
   const kind = transform.lossless ? "lossless" : "lossy";
   const recover = ref === null ? "" : `; cave_recover ${JSON.stringify({ ref })} returns the exact result`;
   return `[compressed by ${transform.id}@${transform.version} (${kind})${recover}]`;

@@ -11,7 +11,9 @@ interface ToolBreaker {
   trialRunning: boolean;
 }
 
-export type BreakerVerdict = { readonly pass: true; readonly trial: boolean } | { readonly pass: false; readonly retryInMs: number };
+export type BreakerVerdict =
+  | { readonly pass: true; readonly trial: boolean }
+  | { readonly pass: false; readonly retryInMs: number };
 
 /**
  * Per-tool circuit breakers at one scope. Closed: count the failure streak; at the threshold, open.
@@ -27,13 +29,17 @@ export type BreakerVerdict = { readonly pass: true; readonly trial: boolean } | 
 export class Breakers {
   private readonly byTool = new Map<string, ToolBreaker>();
 
-  constructor(private readonly options: Required<BreakerOptions>, private readonly byRun: boolean) {}
+  constructor(
+    private readonly options: Required<BreakerOptions>,
+    private readonly byRun: boolean,
+  ) {}
 
   check(name: string): BreakerVerdict {
     const state = this.byTool.get(name);
     if (state === undefined || state.openedAt === null) return CLOSED;
     const waited = performance.now() - state.openedAt;
-    if (waited < this.options.cooldownMs) return { pass: false, retryInMs: Math.ceil(this.options.cooldownMs - waited) };
+    if (waited < this.options.cooldownMs)
+      return { pass: false, retryInMs: Math.ceil(this.options.cooldownMs - waited) };
     if (state.trialRunning) return { pass: false, retryInMs: 0 };
     state.trialRunning = true;
     return TRIAL;

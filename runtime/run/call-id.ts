@@ -16,6 +16,11 @@ const LOW = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"
 export function nextCallId(): string {
   counter = counter >= 0xffffffffffff ? 0 : counter + 1;
   const low = counter & 0xff;
-  if (low === 0 || high === "") high = prefix + Math.floor(counter / 256).toString(16).padStart(10, "0");
+  if (low === 0 || high === "")
+    high =
+      prefix +
+      Math.floor(counter / 256)
+        .toString(16)
+        .padStart(10, "0");
   return high + LOW[low]!;
 }

@@ -7,8 +7,19 @@
  * guessing would repeat work the tool already reported as done or impossible.
  */
 export const TRANSIENT_ERROR_CODES: ReadonlySet<string> = new Set([
-  "ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN",
-  "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT",
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
 ]);
 
 /** Milliseconds to wait before retry n (1-based): 50, 100, 150... always inside the call's deadline. */
@@ -18,7 +29,11 @@ export function retryDelayMs(retry: number): number {
 
 export function isTransient(thrown: unknown): boolean {
   try {
-    for (let error = thrown, depth = 0; typeof error === "object" && error !== null && depth < 3; error = (error as { cause?: unknown }).cause, depth++) {
+    for (
+      let error = thrown, depth = 0;
+      typeof error === "object" && error !== null && depth < 3;
+      error = (error as { cause?: unknown }).cause, depth++
+    ) {
       const { code, transient } = error as { code?: unknown; transient?: unknown };
       if (transient === true) return true;
       if (typeof code === "string" && TRANSIENT_ERROR_CODES.has(code)) return true;

@@ -15,7 +15,11 @@ import { grantScopes } from "./scopes.js";
  * set in `env`, and each write scope exists or can be created (FS_SCOPE_UNAVAILABLE). Nothing is created. [] when
  * nothing is wrong.
  */
-export async function checkIsolation(root: string, lock: CaveLock, env: Readonly<Record<string, string | undefined>>): Promise<DeploymentProblem[]> {
+export async function checkIsolation(
+  root: string,
+  lock: CaveLock,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DeploymentProblem[]> {
   let setting: IsolationSetting;
   try {
     setting = isolationSetting(undefined, env, () => configuredValue(root, "isolation"));
@@ -25,16 +29,26 @@ export async function checkIsolation(root: string, lock: CaveLock, env: Readonly
   }
   const needing = Object.keys(lock.tools)
     .sort()
-    .map((name) => ({ name, tool: lock.tools[name]!, powers: lock.tools[name]!.sandbox.mode === "required" ? osOnlyPowers(lock.tools[name]!.sandbox) : [] }))
+    .map((name) => ({
+      name,
+      tool: lock.tools[name]!,
+      powers: lock.tools[name]!.sandbox.mode === "required" ? osOnlyPowers(lock.tools[name]!.sandbox) : [],
+    }))
     .filter(({ powers }) => powers.length > 0);
   if (setting !== "os" && needing.length === 0) return [];
-  const probe = setting === "node" ? { available: false as const, reason: 'isolation is "node": the Node layers only' } : await probeOsLayer(undefined, env);
-  if (!probe.available && setting === "os") return [{ code: "SANDBOX_UNAVAILABLE", message: unavailable(probe.reason).message }];
+  const probe =
+    setting === "node"
+      ? { available: false as const, reason: 'isolation is "node": the Node layers only' }
+      : await probeOsLayer(undefined, env);
+  if (!probe.available && setting === "os")
+    return [{ code: "SANDBOX_UNAVAILABLE", message: unavailable(probe.reason).message }];
   const problems: DeploymentProblem[] = [];
   for (const { name, tool, powers } of needing) {
-    if (!probe.available) problems.push({ code: "OS_LAYER_REQUIRED", message: osLayerRequired(name, powers, probe.reason) });
+    if (!probe.available)
+      problems.push({ code: "OS_LAYER_REQUIRED", message: osLayerRequired(name, powers, probe.reason) });
     const grant = tool.sandbox.fs === null ? null : grantScopes(tool.sandbox.fs, root, env, "check");
-    if (grant !== null && "problem" in grant) problems.push({ code: "FS_SCOPE_UNAVAILABLE", message: `tool ${JSON.stringify(name)}: its ${grant.problem}` });
+    if (grant !== null && "problem" in grant)
+      problems.push({ code: "FS_SCOPE_UNAVAILABLE", message: `tool ${JSON.stringify(name)}: its ${grant.problem}` });
   }
   return problems;
 }

@@ -1,7 +1,14 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { LockedTool } from "../../src/contract/lock.js";
-import type { DispatchRequest, DispatchResult, Dispatcher, OpaqueValidationRequest, OpaqueValidationResult, StagedFiles } from "../dispatch/types.js";
+import type {
+  DispatchRequest,
+  DispatchResult,
+  Dispatcher,
+  OpaqueValidationRequest,
+  OpaqueValidationResult,
+  StagedFiles,
+} from "../dispatch/types.js";
 import { RuntimeError } from "../errors.js";
 import { childEntry } from "./child-entry.js";
 import { sandboxEnv } from "./env.js";
@@ -56,7 +63,11 @@ const FRAME_SLACK = 64 * 1024;
 export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispatcher {
   const resolved = resolveSandboxOptions(options);
   const pool = new ChildPool(resolved, new RssWatchdog(resolved.maxRssMb * 1_048_576));
-  const limits: Limits = { heapMb: resolved.heapMb, maxRssMb: resolved.maxRssMb, maxOutputBytes: resolved.maxOutputBytes };
+  const limits: Limits = {
+    heapMb: resolved.heapMb,
+    maxRssMb: resolved.maxRssMb,
+    maxOutputBytes: resolved.maxOutputBytes,
+  };
   const maxFrameBytes = Math.max(resolved.maxInputBytes, resolved.maxOutputBytes) + FRAME_SLACK;
   let resolving: Promise<ResolvedIsolation | RuntimeError> | undefined;
   let resolvedIsolation: ResolvedIsolation | undefined;
@@ -68,7 +79,8 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
         osLayer = found.layer;
         return found;
       },
-      (thrown: unknown) => (thrown instanceof RuntimeError ? thrown : new RuntimeError("SANDBOX_UNAVAILABLE", String(thrown))),
+      (thrown: unknown) =>
+        thrown instanceof RuntimeError ? thrown : new RuntimeError("SANDBOX_UNAVAILABLE", String(thrown)),
     );
     return resolving;
   };
@@ -83,7 +95,11 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
    * A warm or new child for this run and tool, started; or why there is none. `onLease` learns the
    * child as soon as it is chosen, before it is ready, so a deadline can kill it during start-up.
    */
-  async function childFor(request: DispatchRequest | OpaqueValidationRequest, signal: AbortSignal, onLease: (leased: Leased) => void): Promise<Leased | (DispatchResult & { ok: false })> {
+  async function childFor(
+    request: DispatchRequest | OpaqueValidationRequest,
+    signal: AbortSignal,
+    onLease: (leased: Leased) => void,
+  ): Promise<Leased | (DispatchResult & { ok: false })> {
     const { name, tool } = request;
     const key = poolKey(request);
     // The common case, a warm child of this run (or a spare that is ready): nothing to wait for.
@@ -95,16 +111,28 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       return leased;
     }
     if (tool.sandbox.network !== false) {
-      return failure("NETWORK_REFUSED", `tool ${JSON.stringify(name)} asks for network access (sandboxProfile.network: true), which is unbounded egress and always fails closed; it was not run. Remove network: true and list the hosts it reaches in sandboxProfile.egress`);
+      return failure(
+        "NETWORK_REFUSED",
+        `tool ${JSON.stringify(name)} asks for network access (sandboxProfile.network: true), which is unbounded egress and always fails closed; it was not run. Remove network: true and list the hosts it reaches in sandboxProfile.egress`,
+      );
     }
     const flag = permissionFlag();
-    if (flag === null) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} needs Node's permission model, which Node ${process.version} does not have; it was not run (it never falls back to in-process). Run on Node 20 or later`);
+    if (flag === null)
+      return failure(
+        "SANDBOX_UNAVAILABLE",
+        `tool ${JSON.stringify(name)} needs Node's permission model, which Node ${process.version} does not have; it was not run (it never falls back to in-process). Run on Node 20 or later`,
+      );
     const found = await isolation();
-    if (found instanceof RuntimeError) return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: ${found.message}`);
+    if (found instanceof RuntimeError)
+      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: ${found.message}`);
     const powers = osOnlyPowers(tool.sandbox);
-    if (powers.length > 0 && found.isolation !== "os") return failure("OS_LAYER_REQUIRED", osLayerRequired(name, powers, found.reason));
+    if (powers.length > 0 && found.isolation !== "os")
+      return failure("OS_LAYER_REQUIRED", osLayerRequired(name, powers, found.reason));
     if (await isSymlink(join(request.root, tool.source.bundle))) {
-      return failure("LOCK_MISMATCH", `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`);
+      return failure(
+        "LOCK_MISMATCH",
+        `tool ${JSON.stringify(name)}: its staged bundle ${tool.source.bundle} is a symbolic link; deploy the build folder's files themselves (cave build writes none)`,
+      );
     }
     // The child imports the verified bytes from the runtime's private copy, never the build folder (loader.ts).
     let files: StagedFiles;
@@ -114,19 +142,30 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       if (thrown instanceof RuntimeError) return failure(thrown.code, thrown.message);
       throw thrown;
     }
-    const unsafe = [...files.readable, childEntry().dir].map(unsafePermissionPath).find((found) => found !== null) ?? null;
+    const unsafe =
+      [...files.readable, childEntry().dir].map(unsafePermissionPath).find((found) => found !== null) ?? null;
     if (unsafe !== null) {
       // `*` is a wildcard to --allow-fs-read and early Node 20 releases split it at commas: such a path would grant reads elsewhere.
-      return failure("SANDBOX_UNAVAILABLE", `tool ${JSON.stringify(name)} was not run: the path of its staged files or of the sandbox's bootstrap contains ${JSON.stringify(unsafe)}, which Node's --allow-fs-read reads as ${unsafe === "*" ? "a wildcard" : "a separator"}, so it cannot grant exactly that path; move the package or the temporary folder (TMPDIR) to a path without "*" or ","`);
+      return failure(
+        "SANDBOX_UNAVAILABLE",
+        `tool ${JSON.stringify(name)} was not run: the path of its staged files or of the sandbox's bootstrap contains ${JSON.stringify(unsafe)}, which Node's --allow-fs-read reads as ${unsafe === "*" ? "a wildcard" : "a separator"}, so it cannot grant exactly that path; move the package or the temporary folder (TMPDIR) to a path without "*" or ","`,
+      );
     }
     const root = request.root;
     const layer = osLayer;
     const start = () => spec(name, tool, root, files, flag, layer);
     starters.set(key.tool, start);
     const child = await pool.lease(key, start, signal);
-    if (child === "aborted") return failure("TIMEOUT", `tool ${JSON.stringify(name)} did not start within its timeout of ${tool.timeoutMs} ms: it waited for a sandbox process (maxChildren ${resolved.maxChildren}) and never ran`);
+    if (child === "aborted")
+      return failure(
+        "TIMEOUT",
+        `tool ${JSON.stringify(name)} did not start within its timeout of ${tool.timeoutMs} ms: it waited for a sandbox process (maxChildren ${resolved.maxChildren}) and never ran`,
+      );
     if (child === "busy") {
-      return failure("SANDBOX_BUSY", `tool ${JSON.stringify(name)} was not run: this runtime already runs ${resolved.maxChildren} sandbox processes (maxChildren) and ${resolved.maxQueued} calls wait for one (maxQueued). Retry later, or raise maxChildren / maxQueued`);
+      return failure(
+        "SANDBOX_BUSY",
+        `tool ${JSON.stringify(name)} was not run: this runtime already runs ${resolved.maxChildren} sandbox processes (maxChildren) and ${resolved.maxQueued} calls wait for one (maxQueued). Retry later, or raise maxChildren / maxQueued`,
+      );
     }
     const leased: Leased = { child, key, start };
     onLease(leased);
@@ -142,17 +181,41 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     const { tool, root } = request;
     let known = toolKeys.get(tool);
     if (known === undefined || known.root !== root) {
-      known = { root, key: JSON.stringify([root, request.name, tool.export, tool.source.sha256, tool.sandbox.env, tool.sandbox.egress, tool.sandbox.secrets, tool.sandbox.fs, tool.sandbox.addons]) };
+      known = {
+        root,
+        key: JSON.stringify([
+          root,
+          request.name,
+          tool.export,
+          tool.source.sha256,
+          tool.sandbox.env,
+          tool.sandbox.egress,
+          tool.sandbox.secrets,
+          tool.sandbox.fs,
+          tool.sandbox.addons,
+        ]),
+      };
       toolKeys.set(tool, known);
     }
     return { run: `${request.runId}\u0000${known.key}`, tool: known.key };
   }
 
-  function spec(name: string, tool: LockedTool, root: string, files: StagedFiles, flag: string, layer: OsLayer | null): ChildSpec {
-    const scope = tool.sandbox.egress.length === 0 ? null : { egress: tool.sandbox.egress, secrets: tool.sandbox.secrets };
+  function spec(
+    name: string,
+    tool: LockedTool,
+    root: string,
+    files: StagedFiles,
+    flag: string,
+    layer: OsLayer | null,
+  ): ChildSpec {
+    const scope =
+      tool.sandbox.egress.length === 0 ? null : { egress: tool.sandbox.egress, secrets: tool.sandbox.secrets };
     // Scopes are checked again for every child, spares included: one replaced by a symbolic link since is refused.
     const grant = tool.sandbox.fs === null ? null : grantScopes(tool.sandbox.fs, root, process.env, "create");
-    const refused = grant !== null && "problem" in grant ? `tool ${JSON.stringify(name)} was not run: its ${grant.problem}` : undefined;
+    const refused =
+      grant !== null && "problem" in grant
+        ? `tool ${JSON.stringify(name)} was not run: its ${grant.problem}`
+        : undefined;
     const scopes = grant !== null && !("problem" in grant) ? grant : null;
     return {
       refused,
@@ -185,14 +248,21 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     if (signal.aborted) return deathFailure(name, tool, { by: "deadline" }, limits);
     const inputText = jsonText(request.input);
     if (inputText === undefined || Buffer.byteLength(inputText) > maxFrameBytes - FRAME_SLACK) {
-      return failure("INPUT_INVALID", `the input for tool ${JSON.stringify(name)} could not be sent to its sandbox process as JSON within ${resolved.maxInputBytes} bytes; it was not run`);
+      return failure(
+        "INPUT_INVALID",
+        `the input for tool ${JSON.stringify(name)} could not be sent to its sandbox process as JSON within ${resolved.maxInputBytes} bytes; it was not run`,
+      );
     }
     // The secrets' values are read for each call, before the tool starts (a vault may rotate them); they go to the
     // broker only, never into the child.
     let secrets: ReadonlyMap<string, string> = new Map();
     if (Object.keys(tool.sandbox.secrets).length > 0) {
       const found = await secretValues(tool.sandbox.secrets, resolved.secrets);
-      if (!found.ok) return failure("SECRET_MISSING", `tool ${JSON.stringify(name)} needs the secret ${found.name} (sandboxProfile.secrets), but ${found.why}; it was not run. Set ${found.name} in the host's environment or give it to createRuntime({ secrets })`);
+      if (!found.ok)
+        return failure(
+          "SECRET_MISSING",
+          `tool ${JSON.stringify(name)} needs the secret ${found.name} (sandboxProfile.secrets), but ${found.why}; it was not run. Set ${found.name} in the host's environment or give it to createRuntime({ secrets })`,
+        );
       secrets = found.values;
     }
     let leased: Leased | undefined;
@@ -212,7 +282,9 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       if (signal.aborted) return deathFailure(name, tool, { by: "deadline" }, limits);
       egress = found.child.spec.egress ?? undefined;
       egress?.arm(secrets, request.egressLog ?? []);
-      const answer = await found.child.run(context.callId, context.idempotencyKey, inputText, (nestedName, args) => context.call(nestedName, args));
+      const answer = await found.child.run(context.callId, context.idempotencyKey, inputText, (nestedName, args) =>
+        context.call(nestedName, args),
+      );
       return withLogs(await withStack(toDispatchResult(name, tool, answer), answer, request), answer);
     } finally {
       egress?.disarm();
@@ -224,7 +296,12 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
   async function validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult> {
     const { name, tool, side } = request;
     const valueText = jsonText(request.value);
-    if (valueText === undefined) return { ok: false, code: "TOOL_ERROR", message: `the ${side} of tool ${JSON.stringify(name)} could not be sent to its sandbox process as JSON` };
+    if (valueText === undefined)
+      return {
+        ok: false,
+        code: "TOOL_ERROR",
+        message: `the ${side} of tool ${JSON.stringify(name)} could not be sent to its sandbox process as JSON`,
+      };
     // Validation has no AbortSignal of its own; it can never legitimately outlast the call's timeout.
     let leased: Leased | undefined;
     const expiry = new AbortController();
@@ -255,14 +332,32 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
         return { ok: false, issues: answer.issues };
       case "fail": {
         if (answer.code === "LOCK_MISMATCH") return { ok: false, code: "LOCK_MISMATCH", message: answer.message };
-        if (answer.code === "OUTPUT_NOT_SERIALISABLE" || answer.code === "OUTPUT_TOO_LARGE" || answer.code === "OUTPUT_TOO_DEEP") {
-          const refused = dataFailure(JSON.stringify(name), `'s ${side} validator produced`, answer.problem, resolved.maxOutputBytes, true);
+        if (
+          answer.code === "OUTPUT_NOT_SERIALISABLE" ||
+          answer.code === "OUTPUT_TOO_LARGE" ||
+          answer.code === "OUTPUT_TOO_DEEP"
+        ) {
+          const refused = dataFailure(
+            JSON.stringify(name),
+            `'s ${side} validator produced`,
+            answer.problem,
+            resolved.maxOutputBytes,
+            true,
+          );
           return { ok: false, code: refused.code, message: refused.message };
         }
-        return { ok: false, code: "TOOL_ERROR", message: `the ${side} validator of tool ${JSON.stringify(name)} threw: ${answer.message}` };
+        return {
+          ok: false,
+          code: "TOOL_ERROR",
+          message: `the ${side} validator of tool ${JSON.stringify(name)} threw: ${answer.message}`,
+        };
       }
       case "result":
-        return { ok: false, code: "PROTOCOL_ERROR", message: `tool ${JSON.stringify(name)}'s sandbox process answered a validation with a result` };
+        return {
+          ok: false,
+          code: "PROTOCOL_ERROR",
+          message: `tool ${JSON.stringify(name)}'s sandbox process answered a validation with a result`,
+        };
       case "died": {
         const dead = deathFailure(name, tool, answer.death, limits);
         return { ok: false, code: dead.code, message: dead.message };
@@ -279,7 +374,10 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       case "died":
         return deathFailure(name, tool, answer.death, limits);
       default:
-        return failure("PROTOCOL_ERROR", `tool ${JSON.stringify(name)}'s sandbox process answered a call with ${answer.t}`);
+        return failure(
+          "PROTOCOL_ERROR",
+          `tool ${JSON.stringify(name)}'s sandbox process answered a call with ${answer.t}`,
+        );
     }
   }
 
@@ -297,11 +395,16 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
       if (resolved.isolation !== "os" && needing.length === 0) return;
       const found = await isolation();
       if (found instanceof RuntimeError) throw found;
-      if (found.isolation !== "os" && needing.length > 0) throw new RuntimeError("OS_LAYER_REQUIRED", needing.map(({ name, powers }) => osLayerRequired(name, powers, found.reason)).join("; "));
+      if (found.isolation !== "os" && needing.length > 0)
+        throw new RuntimeError(
+          "OS_LAYER_REQUIRED",
+          needing.map(({ name, powers }) => osLayerRequired(name, powers, found.reason)).join("; "),
+        );
       // Write scopes are created now, at deploy, and every scope is checked before the runtime is ready.
       for (const { name, tool } of needing) {
         const grant = tool.sandbox.fs === null ? null : grantScopes(tool.sandbox.fs, root, process.env, "create");
-        if (grant !== null && "problem" in grant) throw new RuntimeError("FS_SCOPE_UNAVAILABLE", `tool ${JSON.stringify(name)}: its ${grant.problem}`);
+        if (grant !== null && "problem" in grant)
+          throw new RuntimeError("FS_SCOPE_UNAVAILABLE", `tool ${JSON.stringify(name)}: its ${grant.problem}`);
       }
     },
     isolation: () => resolvedIsolation?.isolation ?? null,
@@ -315,12 +418,21 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
 
 /** The call's output tail the child sent with its answer, for the outcome's `logs`. */
 function withLogs(result: DispatchResult, answer: Answer): DispatchResult {
-  return (answer.t === "result" || answer.t === "fail") && answer.logs !== null ? { ...result, logs: answer.logs } : result;
+  return (answer.t === "result" || answer.t === "fail") && answer.logs !== null
+    ? { ...result, logs: answer.logs }
+    : result;
 }
 
 /** A tool error with the child's stack, mapped to the original files (runtime/stack/map-stack.ts). */
 async function withStack(result: DispatchResult, answer: Answer, request: DispatchRequest): Promise<DispatchResult> {
-  if (result.ok || result.code !== "TOOL_ERROR" || answer.t !== "fail" || answer.stack === null || request.mapStack === undefined) return result;
+  if (
+    result.ok ||
+    result.code !== "TOOL_ERROR" ||
+    answer.t !== "fail" ||
+    answer.stack === null ||
+    request.mapStack === undefined
+  )
+    return result;
   const stack = await request.mapStack(answer.stack);
   return stack.length === 0 ? result : { ...result, stack };
 }

@@ -6,7 +6,10 @@ import { credentialUrl, deniedEnvReason } from "../../src/contract/env-policy.js
  * lock carry one) and is set on the host, unless its value is a database or credential URL (credentialUrl). Nothing else
  * of the host's environment, not even PATH.
  */
-export function sandboxEnv(allowList: readonly string[], source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function sandboxEnv(
+  allowList: readonly string[],
+  source: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of allowList) {
     if (deniedEnvReason(name) !== undefined) continue;

@@ -54,7 +54,13 @@ export class Exchange {
     try {
       texts = this.reader.push(chunk);
     } catch (thrown) {
-      return [this.violation(thrown instanceof FrameTooLarge ? `sent a frame of ${thrown.bytes} bytes, over the ${thrown.maxBytes}-byte cap` : "sent a malformed frame")];
+      return [
+        this.violation(
+          thrown instanceof FrameTooLarge
+            ? `sent a frame of ${thrown.bytes} bytes, over the ${thrown.maxBytes}-byte cap`
+            : "sent a malformed frame",
+        ),
+      ];
     }
     const events: ExchangeEvent[] = [];
     let answer: AnswerMessage | undefined;
@@ -94,7 +100,8 @@ export class Exchange {
     }
     const pending = this.pending;
     if (pending === undefined) return this.violation(`sent ${message.t} while no request was pending`);
-    if (message.t === "ready" || message.t === "load-failed" || message.id !== pending.id) return this.violation(`sent ${message.t} for a request that is not the pending one`);
+    if (message.t === "ready" || message.t === "load-failed" || message.id !== pending.id)
+      return this.violation(`sent ${message.t} for a request that is not the pending one`);
     if (message.t === "call") {
       if (!pending.nested) return this.violation("asked for a nested call during validation");
       return { kind: "call", id: message.id, sub: message.sub, name: message.name, args: message.args };

@@ -31,7 +31,11 @@ export interface ConfiguredIsolation {
  * `configured` is called only when neither option nor environment sets it. A value that is none of the three is
  * OPTIONS_INVALID naming where it came from.
  */
-export function isolationSetting(option: unknown, env: Readonly<Record<string, string | undefined>> = process.env, configured?: () => ConfiguredIsolation | undefined): IsolationSetting {
+export function isolationSetting(
+  option: unknown,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  configured?: () => ConfiguredIsolation | undefined,
+): IsolationSetting {
   if (option !== undefined) return checked(option, "isolation");
   const fromEnv = env[ISOLATION_ENV];
   if (fromEnv !== undefined && fromEnv !== "") return checked(fromEnv, ISOLATION_ENV);
@@ -41,7 +45,8 @@ export function isolationSetting(option: unknown, env: Readonly<Record<string, s
 }
 
 function checked(value: unknown, what: string): IsolationSetting {
-  if (!ISOLATION_SETTINGS.includes(value as IsolationSetting)) invalidOption(`${what} must be "os", "auto" or "node" (got ${describeValue(value)})`);
+  if (!ISOLATION_SETTINGS.includes(value as IsolationSetting))
+    invalidOption(`${what} must be "os", "auto" or "node" (got ${describeValue(value)})`);
   return value as IsolationSetting;
 }
 
@@ -58,12 +63,17 @@ let warned = false;
  * process.
  */
 export async function resolveIsolation(setting: IsolationSetting, bwrap?: string): Promise<ResolvedIsolation> {
-  if (setting === "node") return { isolation: "node", layer: null, reason: 'isolation is "node": the Node layers only' };
+  if (setting === "node")
+    return { isolation: "node", layer: null, reason: 'isolation is "node": the Node layers only' };
   return decideIsolation(setting, await probeOsLayer(bwrap));
 }
 
 /** The decision for "os" or "auto" given what the probe found (separate so that a test can give it a host without bwrap). */
-export function decideIsolation(setting: "os" | "auto", probe: OsProbe, stderr: { write(text: string): unknown } = process.stderr): ResolvedIsolation {
+export function decideIsolation(
+  setting: "os" | "auto",
+  probe: OsProbe,
+  stderr: { write(text: string): unknown } = process.stderr,
+): ResolvedIsolation {
   if (probe.available) return { isolation: "os", layer: probe.layer, reason: null };
   if (setting === "os") throw unavailable(probe.reason);
   if (!warned) {
@@ -76,5 +86,8 @@ export function decideIsolation(setting: "os" | "auto", probe: OsProbe, stderr: 
 }
 
 export function unavailable(reason: string): RuntimeError {
-  return new RuntimeError("SANDBOX_UNAVAILABLE", `isolation is "os" but the sandbox's OS layer cannot start here: ${reason}. Sandboxed tools are not run; fix that, or set isolation "auto" to run them with the Node layers only`);
+  return new RuntimeError(
+    "SANDBOX_UNAVAILABLE",
+    `isolation is "os" but the sandbox's OS layer cannot start here: ${reason}. Sandboxed tools are not run; fix that, or set isolation "auto" to run them with the Node layers only`,
+  );
 }

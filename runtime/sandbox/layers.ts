@@ -38,8 +38,16 @@ export async function sandboxLayers(setting: IsolationSetting = "auto", bwrap?: 
   else {
     const probe = await probeOsLayer(bwrap);
     osLayer = probe.available
-      ? { active: true, namespaces: probe.layer.namespaces, reason: `children run under bubblewrap (${probe.layer.bwrap})` }
-      : { active: false, namespaces: [], reason: setting === "os" ? `${probe.reason} (isolation "os": sandboxed tools are refused)` : probe.reason };
+      ? {
+          active: true,
+          namespaces: probe.layer.namespaces,
+          reason: `children run under bubblewrap (${probe.layer.bwrap})`,
+        }
+      : {
+          active: false,
+          namespaces: [],
+          reason: setting === "os" ? `${probe.reason} (isolation "os": sandboxed tools are refused)` : probe.reason,
+        };
   }
   return {
     node: features.version,

@@ -26,7 +26,16 @@ export type PermissionFlag = "--permission" | "--experimental-permission";
  * `addons` (`--allow-addons`), `wasi` (`--allow-wasi`), `inspector` (`inspector.open`, granted by
  * `--allow-inspector` where that exists), `bindings` (`process.binding`), `net` (`--allow-net`).
  */
-export type PermissionScope = "fs.read" | "fs.write" | "child" | "worker" | "addons" | "wasi" | "inspector" | "bindings" | "net";
+export type PermissionScope =
+  | "fs.read"
+  | "fs.write"
+  | "child"
+  | "worker"
+  | "addons"
+  | "wasi"
+  | "inspector"
+  | "bindings"
+  | "net";
 
 export interface NodeFeatures {
   /** `process.version`, e.g. "v22.23.5". */
@@ -77,7 +86,11 @@ export interface NodeProbe {
 export function describeNode(probe: NodeProbe): NodeFeatures {
   const [major = 0, minor = 0] = probe.version.replace(/^v/, "").split(".").map(Number);
   const { flags } = probe;
-  const permissionFlag: PermissionFlag | null = flags.has("--permission") ? "--permission" : flags.has("--experimental-permission") ? "--experimental-permission" : null;
+  const permissionFlag: PermissionFlag | null = flags.has("--permission")
+    ? "--permission"
+    : flags.has("--experimental-permission")
+      ? "--experimental-permission"
+      : null;
   const permissionDeniesNetwork = permissionFlag !== null && flags.has("--allow-net");
   const permissionCovers: PermissionScope[] = [];
   if (permissionFlag !== null) {

@@ -3,7 +3,13 @@ import { mustBe, rule, type Rules } from "../../src/contract/options.js";
 import { checkOptions } from "../options/option-checks.js";
 import { DEFAULTS } from "../options/options.js";
 import { isolationSetting, type IsolationSetting } from "./isolation.js";
-import { resolveEgressOptions, secretProvider, type EgressOptions, type ResolvedEgressOptions, type SecretProvider } from "./egress/options.js";
+import {
+  resolveEgressOptions,
+  secretProvider,
+  type EgressOptions,
+  type ResolvedEgressOptions,
+  type SecretProvider,
+} from "./egress/options.js";
 
 /** What createSandboxDispatcher() accepts; every key is optional. */
 export interface SandboxOptions {
@@ -59,7 +65,17 @@ export interface ResolvedSandboxOptions {
   readonly maxOutputBytes: number;
 }
 
-export const SANDBOX_DEFAULTS = { heapMb: 512, maxRssMb: 1024, recycleAfterCalls: 10_000, maxIdle: 8, maxChildren: 16, maxQueued: 64, idleTimeoutMs: 30_000, spare: true, startTimeoutMs: 10_000 } as const;
+export const SANDBOX_DEFAULTS = {
+  heapMb: 512,
+  maxRssMb: 1024,
+  recycleAfterCalls: 10_000,
+  maxIdle: 8,
+  maxChildren: 16,
+  maxQueued: 64,
+  idleTimeoutMs: 30_000,
+  spare: true,
+  startTimeoutMs: 10_000,
+} as const;
 
 const SANDBOX_RULES: Rules = {
   heapMb: mustBe.integerAtLeast(16),
@@ -84,7 +100,8 @@ const LIMIT_RULES: Rules = { maxInputBytes: mustBe.integerAtLeast(1), maxOutputB
 export function resolveSandboxOptions(options: unknown): ResolvedSandboxOptions {
   const o = checkOptions(options ?? {}, "createSandboxDispatcher() options", SANDBOX_RULES);
   const limits = o.limits === undefined ? {} : checkOptions(o.limits, "limits", LIMIT_RULES);
-  const given = <K extends keyof typeof SANDBOX_DEFAULTS>(key: K) => (o[key] as (typeof SANDBOX_DEFAULTS)[K] | undefined) ?? SANDBOX_DEFAULTS[key];
+  const given = <K extends keyof typeof SANDBOX_DEFAULTS>(key: K) =>
+    (o[key] as (typeof SANDBOX_DEFAULTS)[K] | undefined) ?? SANDBOX_DEFAULTS[key];
   return {
     heapMb: given("heapMb"),
     maxRssMb: given("maxRssMb"),

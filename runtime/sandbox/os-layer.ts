@@ -1,4 +1,13 @@
-import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, readlinkSync, realpathSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readlinkSync,
+  realpathSync,
+} from "node:fs";
 import { constants as osConstants } from "node:os";
 import { dirname, isAbsolute, resolve as resolvePath } from "node:path";
 import { childProcesses } from "./builtins.js";
@@ -33,11 +42,14 @@ export interface OsLayer {
   readonly base: readonly string[];
 }
 
-export type OsProbe = { readonly available: true; readonly layer: OsLayer } | { readonly available: false; readonly reason: string };
+export type OsProbe =
+  | { readonly available: true; readonly layer: OsLayer }
+  | { readonly available: false; readonly reason: string };
 
 /** Where bwrap is looked for when neither an option nor CAVE_BWRAP names it: fixed paths, never the host's PATH. */
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap", "/usr/sbin/bwrap"];
-const INSTALL = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Alpine: apk add bubblewrap)";
+const INSTALL =
+  "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Alpine: apk add bubblewrap)";
 
 /** The environment variable naming bwrap where it is not at a usual path (NixOS, a vendored build); an absolute path. */
 export const BWRAP_ENV = "CAVE_BWRAP";
@@ -48,8 +60,16 @@ const probes = new Map<string, Promise<OsProbe>>();
  * Whether the OS layer can start here, probed once per process and bwrap location by starting `node --version`
  * inside it. `bwrap`: where bwrap is (the sandbox's option), else CAVE_BWRAP, else the first usual path holding it.
  */
-export function probeOsLayer(bwrap?: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<OsProbe> {
-  const named = bwrap !== undefined ? { path: bwrap, from: "the bwrap option" } : env[BWRAP_ENV] ? { path: env[BWRAP_ENV], from: BWRAP_ENV } : null;
+export function probeOsLayer(
+  bwrap?: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<OsProbe> {
+  const named =
+    bwrap !== undefined
+      ? { path: bwrap, from: "the bwrap option" }
+      : env[BWRAP_ENV]
+        ? { path: env[BWRAP_ENV], from: BWRAP_ENV }
+        : null;
   const key = named === null ? "" : `${named.from}\u0000${named.path}`;
   let found = probes.get(key);
   if (found === undefined) {
@@ -60,21 +80,33 @@ export function probeOsLayer(bwrap?: string, env: Readonly<Record<string, string
 }
 
 async function probe(named: { readonly path: string; readonly from: string } | null): Promise<OsProbe> {
-  if (process.platform !== "linux") return { available: false, reason: `the OS layer (bubblewrap) is Linux-only and this is ${process.platform}` };
+  if (process.platform !== "linux")
+    return { available: false, reason: `the OS layer (bubblewrap) is Linux-only and this is ${process.platform}` };
   let bwrap: string | undefined;
   if (named === null) {
     bwrap = BWRAP_PATHS.find((path) => existsSync(path));
     if (bwrap === undefined) return { available: false, reason: `bubblewrap (bwrap) is not installed: ${INSTALL}` };
   } else {
-    if (!isAbsolute(named.path)) return { available: false, reason: `${named.from} must be an absolute path to bwrap (got ${JSON.stringify(named.path)})` };
-    if (!existsSync(named.path)) return { available: false, reason: `${named.from} names ${named.path}, which does not exist: ${INSTALL}, or point ${named.from} at its bwrap` };
+    if (!isAbsolute(named.path))
+      return {
+        available: false,
+        reason: `${named.from} must be an absolute path to bwrap (got ${JSON.stringify(named.path)})`,
+      };
+    if (!existsSync(named.path))
+      return {
+        available: false,
+        reason: `${named.from} names ${named.path}, which does not exist: ${INSTALL}, or point ${named.from} at its bwrap`,
+      };
     bwrap = named.path;
   }
   let base: string[];
   try {
     base = baseMounts();
   } catch (thrown) {
-    return { available: false, reason: `the node binary's files could not be located for the sandbox (${thrownText(thrown)})` };
+    return {
+      available: false,
+      reason: `the node binary's files could not be located for the sandbox (${thrownText(thrown)})`,
+    };
   }
   // Every namespace first; then without user and cgroup namespaces (root on a kernel or container that refuses
   // them can still make the others). pid and net are what the layer is for: without them it is unavailable.
@@ -99,7 +131,12 @@ async function probe(named: { readonly path: string; readonly from: string } | n
  */
 export function osLayerCommand(
   layer: OsLayer,
-  options: { readonly mounts: readonly Mount[]; readonly command: readonly string[]; readonly infoFd?: number; readonly chdir?: string },
+  options: {
+    readonly mounts: readonly Mount[];
+    readonly command: readonly string[];
+    readonly infoFd?: number;
+    readonly chdir?: string;
+  },
 ): string[] {
   const args = [layer.bwrap];
   for (const ns of layer.namespaces) args.push(`--unshare-${ns}`);
@@ -112,7 +149,8 @@ export function osLayerCommand(
   if (options.chdir !== undefined) args.push("--dir", options.chdir);
   for (const mount of options.mounts) {
     const target = mount.target ?? mount.path;
-    if (!isAbsolute(mount.path) || !isAbsolute(target)) throw new TypeError(`sandbox mounts need absolute paths (got ${JSON.stringify(mount.path)})`);
+    if (!isAbsolute(mount.path) || !isAbsolute(target))
+      throw new TypeError(`sandbox mounts need absolute paths (got ${JSON.stringify(mount.path)})`);
     args.push(mount.write === true ? "--bind" : "--ro-bind", mount.path, target);
   }
   if (options.infoFd !== undefined) args.push("--info-fd", String(options.infoFd));
@@ -124,7 +162,10 @@ export function osLayerCommand(
  * How the process bwrap ran ended, as Node would report it for the process itself: bwrap exits with 128 + the signal
  * number when its child was killed by a signal (so a genuine exit code above 128 reads as that signal too).
  */
-export function sandboxedExit(code: number | null, signal: string | null): { code: number | null; signal: string | null } {
+export function sandboxedExit(
+  code: number | null,
+  signal: string | null,
+): { code: number | null; signal: string | null } {
   if (signal !== null || code === null || code <= 128) return { code, signal };
   const name = Object.entries(osConstants.signals).find(([, number]) => number === code - 128)?.[0];
   return name === undefined ? { code, signal } : { code: null, signal: name };
@@ -141,7 +182,12 @@ function baseMounts(): string[] {
   const maps = readFileSync("/proc/self/maps", "latin1");
   for (const line of maps.split("\n")) {
     const file = line.slice(line.indexOf("/"));
-    if (line.indexOf("/") < 0 || !/\.so(\.[0-9.]+)?$/.test(file) || !/^\/(usr|lib|lib32|lib64|libx32|opt|nix|gnu)\//.test(file)) continue;
+    if (
+      line.indexOf("/") < 0 ||
+      !/\.so(\.[0-9.]+)?$/.test(file) ||
+      !/^\/(usr|lib|lib32|lib64|libx32|opt|nix|gnu)\//.test(file)
+    )
+      continue;
     paths.add(dirname(file));
   }
   const interpreter = elfInterpreter(realpathSync(process.execPath));
@@ -252,8 +298,10 @@ export function whyNot(stderr: string, host: { readonly uid: number; read(path: 
   const said = stderr === "" ? "" : ` (bwrap said: ${stderr.split("\n")[0]})`;
   const { uid, read } = host;
   if (uid !== 0) {
-    if (read("/proc/sys/kernel/unprivileged_userns_clone") === "0") return `bubblewrap cannot create a user namespace: the kernel setting kernel.unprivileged_userns_clone is 0 (set it to 1, or run the host as root)${said}`;
-    if (read("/proc/sys/user/max_user_namespaces") === "0") return `bubblewrap cannot create a user namespace: user.max_user_namespaces is 0 (raise it)${said}`;
+    if (read("/proc/sys/kernel/unprivileged_userns_clone") === "0")
+      return `bubblewrap cannot create a user namespace: the kernel setting kernel.unprivileged_userns_clone is 0 (set it to 1, or run the host as root)${said}`;
+    if (read("/proc/sys/user/max_user_namespaces") === "0")
+      return `bubblewrap cannot create a user namespace: user.max_user_namespaces is 0 (raise it)${said}`;
     if (read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") === "1") {
       return `bubblewrap cannot create a user namespace: AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1; allow bwrap with an AppArmor profile, or set it to 0)${said}`;
     }

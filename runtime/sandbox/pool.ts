@@ -49,7 +49,10 @@ export class ChildPool {
   private closed = false;
   private sweeper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: ResolvedSandboxOptions, private readonly watchdog: RssWatchdog) {}
+  constructor(
+    private readonly options: ResolvedSandboxOptions,
+    private readonly watchdog: RssWatchdog,
+  ) {}
 
   /** A child of this run, or a spare, that is ready for a request now; none if a start-up would be needed. */
   warm(key: PoolKey): SandboxChild | undefined {
@@ -124,7 +127,14 @@ export class ChildPool {
       this.park(key.run, child);
     }
     // A spare only in spare room: never at the cap, never ahead of a waiting call.
-    if (this.options.spare && !this.closed && !this.byKey.has(spareKey(key)) && this.waiters.length === 0 && this.all.size < this.options.maxChildren) this.park(spareKey(key), this.start(spec));
+    if (
+      this.options.spare &&
+      !this.closed &&
+      !this.byKey.has(spareKey(key)) &&
+      this.waiters.length === 0 &&
+      this.all.size < this.options.maxChildren
+    )
+      this.park(spareKey(key), this.start(spec));
   }
 
   stats(): PoolStats {

@@ -18,7 +18,16 @@ import { RAW_STACK_CHARS } from "./child/raw-stack.mjs";
 export type { DataProblem };
 
 /** Codes a child may put in a `fail` frame; anything else is a protocol error. */
-export const CHILD_FAIL_CODES = ["TOOL_ERROR", "SANDBOX_DENIED", "NETWORK_REFUSED", "OUTPUT_NOT_SERIALISABLE", "OUTPUT_TOO_LARGE", "OUTPUT_TOO_DEEP", "INPUT_INVALID", "LOCK_MISMATCH"] as const;
+export const CHILD_FAIL_CODES = [
+  "TOOL_ERROR",
+  "SANDBOX_DENIED",
+  "NETWORK_REFUSED",
+  "OUTPUT_NOT_SERIALISABLE",
+  "OUTPUT_TOO_LARGE",
+  "OUTPUT_TOO_DEEP",
+  "INPUT_INVALID",
+  "LOCK_MISMATCH",
+] as const;
 export type ChildFailCode = (typeof CHILD_FAIL_CODES)[number];
 
 /** The code and `transient` flag of a thrown error and its causes, for the retry rule. */
@@ -35,7 +44,18 @@ export type ChildMessage =
   | { readonly t: "validated"; readonly id: string; readonly value: unknown }
   | { readonly t: "invalid"; readonly id: string; readonly issues: readonly ValidationIssue[] }
   /** `fatal`: the child exits right after this answer (an uncaught fault); it is never reused. */
-  | { readonly t: "fail"; readonly id: string; readonly code: ChildFailCode; readonly message: string; readonly chain: readonly ErrorLink[]; readonly problem: DataProblem | null; readonly issues: readonly ValidationIssue[]; readonly fatal: boolean; readonly stack: string | null; readonly logs: string | null }
+  | {
+      readonly t: "fail";
+      readonly id: string;
+      readonly code: ChildFailCode;
+      readonly message: string;
+      readonly chain: readonly ErrorLink[];
+      readonly problem: DataProblem | null;
+      readonly issues: readonly ValidationIssue[];
+      readonly fatal: boolean;
+      readonly stack: string | null;
+      readonly logs: string | null;
+    }
   | { readonly t: "call"; readonly id: string; readonly sub: number; readonly name: string; readonly args: unknown };
 
 /** Reads one parsed frame as a child message, or returns why it is not one. */
@@ -69,10 +89,22 @@ export function decodeChildMessage(frame: unknown): ChildMessage | string {
       const problem = frame.problem === undefined ? null : decodeProblem(frame.problem);
       if (issues === undefined || problem === undefined || chain.includes(undefined)) return "a malformed fail message";
       const stack = typeof frame.stack === "string" ? frame.stack.slice(0, RAW_STACK_CHARS) : null;
-      return { t, id, code: frame.code, message: clip(frame.message), chain: chain as ErrorLink[], problem, issues, fatal: frame.fatal === true, stack, logs: decodeLogs(frame.logs) };
+      return {
+        t,
+        id,
+        code: frame.code,
+        message: clip(frame.message),
+        chain: chain as ErrorLink[],
+        problem,
+        issues,
+        fatal: frame.fatal === true,
+        stack,
+        logs: decodeLogs(frame.logs),
+      };
     }
     case "call":
-      if (!Number.isSafeInteger(frame.sub) || typeof frame.name !== "string" || !Object.hasOwn(frame, "args")) return "a malformed call message";
+      if (!Number.isSafeInteger(frame.sub) || typeof frame.name !== "string" || !Object.hasOwn(frame, "args"))
+        return "a malformed call message";
       return { t, id, sub: frame.sub as number, name: frame.name, args: frame.args };
     default:
       return `an unknown message type ${JSON.stringify(t.slice(0, 40))}`;
@@ -90,17 +122,26 @@ function decodeIssues(value: unknown): ValidationIssue[] | undefined {
 }
 
 function decodeLink(value: unknown): ErrorLink | undefined {
-  if (!isRecord(value) || (value.code !== null && typeof value.code !== "string") || typeof value.transient !== "boolean") return undefined;
+  if (
+    !isRecord(value) ||
+    (value.code !== null && typeof value.code !== "string") ||
+    typeof value.transient !== "boolean"
+  )
+    return undefined;
   return { code: value.code, transient: value.transient };
 }
 
 function decodeProblem(value: unknown): DataProblem | undefined {
   if (!isRecord(value)) return undefined;
-  if (value.kind === "too-large" && Number.isSafeInteger(value.bytes)) return { kind: "too-large", bytes: value.bytes as number };
+  if (value.kind === "too-large" && Number.isSafeInteger(value.bytes))
+    return { kind: "too-large", bytes: value.bytes as number };
   if (value.kind === "native" && typeof value.what === "string") return { kind: "native", what: clip(value.what) };
-  if (value.kind === "too-deep" && Number.isSafeInteger(value.maxDepth)) return { kind: "too-deep", maxDepth: value.maxDepth as number };
-  if (value.kind === "pollution" && typeof value.path === "string") return { kind: "pollution", path: clip(value.path) };
-  if (value.kind === "not-data" && typeof value.path === "string" && typeof value.what === "string") return { kind: "not-data", path: clip(value.path), what: clip(value.what) };
+  if (value.kind === "too-deep" && Number.isSafeInteger(value.maxDepth))
+    return { kind: "too-deep", maxDepth: value.maxDepth as number };
+  if (value.kind === "pollution" && typeof value.path === "string")
+    return { kind: "pollution", path: clip(value.path) };
+  if (value.kind === "not-data" && typeof value.path === "string" && typeof value.what === "string")
+    return { kind: "not-data", path: clip(value.path), what: clip(value.what) };
   return undefined;
 }
 

@@ -56,7 +56,12 @@ export type Death =
   | { readonly by: "deadline" }
   | { readonly by: "rss"; readonly rssBytes: number }
   | { readonly by: "protocol"; readonly why: string }
-  | { readonly by: "exit"; readonly code: number | null; readonly signal: string | null; readonly heapExhausted: boolean }
+  | {
+      readonly by: "exit";
+      readonly code: number | null;
+      readonly signal: string | null;
+      readonly heapExhausted: boolean;
+    }
   | { readonly by: "spawn"; readonly message: string }
   | { readonly by: "refused"; readonly message: string }
   | { readonly by: "start-timeout"; readonly ms: number }
@@ -65,7 +70,10 @@ export type Death =
 
 export type Answer = AnswerMessage | { readonly t: "died"; readonly death: Death };
 
-export type Started = { readonly ok: true } | { readonly ok: false; readonly code: ChildFailCode; readonly message: string } | { readonly ok: false; readonly death: Death };
+export type Started =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: ChildFailCode; readonly message: string }
+  | { readonly ok: false; readonly death: Death };
 
 /** Nested calls the child asks for while a run request is pending. */
 export type NestedCall = (name: string, args: unknown) => Promise<CallOutcome>;
@@ -155,7 +163,12 @@ export class SandboxChild {
         ? [process.execPath, ...nodeArgs]
         : osLayerCommand(spec.osLayer, {
             // The broker socket is seen at one fixed path inside, whatever the host's temporary folder is.
-            mounts: [{ path: dir }, ...spec.readable.map((path) => ({ path })), ...(spec.egress === null ? [] : [{ path: spec.egress.hostPath, target: CHILD_SOCKET_PATH }]), ...(scopes?.mounts ?? [])],
+            mounts: [
+              { path: dir },
+              ...spec.readable.map((path) => ({ path })),
+              ...(spec.egress === null ? [] : [{ path: spec.egress.hostPath, target: CHILD_SOCKET_PATH }]),
+              ...(scopes?.mounts ?? []),
+            ],
             command: [process.execPath, ...nodeArgs],
             infoFd: INFO_FD,
             chdir: spec.cwd,
@@ -167,12 +180,22 @@ export class SandboxChild {
       // child cannot signal its parent's group. fd 4 carries bwrap's info (the sandbox's pid), if any.
       const stdio: Array<"ignore" | "pipe"> = ["ignore", "ignore", "pipe", "pipe"];
       if (spec.osLayer !== null) stdio.push("pipe");
-      child = childProcesses().spawn(command[0]!, command.slice(1), { env: { ...spec.env }, cwd: spec.cwd, detached: true, stdio, windowsHide: true });
+      child = childProcesses().spawn(command[0]!, command.slice(1), {
+        env: { ...spec.env },
+        cwd: spec.cwd,
+        detached: true,
+        stdio,
+        windowsHide: true,
+      });
     } catch (thrown) {
       this.process = undefined as never;
       this.pid = undefined;
       this.channel = undefined;
-      this.die(thrown instanceof RefusedStart ? { by: "refused", message: thrown.message } : { by: "spawn", message: thrownText(thrown) });
+      this.die(
+        thrown instanceof RefusedStart
+          ? { by: "refused", message: thrown.message }
+          : { by: "spawn", message: thrownText(thrown) },
+      );
       return;
     }
     this.process = child;
@@ -188,7 +211,10 @@ export class SandboxChild {
     else this.readInfo(child.stdio[INFO_FD] as Socket);
     // Kept as bytes, never decoded as it comes: a 128 MB flood costs the host a copy of the tail per read, nothing more.
     child.stderr!.on("data", (chunk: Buffer) => {
-      this.stderrTail = chunk.length >= STDERR_TAIL ? chunk.subarray(chunk.length - STDERR_TAIL) : Buffer.concat([this.stderrTail, chunk]).subarray(-STDERR_TAIL);
+      this.stderrTail =
+        chunk.length >= STDERR_TAIL
+          ? chunk.subarray(chunk.length - STDERR_TAIL)
+          : Buffer.concat([this.stderrTail, chunk]).subarray(-STDERR_TAIL);
     });
     // Never keeps the host alive by itself: an idle child must not stop the host from exiting, and
     // a call in flight is kept alive by the runtime's deadline timer, which settles it in any case.
@@ -206,8 +232,13 @@ export class SandboxChild {
     // "close": the process is gone and its stderr fully read (the heap message comes last).
     child.on("close", (rawCode, rawSignal) => {
       // Under bwrap a signal that killed node arrives as bwrap's exit code 128 + n.
-      const { code, signal } = spec.osLayer === null ? { code: rawCode, signal: rawSignal } : sandboxedExit(rawCode, rawSignal);
-      this.die(code === EXIT_CHANNEL ? { by: "protocol", why: "closed or broke its channel" } : { by: "exit", code, signal, heapExhausted: HEAP_EXHAUSTED.test(this.stderrTail.toString("latin1")) });
+      const { code, signal } =
+        spec.osLayer === null ? { code: rawCode, signal: rawSignal } : sandboxedExit(rawCode, rawSignal);
+      this.die(
+        code === EXIT_CHANNEL
+          ? { by: "protocol", why: "closed or broke its channel" }
+          : { by: "exit", code, signal, heapExhausted: HEAP_EXHAUSTED.test(this.stderrTail.toString("latin1")) },
+      );
     });
     this.write(
       JSON.stringify({
@@ -291,12 +322,19 @@ export class SandboxChild {
   /** Runs execute with `inputText` (JSON) in the child; `onCall` serves its nested calls. */
   run(callId: string, idempotencyKey: string | undefined, inputText: string, onCall: NestedCall): Promise<Answer> {
     const idem = idempotencyKey === undefined ? "" : `,"idem":${JSON.stringify(idempotencyKey)}`;
-    return this.request((id) => `{"t":"run","id":${JSON.stringify(id)},"callId":${JSON.stringify(callId)}${idem},"input":${inputText}}`, onCall);
+    return this.request(
+      (id) => `{"t":"run","id":${JSON.stringify(id)},"callId":${JSON.stringify(callId)}${idem},"input":${inputText}}`,
+      onCall,
+    );
   }
 
   /** Runs the tool's Standard Schema for one side; with `wantValue` false only the verdict comes back. */
   validate(side: "input" | "output", valueText: string, wantValue: boolean): Promise<Answer> {
-    return this.request((id) => `{"t":"validate","id":${JSON.stringify(id)},"side":${JSON.stringify(side)},"wantValue":${wantValue},"value":${valueText}}`, undefined);
+    return this.request(
+      (id) =>
+        `{"t":"validate","id":${JSON.stringify(id)},"side":${JSON.stringify(side)},"wantValue":${wantValue},"value":${valueText}}`,
+      undefined,
+    );
   }
 
   /** Kills the process group now and settles whatever is pending with `death`. */
@@ -305,7 +343,8 @@ export class SandboxChild {
   }
 
   private request(frame: (id: string) => string, onCall: NestedCall | undefined): Promise<Answer> {
-    if (!this.idle) return Promise.resolve({ t: "died", death: this.death ?? { by: "protocol", why: "was asked twice at once" } });
+    if (!this.idle)
+      return Promise.resolve({ t: "died", death: this.death ?? { by: "protocol", why: "was asked twice at once" } });
     const id = `${this.secret}.${++this.requests}`;
     this.exchange.begin(id, onCall !== undefined);
     return new Promise((resolve) => {
@@ -389,7 +428,10 @@ export class SandboxChild {
       // Under the OS layer, bwrap's processes inside the sandbox are in a session of their own: the node process and
       // its sandbox's first process are killed directly; killing bwrap alone would also end them (--die-with-parent
       // and the pid namespace), but only after the kernel delivers that.
-      for (const target of [this.nodePid !== this.pid ? this.nodePid : undefined, this.sandboxInit === undefined ? undefined : -this.sandboxInit]) {
+      for (const target of [
+        this.nodePid !== this.pid ? this.nodePid : undefined,
+        this.sandboxInit === undefined ? undefined : -this.sandboxInit,
+      ]) {
         if (target === undefined) continue;
         try {
           process.kill(target, "SIGKILL");

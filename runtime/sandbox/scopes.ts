@@ -36,10 +36,18 @@ export type ScopeMode = "create" | "check";
  * symbolic link below its base, a glob matches a symbolic link, or a path holds a character Node's permission flags
  * interpret.
  */
-export function grantScopes(fs: LockedFs, root: string, env: Readonly<Record<string, string | undefined>>, mode: ScopeMode): ScopeGrant | ScopeRefusal {
+export function grantScopes(
+  fs: LockedFs,
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+  mode: ScopeMode,
+): ScopeGrant | ScopeRefusal {
   const targets = new Map<string, Mount>();
   const settings: Record<string, string> = {};
-  for (const [kind, texts] of [["write", fs.write], ["read", fs.read]] as const) {
+  for (const [kind, texts] of [
+    ["write", fs.write],
+    ["read", fs.read],
+  ] as const) {
     for (const text of texts) {
       const parsed = parseScope(text);
       if (!parsed.ok) return { problem: `${kind} scope ${JSON.stringify(text)} ${parsed.problem}` };
@@ -53,10 +61,13 @@ export function grantScopes(fs: LockedFs, root: string, env: Readonly<Record<str
         if (entry.missing) continue;
         const unsafe = unsafePermissionPath(entry.target);
         if (unsafe !== null) {
-          return { problem: `${kind} scope ${JSON.stringify(text)} is at a path holding ${JSON.stringify(unsafe)}, which Node's permission flags read as ${unsafe === "*" ? "a wildcard" : "a separator"}; move it to a path without "*" or ","` };
+          return {
+            problem: `${kind} scope ${JSON.stringify(text)} is at a path holding ${JSON.stringify(unsafe)}, which Node's permission flags read as ${unsafe === "*" ? "a wildcard" : "a separator"}; move it to a path without "*" or ","`,
+          };
         }
         // A write scope wins over a read scope of the same path.
-        if (!targets.has(entry.target)) targets.set(entry.target, { path: entry.source, target: entry.target, write: kind === "write" });
+        if (!targets.has(entry.target))
+          targets.set(entry.target, { path: entry.source, target: entry.target, write: kind === "write" });
       }
     }
   }
@@ -79,15 +90,22 @@ function baseOf(scope: FsScope, root: string, env: Readonly<Record<string, strin
   if (scope.base.kind === "project") return { shown: root, real: realpathSync(root) };
   const { name } = scope.base;
   const value = env[name];
-  if (value === undefined || value === "") return { problem: `the runtime setting ${name} is not set; give the directory in the environment variable ${name} (an absolute path) where the runtime runs` };
-  if (!isAbsolute(value)) return { problem: `the runtime setting ${name} must be an absolute path (got ${JSON.stringify(value)})` };
+  if (value === undefined || value === "")
+    return {
+      problem: `the runtime setting ${name} is not set; give the directory in the environment variable ${name} (an absolute path) where the runtime runs`,
+    };
+  if (!isAbsolute(value))
+    return { problem: `the runtime setting ${name} must be an absolute path (got ${JSON.stringify(value)})` };
   let real: string;
   try {
     real = realpathSync(value);
   } catch {
-    return { problem: `the runtime setting ${name} names ${value}, which does not exist; create it (the deploy gives it) or correct ${name}` };
+    return {
+      problem: `the runtime setting ${name} names ${value}, which does not exist; create it (the deploy gives it) or correct ${name}`,
+    };
   }
-  if (!lstatSync(real).isDirectory()) return { problem: `the runtime setting ${name} names ${value}, which is not a directory` };
+  if (!lstatSync(real).isDirectory())
+    return { problem: `the runtime setting ${name} names ${value}, which is not a directory` };
   return { shown: value, real };
 }
 
@@ -113,28 +131,40 @@ function walk(path: string, base: Base, kind: "read" | "write", mode: ScopeMode)
       found = null;
     }
     if (found === null) {
-      if (kind === "read") return { problem: `does not exist (${shown} is missing); create it, or drop the scope and rebuild` };
+      if (kind === "read")
+        return { problem: `does not exist (${shown} is missing); create it, or drop the scope and rebuild` };
       if (mode === "check") {
         try {
           accessSync(current, constants.W_OK);
         } catch {
-          return { problem: `cannot be created: its parent ${parts.slice(0, i).join("/") || "(the base)"} is not writable` };
+          return {
+            problem: `cannot be created: its parent ${parts.slice(0, i).join("/") || "(the base)"} is not writable`,
+          };
         }
         return { source: join(base.real, path), target: join(base.shown, path), missing: true };
       }
       try {
         mkdirSync(next);
       } catch (thrown) {
-        return { problem: `could not be created (${(thrown as { code?: string }).code ?? String(thrown)} at ${shown})` };
+        return {
+          problem: `could not be created (${(thrown as { code?: string }).code ?? String(thrown)} at ${shown})`,
+        };
       }
       found = lstatSync(next);
     }
-    if (found.isSymbolicLink()) return { problem: `passes through a symbolic link (${shown}); a scope is never followed out of its base: replace the link with the directory itself` };
-    if (i < parts.length - 1 && !found.isDirectory()) return { problem: `passes through ${shown}, which is not a directory` };
+    if (found.isSymbolicLink())
+      return {
+        problem: `passes through a symbolic link (${shown}); a scope is never followed out of its base: replace the link with the directory itself`,
+      };
+    if (i < parts.length - 1 && !found.isDirectory())
+      return { problem: `passes through ${shown}, which is not a directory` };
     current = next;
     stat = found;
   }
-  if (kind === "write" && !stat.isDirectory()) return { problem: "is not a directory; write scopes are directories (a single file cannot be mounted read-write safely)" };
+  if (kind === "write" && !stat.isDirectory())
+    return {
+      problem: "is not a directory; write scopes are directories (a single file cannot be mounted read-write safely)",
+    };
   if (!stat.isDirectory() && !stat.isFile()) return { problem: "is neither a file nor a directory" };
   return { source: current, target: join(base.shown, path), missing: false };
 }
@@ -142,18 +172,26 @@ function walk(path: string, base: Base, kind: "read" | "write", mode: ScopeMode)
 /** The files a glob read scope matches now, each checked like a path; its fixed leading folders must exist. */
 function globbed(scope: FsScope, base: Base): Entry[] {
   const parts = scope.path.split("/");
-  const fixed = parts.slice(0, parts.findIndex((part) => /[*?[\]{}]/.test(part)));
+  const fixed = parts.slice(
+    0,
+    parts.findIndex((part) => /[*?[\]{}]/.test(part)),
+  );
   const folder = walk(fixed.join("/"), base, "read", "check");
   if ("problem" in folder) return [folder];
   const pattern = parts.slice(fixed.length).join("/");
   // fast-glob only when a scope is a glob: the runtime's start-up never pays for it.
-  const fg = createRequire(import.meta.url)("fast-glob") as { sync(pattern: string, options: Record<string, unknown>): string[] };
-  const matches = fg.sync(pattern, { cwd: folder.source, onlyFiles: false, followSymbolicLinks: false, unique: true }).sort();
+  const fg = createRequire(import.meta.url)("fast-glob") as {
+    sync(pattern: string, options: Record<string, unknown>): string[];
+  };
+  const matches = fg
+    .sync(pattern, { cwd: folder.source, onlyFiles: false, followSymbolicLinks: false, unique: true })
+    .sort();
   const out: Entry[] = [];
   for (const match of matches) {
     const path = [...fixed, match].join("/");
     const stat = lstatSync(join(folder.source, match));
-    if (stat.isSymbolicLink()) return [{ problem: `matches ${path}, a symbolic link; a scope is never followed out of its base` }];
+    if (stat.isSymbolicLink())
+      return [{ problem: `matches ${path}, a symbolic link; a scope is never followed out of its base` }];
     if (stat.isFile()) out.push({ source: join(base.real, path), target: join(base.shown, path), missing: false });
   }
   return out;

@@ -74,12 +74,17 @@ function parseFrame(text: string): RawFrame | undefined {
   return { name, file, line: Number(location[2]), column: Number(location[3]) };
 }
 
-async function place(frame: RawFrame, places: StackPlaces): Promise<{ file: string; line: number; column: number } | undefined> {
+async function place(
+  frame: RawFrame,
+  places: StackPlaces,
+): Promise<{ file: string; line: number; column: number } | undefined> {
   for (const dir of places.copyDirs) {
     const path = below(dir, frame.file);
     if (path === undefined) continue;
     const original = (await places.mapOf(path))?.at(frame.line, frame.column);
-    return original === undefined ? { file: path, line: frame.line, column: frame.column } : { file: original.source, line: original.line, column: original.column };
+    return original === undefined
+      ? { file: path, line: frame.line, column: frame.column }
+      : { file: original.source, line: original.line, column: original.column };
   }
   for (const { dir, path } of places.packages) {
     const inside = below(dir, frame.file);

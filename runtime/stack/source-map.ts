@@ -25,8 +25,17 @@ export class BundleMap {
     if (at < 0) return undefined;
     const end = code.indexOf("\n", at + 1);
     try {
-      const map = JSON.parse(Buffer.from(code.slice(at + 1 + INLINE_MAP_PREFIX.length, end < 0 ? undefined : end), "base64").toString("utf8")) as { sources?: unknown; mappings?: unknown };
-      if (!Array.isArray(map.sources) || !map.sources.every((s) => typeof s === "string") || typeof map.mappings !== "string") return undefined;
+      const map = JSON.parse(
+        Buffer.from(code.slice(at + 1 + INLINE_MAP_PREFIX.length, end < 0 ? undefined : end), "base64").toString(
+          "utf8",
+        ),
+      ) as { sources?: unknown; mappings?: unknown };
+      if (
+        !Array.isArray(map.sources) ||
+        !map.sources.every((s) => typeof s === "string") ||
+        typeof map.mappings !== "string"
+      )
+        return undefined;
       return new BundleMap(map.sources as string[], decodeMappings(map.mappings));
     } catch {
       return undefined;
@@ -42,11 +51,15 @@ export class BundleMap {
     // A frame's column before the line's first mapping (indentation) belongs to the first.
     if (found < 0) found = 0;
     const source = this.sources[segments[found + 1]!];
-    return source === undefined ? undefined : { source, line: segments[found + 2]! + 1, column: segments[found + 3]! + 1 };
+    return source === undefined
+      ? undefined
+      : { source, line: segments[found + 2]! + 1, column: segments[found + 3]! + 1 };
   }
 }
 
-const BASE64 = new Map([..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"].map((char, index) => [char, index]));
+const BASE64 = new Map(
+  [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"].map((char, index) => [char, index]),
+);
 
 /** Source map v3 mappings: per line, segments of base64 VLQ deltas; source, line and column run on across lines. */
 function decodeMappings(mappings: string): Int32Array[] {

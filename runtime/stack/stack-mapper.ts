@@ -20,7 +20,11 @@ export class StackMapper {
     const copy = this.copy();
     // The deepest package first: a nested install is named by its own path, not as a file of its parent.
     const packages = [...this.packages()].sort((a, b) => b.dir.length - a.dir.length);
-    return mapStack(raw, { copyDirs: copy === undefined ? [] : [copy.dir], packages, mapOf: (path) => this.mapOf(copy, path) });
+    return mapStack(raw, {
+      copyDirs: copy === undefined ? [] : [copy.dir],
+      packages,
+      mapOf: (path) => this.mapOf(copy, path),
+    });
   }
 
   private mapOf(copy: PrivateCopy | undefined, path: string): Promise<BundleMap | undefined> {

@@ -25,5 +25,9 @@ export function own<T>(record: Readonly<Record<string, T>>, key: string): T | un
 
 /** JSON.parse where every object is prototype-free (a document whose keys are names: a lock). */
 export function parseJsonDictionaries(text: string): unknown {
-  return JSON.parse(text, (_key, value: unknown) => (value !== null && typeof value === "object" && !Array.isArray(value) ? toDictionary(value as Record<string, unknown>) : value));
+  return JSON.parse(text, (_key, value: unknown) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? toDictionary(value as Record<string, unknown>)
+      : value,
+  );
 }

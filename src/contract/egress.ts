@@ -26,7 +26,18 @@ export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** An HTTP field name (RFC 9110 token), written in lowercase so the lock has one spelling. */
 const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;
 /** Headers the broker owns (framing, routing, hop-by-hop): a secret may not be injected as one of them. */
-const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer", "proxy-connection", "expect"]);
+const RESERVED_HEADERS = new Set([
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+  "proxy-connection",
+  "expect",
+]);
 
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -36,26 +47,31 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
  * is the reason it is not one, worded to follow "egress entry X ...".
  */
 export function parseEgressEntry(entry: string): EgressRule | string {
-  if (/[/?#@\s\[\]]/.test(entry)) return "is not a host name: write the host and an optional port only (\"api.github.com\", \"hooks.example.com:8443\"), no scheme, path or user";
+  if (/[/?#@\s[\]]/.test(entry))
+    return 'is not a host name: write the host and an optional port only ("api.github.com", "hooks.example.com:8443"), no scheme, path or user';
   let rest = entry;
   let port: number | null = null;
   const colon = rest.lastIndexOf(":");
   if (colon >= 0) {
     const digits = rest.slice(colon + 1);
-    if (!/^[1-9]\d{0,4}$/.test(digits) || Number(digits) > 65535) return `has port ${JSON.stringify(digits)}, which is not a number from 1 to 65535`;
+    if (!/^[1-9]\d{0,4}$/.test(digits) || Number(digits) > 65535)
+      return `has port ${JSON.stringify(digits)}, which is not a number from 1 to 65535`;
     port = Number(digits);
     rest = rest.slice(0, colon);
   }
   if (/[A-Z]/.test(rest)) return "has capital letters; write host names in lowercase";
-  if (/[/?#@\s\[\]]/.test(rest) || rest.includes("://")) return "is not a host name: write the host and an optional port only (\"api.github.com\", \"hooks.example.com:8443\"), no scheme, path or user";
+  if (/[/?#@\s[\]]/.test(rest) || rest.includes("://"))
+    return 'is not a host name: write the host and an optional port only ("api.github.com", "hooks.example.com:8443"), no scheme, path or user';
   const wildcard = rest.startsWith("*.");
   const host = wildcard ? rest.slice(2) : rest;
-  if (host.includes("*")) return "has a wildcard other than one leading \"*.\" label";
+  if (host.includes("*")) return 'has a wildcard other than one leading "*." label';
   if (IPV4.test(host)) return wildcard ? "puts a wildcard before an IP address" : { host, wildcard, port };
   const labels = host.split(".");
-  if (host.length > 253 || !labels.every((label) => LABEL.test(label))) return "is not a valid host name (letters, digits and hyphens in dot-separated labels)";
+  if (host.length > 253 || !labels.every((label) => LABEL.test(label)))
+    return "is not a valid host name (letters, digits and hyphens in dot-separated labels)";
   if (/^\d+$/.test(labels[labels.length - 1]!)) return "is not a valid host name (its last label is a number)";
-  if (wildcard && labels.length < 2) return "puts a wildcard right under a top-level domain; name at least the registered domain (\"*.example.com\")";
+  if (wildcard && labels.length < 2)
+    return 'puts a wildcard right under a top-level domain; name at least the registered domain ("*.example.com")';
   return { host, wildcard, port };
 }
 
@@ -77,7 +93,11 @@ export function ruleCovers(rule: EgressRule, host: string, port: number): boolea
 }
 
 /** The first entry of `entries` that covers host:port, or undefined. Unparseable entries cover nothing. */
-export function coveringEntry(entries: readonly string[], host: string, port: number): { readonly entry: string; readonly rule: EgressRule } | undefined {
+export function coveringEntry(
+  entries: readonly string[],
+  host: string,
+  port: number,
+): { readonly entry: string; readonly rule: EgressRule } | undefined {
   for (const entry of entries) {
     const rule = parseEgressEntry(entry);
     if (typeof rule !== "string" && ruleCovers(rule, host, port)) return { entry, rule };
@@ -87,8 +107,10 @@ export function coveringEntry(entries: readonly string[], host: string, port: nu
 
 /** Why a secret's header name cannot be used, or undefined. */
 export function badSecretHeader(header: string): string | undefined {
-  if (!HEADER_NAME.test(header)) return "is not an HTTP header name written in lowercase (letters, digits and !#$%&'*+.^_`|~-)";
-  if (RESERVED_HEADERS.has(header) || header.startsWith("proxy-") || header.startsWith("x-cave-")) return "is a header the broker itself sets (framing, routing or hop-by-hop)";
+  if (!HEADER_NAME.test(header))
+    return "is not an HTTP header name written in lowercase (letters, digits and !#$%&'*+.^_`|~-)";
+  if (RESERVED_HEADERS.has(header) || header.startsWith("proxy-") || header.startsWith("x-cave-"))
+    return "is a header the broker itself sets (framing, routing or hop-by-hop)";
   return undefined;
 }
 
@@ -107,9 +129,18 @@ export function secretHeaderValue(format: string, value: string): string | undef
 }
 
 /** Secrets as written (header and format optional) with the defaults filled in, as tool() and the analyser both read them. */
-export function withSecretDefaults(secrets: Readonly<Record<string, { readonly hosts: readonly string[]; readonly header?: string; readonly format?: string }>>): Record<string, SecretScope> {
+export function withSecretDefaults(
+  secrets: Readonly<
+    Record<string, { readonly hosts: readonly string[]; readonly header?: string; readonly format?: string }>
+  >,
+): Record<string, SecretScope> {
   const out: Record<string, SecretScope> = {};
-  for (const [name, s] of Object.entries(secrets)) out[name] = { hosts: [...s.hosts], header: s.header ?? SECRET_DEFAULTS.header, format: s.format ?? SECRET_DEFAULTS.format };
+  for (const [name, s] of Object.entries(secrets))
+    out[name] = {
+      hosts: [...s.hosts],
+      header: s.header ?? SECRET_DEFAULTS.header,
+      format: s.format ?? SECRET_DEFAULTS.format,
+    };
   return out;
 }
 
@@ -117,7 +148,10 @@ export function withSecretDefaults(secrets: Readonly<Record<string, { readonly h
  * The scope fields of a locked sandbox: `egress` sorted and `secrets` by sorted name with sorted hosts, each present
  * only when declared, so that a lock without scoped egress keeps exactly the bytes it had before the fields existed.
  */
-export function lockedScope(egress: readonly string[], secrets: Readonly<Record<string, SecretScope>>): { egress?: string[]; secrets?: Record<string, SecretScope> } {
+export function lockedScope(
+  egress: readonly string[],
+  secrets: Readonly<Record<string, SecretScope>>,
+): { egress?: string[]; secrets?: Record<string, SecretScope> } {
   const out: { egress?: string[]; secrets?: Record<string, SecretScope> } = {};
   if (egress.length > 0) out.egress = [...egress].sort();
   const names = Object.keys(secrets).sort();

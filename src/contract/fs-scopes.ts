@@ -34,28 +34,41 @@ const GLOB = /[*?[\]{}]/;
 const MAX_SCOPE_LENGTH = 512;
 
 /** Parses one scope as written; `problem` says what is wrong in words that fit after "fs scope <text> ". */
-export function parseScope(written: unknown): { readonly ok: true; readonly scope: FsScope } | { readonly ok: false; readonly problem: string } {
+export function parseScope(
+  written: unknown,
+): { readonly ok: true; readonly scope: FsScope } | { readonly ok: false; readonly problem: string } {
   if (typeof written !== "string" || written === "") return { ok: false, problem: "is not a non-empty path string" };
   if (written.length > MAX_SCOPE_LENGTH) return { ok: false, problem: `is longer than ${MAX_SCOPE_LENGTH} characters` };
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f\\]/.test(written)) return { ok: false, problem: "holds a backslash or a control character; write POSIX paths with /" };
+  if (/[\u0000-\u001f\u007f\\]/.test(written))
+    return { ok: false, problem: "holds a backslash or a control character; write POSIX paths with /" };
   // Node's permission flags split their value at commas (sandbox.md, weakness 6): such a path cannot be granted exactly.
-  if (written.includes(",")) return { ok: false, problem: "holds a comma, which Node's permission flags read as a separator" };
+  if (written.includes(","))
+    return { ok: false, problem: "holds a comma, which Node's permission flags read as a separator" };
   let base: ScopeBase = { kind: "project" };
   let rest = written;
   if (written.startsWith("$")) {
     const slash = written.indexOf("/");
     const name = written.slice(1, slash < 0 ? undefined : slash);
-    if (!SCOPE_SETTING_PATTERN.test(name)) return { ok: false, problem: `names the runtime setting ${JSON.stringify(name)}, which is not UPPER_SNAKE_CASE (A-Z, 0-9, _, starting with a letter)` };
+    if (!SCOPE_SETTING_PATTERN.test(name))
+      return {
+        ok: false,
+        problem: `names the runtime setting ${JSON.stringify(name)}, which is not UPPER_SNAKE_CASE (A-Z, 0-9, _, starting with a letter)`,
+      };
     base = { kind: "setting", name };
     rest = slash < 0 ? "" : written.slice(slash + 1);
   } else if (written.startsWith("/") || /^[A-Za-z]:/.test(written) || written.startsWith("~")) {
-    return { ok: false, problem: "is absolute; a lock never holds this machine's paths: write it relative to the project root, or under a named runtime setting such as $DATA_DIR/orders" };
+    return {
+      ok: false,
+      problem:
+        "is absolute; a lock never holds this machine's paths: write it relative to the project root, or under a named runtime setting such as $DATA_DIR/orders",
+    };
   }
   const segments = rest.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.includes("..")) return { ok: false, problem: "leaves its base with .., which a scope may not" };
   const path = segments.join("/");
-  const text = base.kind === "project" ? (path === "" ? "." : path) : path === "" ? `$${base.name}` : `$${base.name}/${path}`;
+  const text =
+    base.kind === "project" ? (path === "" ? "." : path) : path === "" ? `$${base.name}` : `$${base.name}/${path}`;
   return { ok: true, scope: { text, base, path, glob: GLOB.test(path) } };
 }
 
@@ -64,7 +77,8 @@ export function writeScopeProblem(scope: FsScope): string | null {
   if (scope.glob) {
     return "is a glob; write scopes are directories, because a file or a pattern cannot be mounted read-write safely (a write-then-rename fails with EBUSY, SQLite's -wal and -journal files would be lost)";
   }
-  if (scope.base.kind === "project" && scope.path === "") return "is the whole project (its lock and build folder included); name the directory the tool writes, such as data/orders";
+  if (scope.base.kind === "project" && scope.path === "")
+    return "is the whole project (its lock and build folder included); name the directory the tool writes, such as data/orders";
   return null;
 }
 
@@ -75,7 +89,9 @@ export function describeScope(text: string): string {
   const { base, path, glob } = parsed.scope;
   const what = glob ? `the files matching ${path}` : path;
   if (base.kind === "project") return path === "" ? "the whole project folder" : `${what} (in the project)`;
-  return path === "" ? `the directory the deploy names in $${base.name}` : `${what} under the directory the deploy names in $${base.name}`;
+  return path === ""
+    ? `the directory the deploy names in $${base.name}`
+    : `${what} under the directory the deploy names in $${base.name}`;
 }
 
 /** Both lists of a locked fs in plain words: "writes data/orders (in the project) and reads config (in the project)". */
@@ -96,7 +112,11 @@ export function lockedFs(fs: unknown): LockedFs | null {
   if (typeof fs !== "object" || fs === null) return null;
   const list = (key: "read" | "write") => {
     const value = (fs as Record<string, unknown>)[key];
-    return sortedScopes((Array.isArray(value) ? value : []).map((item) => parseScope(item)).flatMap((parsed) => (parsed.ok ? [parsed.scope.text] : [])));
+    return sortedScopes(
+      (Array.isArray(value) ? value : [])
+        .map((item) => parseScope(item))
+        .flatMap((parsed) => (parsed.ok ? [parsed.scope.text] : [])),
+    );
   };
   const read = list("read");
   const write = list("write");

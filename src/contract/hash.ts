@@ -12,7 +12,9 @@ export const MAX_JSON_DEPTH = 256;
 /** Thrown by canonicalJson for a value nested deeper than MAX_JSON_DEPTH (or one that contains itself). */
 export class JsonTooDeepError extends TypeError {
   constructor() {
-    super(`value is nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (or contains itself), which has no canonical JSON form here`);
+    super(
+      `value is nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (or contains itself), which has no canonical JSON form here`,
+    );
     this.name = "JsonTooDeepError";
   }
 }

@@ -23,11 +23,12 @@ export function lockIntegrity(lock: Readonly<Record<string, unknown>>): string {
 /** A lock with `toolHashes` computed from its tools and `integrity` from the rest, keys in code-unit order. */
 export function sealLock(unsealed: Omit<CaveLock, "integrity" | "toolHashes">): CaveLock {
   const toolHashes: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const name of Object.keys(unsealed.tools).sort()) toolHashes[name] = toolEntryHash(unsealed.tools[name] as LockedTool);
+  for (const name of Object.keys(unsealed.tools).sort())
+    toolHashes[name] = toolEntryHash(unsealed.tools[name] as LockedTool);
   const body: Record<string, unknown> = { ...unsealed, toolHashes };
   const integrity = lockIntegrity(body);
   const sealed: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const key of [...Object.keys(body), "integrity"].sort()) sealed[key] = key === "integrity" ? integrity : body[key];
+  for (const key of [...Object.keys(body), "integrity"].sort())
+    sealed[key] = key === "integrity" ? integrity : body[key];
   return sealed as unknown as CaveLock;
 }
-

@@ -24,7 +24,13 @@ export type Rules = Readonly<Record<string, Rule | null>>;
 export type OptionProblem =
   | { readonly kind: "not-object" }
   | { readonly kind: "unknown"; readonly key: string; readonly hint: string }
-  | { readonly kind: "invalid"; readonly key: string; readonly value: unknown; readonly mustBe: string; readonly hint: string | undefined };
+  | {
+      readonly kind: "invalid";
+      readonly key: string;
+      readonly value: unknown;
+      readonly mustBe: string;
+      readonly hint: string | undefined;
+    };
 
 const NO_PROBLEMS: readonly OptionProblem[] = Object.freeze([]);
 
@@ -39,7 +45,11 @@ export function readOptions(value: unknown, rules: Rules | readonly string[], pr
   let problems: OptionProblem[] | undefined;
   for (const key of Object.keys(value)) {
     if (known === undefined ? Object.hasOwn(rules, key) : known.includes(key)) continue;
-    (problems ??= []).push({ kind: "unknown", key: prefix + key, hint: unknownKeyHint(key, known ?? Object.keys(rules)) });
+    (problems ??= []).push({
+      kind: "unknown",
+      key: prefix + key,
+      hint: unknownKeyHint(key, known ?? Object.keys(rules)),
+    });
   }
   if (known === undefined) {
     for (const key in rules) {
@@ -47,7 +57,8 @@ export function readOptions(value: unknown, rules: Rules | readonly string[], pr
       const given = value[key];
       if (rule === null || rule === undefined || given === undefined) continue;
       const mustBe = rule.check(given);
-      if (mustBe !== undefined) (problems ??= []).push({ kind: "invalid", key: prefix + key, value: given, mustBe, hint: rule.hint });
+      if (mustBe !== undefined)
+        (problems ??= []).push({ kind: "invalid", key: prefix + key, value: given, mustBe, hint: rule.hint });
     }
   }
   return problems ?? NO_PROBLEMS;
@@ -65,7 +76,9 @@ export function isOptionObject(value: unknown): value is Record<string, unknown>
 /** A rule from a test and the words for what passes it ("a boolean"). */
 export function rule(test: (value: unknown) => boolean, words: string, hint?: string): Rule {
   const mustBe = `must be ${words}`;
-  return hint === undefined ? { check: (value) => (test(value) ? undefined : mustBe) } : { check: (value) => (test(value) ? undefined : mustBe), hint };
+  return hint === undefined
+    ? { check: (value) => (test(value) ? undefined : mustBe) }
+    : { check: (value) => (test(value) ? undefined : mustBe), hint };
 }
 
 /** The rules option readers share; a reader with its own words writes its own with `rule()`. */
@@ -76,8 +89,10 @@ export const mustBe = {
   pathString: rule((value) => typeof value === "string", "a path string"),
   nonEmptyPathString: rule((value) => typeof value === "string" && value !== "", "a non-empty path string"),
   positiveInteger: rule((value) => Number.isSafeInteger(value) && (value as number) > 0, "a positive integer"),
-  integerAtLeast: (min: number): Rule => rule((value) => Number.isSafeInteger(value) && (value as number) >= min, `an integer of at least ${min}`),
-  oneOf: (values: readonly unknown[]): Rule => rule((value) => values.includes(value), values.map((v) => JSON.stringify(v)).join(" or ")),
+  integerAtLeast: (min: number): Rule =>
+    rule((value) => Number.isSafeInteger(value) && (value as number) >= min, `an integer of at least ${min}`),
+  oneOf: (values: readonly unknown[]): Rule =>
+    rule((value) => values.includes(value), values.map((v) => JSON.stringify(v)).join(" or ")),
   /** The same rule with a hint. */
   hinted: (base: Rule, hint: string): Rule => ({ check: base.check, hint }),
 };
@@ -85,7 +100,8 @@ export const mustBe = {
 /** A value as an option message shows it: short, never the whole of a long string. */
 export function describeValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined)
+    return String(value);
   return `a value of type ${typeof value}`;
 }
 

@@ -27,7 +27,10 @@ export function thrownMessage(thrown, how = {}) {
   const { limit = 1000, plainName = false } = how;
   let text;
   try {
-    text = thrown instanceof Error ? `${typeof thrown.name === "string" && (plainName || thrown.name !== "Error") ? `${thrown.name}: ` : ""}${String(thrown.message)}` : String(thrown);
+    text =
+      thrown instanceof Error
+        ? `${typeof thrown.name === "string" && (plainName || thrown.name !== "Error") ? `${thrown.name}: ` : ""}${String(thrown.message)}`
+        : String(thrown);
   } catch {
     text = UNREADABLE;
   }

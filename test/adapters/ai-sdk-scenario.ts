@@ -22,7 +22,9 @@ export async function expectLockedDeclarations(host: Host): Promise<void> {
   const tools = toAISDKTools(runtime.startRun());
   expect(Object.keys(tools)).toEqual(runtime.describeTools().map((t) => t.name));
   const lookup = tools.lookup_policy!;
-  expect((lookup.inputSchema as { jsonSchema: unknown }).jsonSchema).toEqual(runtime.describeTools().find((t) => t.name === "lookup_policy")!.inputSchema);
+  expect((lookup.inputSchema as { jsonSchema: unknown }).jsonSchema).toEqual(
+    runtime.describeTools().find((t) => t.name === "lookup_policy")!.inputSchema,
+  );
   expect((lookup.inputSchema as { validate?: unknown }).validate).toBeUndefined();
 }
 
@@ -31,11 +33,27 @@ export async function expectSeveralSteps(sdk: AiSdk, host: Host, runId: string):
   const { runtime, sink } = await host();
   const run = runtime.startRun({ id: runId });
   const model = sdk.scriptedModel([
-    { calls: [{ id: "c1", tool: "lookup_policy", input: { region: "EU" } }, { id: "c2", tool: "lookup_policy", input: { region: 42 } }, { id: "c3", tool: "issue_refund", input: { orderId: "o-1", cents: 500 } }] },
-    { calls: [{ id: "c4", tool: "issue_refund", input: { orderId: "o-1", cents: 500 } }, { id: "c5", tool: "list_orders", input: { count: 400 } }] },
+    {
+      calls: [
+        { id: "c1", tool: "lookup_policy", input: { region: "EU" } },
+        { id: "c2", tool: "lookup_policy", input: { region: 42 } },
+        { id: "c3", tool: "issue_refund", input: { orderId: "o-1", cents: 500 } },
+      ],
+    },
+    {
+      calls: [
+        { id: "c4", tool: "issue_refund", input: { orderId: "o-1", cents: 500 } },
+        { id: "c5", tool: "list_orders", input: { count: 400 } },
+      ],
+    },
     { text: "Refunded." },
   ]);
-  const result = await sdk.generateText({ model, tools: toAISDKTools(run), prompt: "Refund order o-1.", stopWhen: sdk.stepCountIs(5) } as never);
+  const result = await sdk.generateText({
+    model,
+    tools: toAISDKTools(run),
+    prompt: "Refund order o-1.",
+    stopWhen: sdk.stepCountIs(5),
+  } as never);
   expect(result.text).toBe("Refunded.");
 
   const afterFirst = toolResultsSeen(model, 1);
@@ -52,7 +70,11 @@ export async function expectSeveralSteps(sdk: AiSdk, host: Host, runId: string):
   expect(argumentOf(afterSecond.c5!.value as string, "cave_page").cursor).toMatch(/^pg2\./);
 
   // Calls of one step run concurrently: receipts come in the order they finished.
-  expect(sink.receipts.map((r) => [r.correlationId, r.tool, r.outcome, r.runId]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+  expect(
+    sink.receipts
+      .map((r) => [r.correlationId, r.tool, r.outcome, r.runId])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+  ).toEqual([
     ["c1", "lookup_policy", "ok", runId],
     ["c2", "lookup_policy", "INPUT_INVALID", runId],
     ["c3", "issue_refund", "ok", runId],
@@ -66,13 +88,26 @@ export async function expectAbort(sdk: AiSdk, host: Host): Promise<void> {
   const { runtime, sink } = await host();
   const run = runtime.startRun();
   await run.call("slow_write", { id: "warm", ms: 0 }); // its code and validator are loaded before the race starts
-  const model = sdk.scriptedModel([{ calls: [{ id: "w1", tool: "slow_write", input: { id: "x", ms: 60_000 } }] }, { text: "never" }]);
+  const model = sdk.scriptedModel([
+    { calls: [{ id: "w1", tool: "slow_write", input: { id: "x", ms: 60_000 } }] },
+    { text: "never" },
+  ]);
   const controller = new AbortController();
-  const pending = sdk.generateText({ model, tools: toAISDKTools(run), prompt: "x", abortSignal: controller.signal, stopWhen: sdk.stepCountIs(3) } as never);
+  const pending = sdk.generateText({
+    model,
+    tools: toAISDKTools(run),
+    prompt: "x",
+    abortSignal: controller.signal,
+    stopWhen: sdk.stepCountIs(3),
+  } as never);
   const until = Date.now() + 10_000;
   while (run.usage().calls < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
   await new Promise((resolve) => setTimeout(resolve, 100));
   controller.abort();
   await expect(pending).rejects.toThrow();
-  expect(sink.receipts.find((r) => r.correlationId === "w1")).toMatchObject({ tool: "slow_write", outcome: "CANCELLED", effectUnknown: true });
+  expect(sink.receipts.find((r) => r.correlationId === "w1")).toMatchObject({
+    tool: "slow_write",
+    outcome: "CANCELLED",
+    effectUnknown: true,
+  });
 }

@@ -12,7 +12,11 @@ import { builtProject, hostRuntime } from "./support.js";
 
 vi.mock("ai", async () => await import("ai-v7"));
 
-const ai: AiSdk = { generateText: ai7.generateText, stepCountIs: ai7.stepCountIs, scriptedModel: (steps: readonly Step[]) => new MockLanguageModelV4({ doGenerate: generateResults(steps) }) };
+const ai: AiSdk = {
+  generateText: ai7.generateText,
+  stepCountIs: ai7.stepCountIs,
+  scriptedModel: (steps: readonly Step[]) => new MockLanguageModelV4({ doGenerate: generateResults(steps) }),
+};
 
 let root: string;
 beforeAll(async () => {

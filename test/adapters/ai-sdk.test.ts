@@ -22,10 +22,16 @@ describe("toAISDKTools", () => {
     await expectLockedDeclarations(host);
     const { runtime } = await host();
     const tools = toAISDKTools(runtime.startRun());
-    expect(tools.lookup_policy!.metadata).toEqual({ cave: { effect: "read", timeoutMs: 30_000, result: "inline", lockIntegrity: runtime.lockIntegrity } });
+    expect(tools.lookup_policy!.metadata).toEqual({
+      cave: { effect: "read", timeoutMs: 30_000, result: "inline", lockIntegrity: runtime.lockIntegrity },
+    });
     expect(Object.keys(toAISDKTools(runtime.startRun(), { tools: ["issue_refund"] }))).toEqual(["issue_refund"]);
-    expect(() => toAISDKTools(runtime.startRun(), { tools: ["nope"] })).toThrow(/"nope" is not a callable tool of this lock/);
-    expect(() => toAISDKTools(runtime.startRun(), { failure: "error" } as never)).toThrow(/unknown option "failure"; known options: tools, failures, approval/);
+    expect(() => toAISDKTools(runtime.startRun(), { tools: ["nope"] })).toThrow(
+      /"nope" is not a callable tool of this lock/,
+    );
+    expect(() => toAISDKTools(runtime.startRun(), { failure: "error" } as never)).toThrow(
+      /unknown option "failure"; known options: tools, failures, approval/,
+    );
     expect(toAISDKTools(runtime.startRun(), { approval: { write: true } }).issue_refund!.needsApproval).toBe(true);
   });
 
@@ -35,8 +41,16 @@ describe("toAISDKTools", () => {
 
   it('failures: "error" throws a CaveCallError the host can read (code, receipt); the model still sees CODE: message', async () => {
     const { runtime } = await host();
-    const model = scriptedModel([{ calls: [{ id: "e1", tool: "lookup_policy", input: { region: 42 } }] }, { text: "ok" }]);
-    const result = await generateText({ model, tools: toAISDKTools(runtime.startRun(), { failures: "error" }), prompt: "x", stopWhen: stepCountIs(3) });
+    const model = scriptedModel([
+      { calls: [{ id: "e1", tool: "lookup_policy", input: { region: 42 } }] },
+      { text: "ok" },
+    ]);
+    const result = await generateText({
+      model,
+      tools: toAISDKTools(runtime.startRun(), { failures: "error" }),
+      prompt: "x",
+      stopWhen: stepCountIs(3),
+    });
     const errorPart = result.steps[0]!.content.find((part) => part.type === "tool-error")!;
     expect(errorPart).toBeDefined();
     const error = (errorPart as { error: unknown }).error;

@@ -33,7 +33,11 @@ interface Host {
   stderr(): string;
 }
 function startDbosHost(job: Record<string, unknown>): Host {
-  const child = spawn(process.execPath, [HOST, JSON.stringify(job)], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, [URL_ENV]: db.url } });
+  const child = spawn(process.execPath, [HOST, JSON.stringify(job)], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH, [URL_ENV]: db.url },
+  });
   const lines: string[] = [];
   let buffered = "";
   let stderr = "";
@@ -45,7 +49,9 @@ function startDbosHost(job: Record<string, unknown>): Host {
     lines.push(...parts.filter((line) => line.startsWith("{")));
   });
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   return { lines, exited, kill: () => child.kill("SIGKILL"), stderr: () => stderr };
 }
 async function waitFor(condition: () => boolean, what: () => string, ms = 60_000): Promise<void> {
@@ -55,8 +61,16 @@ async function waitFor(condition: () => boolean, what: () => string, ms = 60_000
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-const events = (host: Host) => host.lines.map((line) => JSON.parse(line) as { step?: number; outcome?: string; result?: string[]; steps?: string[]; done?: true });
-const outcomesOf = (host: Host) => new Map(events(host).filter((e) => e.step !== undefined).map((e) => [e.step!, e.outcome!]));
+const events = (host: Host) =>
+  host.lines.map(
+    (line) => JSON.parse(line) as { step?: number; outcome?: string; result?: string[]; steps?: string[]; done?: true },
+  );
+const outcomesOf = (host: Host) =>
+  new Map(
+    events(host)
+      .filter((e) => e.step !== undefined)
+      .map((e) => [e.step!, e.outcome!]),
+  );
 const code = (text: string | undefined) => {
   const outcome = JSON.parse(text ?? "null") as CallOutcome | null;
   return outcome === null ? "none" : outcome.ok ? "ok" : outcome.error.code;
@@ -68,12 +82,23 @@ describe("cave/dbos: cave calls as DBOS steps", () => {
     const file = join(root, "effects.txt");
     const gate = join(root, "gate");
     writeFileSync(gate, "");
-    const job = { root, journal: `postgres:${URL_ENV}?schema=cave&lease=2`, dbUrl: db.url, workflowID: "refund-o-17", file, gate, dir };
+    const job = {
+      root,
+      journal: `postgres:${URL_ENV}?schema=cave&lease=2`,
+      dbUrl: db.url,
+      workflowID: "refund-o-17",
+      file,
+      gate,
+      dir,
+    };
 
     const first = startDbosHost({ ...job, mode: "start" });
     try {
       // The third call's effect happened and the call holds on the gate: the process dies here.
-      await waitFor(() => effects(file).includes("send email"), () => `the third call's effect (stdout: ${first.lines.join(" ")}; stderr: ${first.stderr().slice(-1500)})`);
+      await waitFor(
+        () => effects(file).includes("send email"),
+        () => `the third call's effect (stdout: ${first.lines.join(" ")}; stderr: ${first.stderr().slice(-1500)})`,
+      );
     } finally {
       first.kill();
     }
@@ -84,7 +109,12 @@ describe("cave/dbos: cave calls as DBOS steps", () => {
 
     rmSync(gate);
     const second = startDbosHost({ ...job, mode: "recover" });
-    await waitFor(() => events(second).some((e) => e.done), () => `the recovered workflow to finish (stdout: ${second.lines.join(" ")}; stderr: ${second.stderr().slice(-1500)})`, 120_000);
+    await waitFor(
+      () => events(second).some((e) => e.done),
+      () =>
+        `the recovered workflow to finish (stdout: ${second.lines.join(" ")}; stderr: ${second.stderr().slice(-1500)})`,
+      120_000,
+    );
     expect(await second.exited).toEqual({ code: 0, signal: null });
 
     const after = outcomesOf(second);
@@ -106,7 +136,12 @@ describe("cave/dbos: cave calls as DBOS steps", () => {
     try {
       const run = (await runtime.journal!.readRun("refund-o-17"))!;
       expect(run.finishedAt).not.toBeNull();
-      expect(run.calls.map((c) => [c.intent.tool, c.completion === null ? "in doubt" : (JSON.parse(c.completion.outcome) as CallOutcome).ok])).toEqual([
+      expect(
+        run.calls.map((c) => [
+          c.intent.tool,
+          c.completion === null ? "in doubt" : (JSON.parse(c.completion.outcome) as CallOutcome).ok,
+        ]),
+      ).toEqual([
         ["append_line", true],
         ["lookup", true],
         ["append_line", false],
@@ -121,7 +156,9 @@ describe("cave/dbos: cave calls as DBOS steps", () => {
   it("refuses a runtime without a journal, a call outside a workflow, and unknown options, saying what to do", async () => {
     const runtime = await createRuntime({ root, mode: "host", journal: null });
     try {
-      expect(() => workflowRun(runtime)).toThrow(/the runtime has no journal, so a recovered workflow could not resume its calls; create it with createRuntime\(\{ journal/);
+      expect(() => workflowRun(runtime)).toThrow(
+        /the runtime has no journal, so a recovered workflow could not resume its calls; create it with createRuntime\(\{ journal/,
+      );
     } finally {
       await runtime.close();
     }
@@ -129,7 +166,9 @@ describe("cave/dbos: cave calls as DBOS steps", () => {
     const journaled = await createRuntime({ root, mode: "host", journal: `postgres:${URL_ENV}?schema=cave_refusals` });
     try {
       expect(() => workflowRun(journaled)).toThrow(/call it inside a DBOS workflow function/);
-      expect(() => workflowRun(journaled, { retries: 3 } as never)).toThrow(/unknown option "retries"; known options: budget, lockChange/);
+      expect(() => workflowRun(journaled, { retries: 3 } as never)).toThrow(
+        /unknown option "retries"; known options: budget, lockChange/,
+      );
       // replayOnly never runs a call the journal does not hold complete, and records nothing.
       const run = journaled.startRun({ id: "replay-only" });
       const refused = await run.call("tick", { i: 1 }, { replayOnly: true });
@@ -142,7 +181,10 @@ describe("cave/dbos: cave calls as DBOS steps", () => {
     }
     const plain = await createRuntime({ root, mode: "host", journal: null });
     try {
-      await expect(plain.call("tick", { i: 1 }, { replayOnly: true })).rejects.toMatchObject({ code: "OPTIONS_INVALID", message: expect.stringContaining("this runtime has none") });
+      await expect(plain.call("tick", { i: 1 }, { replayOnly: true })).rejects.toMatchObject({
+        code: "OPTIONS_INVALID",
+        message: expect.stringContaining("this runtime has none"),
+      });
     } finally {
       await plain.close();
     }

@@ -12,7 +12,10 @@ afterAll(removeCopies);
 describe("examples/support-desk/scripts/scripted-conversation.mjs", () => {
   it("drives a conversation through the AI SDK adapter and prints what the model read and the receipts", async () => {
     const root = await builtProject("examples/support-desk");
-    const { stdout } = await promisify(execFile)(process.execPath, [join(REPO_ROOT, "examples/support-desk/scripts/scripted-conversation.mjs"), root]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      join(REPO_ROOT, "examples/support-desk/scripts/scripted-conversation.mjs"),
+      root,
+    ]);
     expect(stdout).toContain('model reads (call_3, error-text): INPUT_INVALID: the arguments for tool "get_customer"');
     expect(stdout).toContain("model reads (call_4, error-text): REPEAT_STOPPED: ");
     expect(stdout).toContain('model reads (call_1, json): {"customerId":"CUS-0001"');

@@ -41,16 +41,25 @@ function asScenarioClient(client: Client2): Client {
   return {
     listTools: () => client.listTools(),
     getServerCapabilities: () => client.getServerCapabilities(),
-    callTool: (params: Parameters<Client2["callTool"]>[0], _schema: unknown, options?: Parameters<Client2["callTool"]>[1]) => client.callTool(params, options),
+    callTool: (
+      params: Parameters<Client2["callTool"]>[0],
+      _schema: unknown,
+      options?: Parameters<Client2["callTool"]>[1],
+    ) => client.callTool(params, options),
   } as unknown as Client;
 }
 
-const newClient = () => new Client2({ name: "cave-test-v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+const newClient = () =>
+  new Client2({ name: "cave-test-v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
 const receiptsFile = () => join(mkdtempSync(join(tmpdir(), "cave-serve-")), "receipts.jsonl");
 
 /** Starts `cave serve --http 127.0.0.1:0` and reads the URL it prints. */
 async function serveHttp(receipts: string, flags: string[] = []): Promise<URL> {
-  const child = spawn(process.execPath, [CLI, "serve", "--root", root, "--http", "127.0.0.1:0", "--receipts", receipts, ...flags], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [CLI, "serve", "--root", root, "--http", "127.0.0.1:0", "--receipts", receipts, ...flags],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   servers.push(child);
   let err = "";
   child.stderr!.on("data", (chunk: Buffer) => void (err += chunk.toString("utf8")));
@@ -70,7 +79,13 @@ describe("cave serve with the MCP v2 client (@modelcontextprotocol/client)", () 
   it("over stdio: initialize, list (schemas, annotations, _meta), every outcome, cancellation, heartbeats; one run", async () => {
     const receipts = receiptsFile();
     const client = newClient();
-    await client.connect(new Stdio2({ command: process.execPath, args: [CLI, "serve", "--root", root, "--receipts", receipts, "--heartbeat-ms", "50"], stderr: "pipe" }));
+    await client.connect(
+      new Stdio2({
+        command: process.execPath,
+        args: [CLI, "serve", "--root", root, "--receipts", receipts, "--heartbeat-ms", "50"],
+        stderr: "pipe",
+      }),
+    );
     clients.push(client);
     expect(client.getServerVersion()).toMatchObject({ name: "cave", version: `0.1.0+${lockIntegrity.slice(7, 19)}` });
     const scenario = asScenarioClient(client);
@@ -78,7 +93,10 @@ describe("cave serve with the MCP v2 client (@modelcontextprotocol/client)", () 
     await expectCalls(scenario);
     await expectCancellation(scenario, receipts, "stdio-v2");
     await expectHeartbeats(scenario);
-    const lines = readFileSync(receipts, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { runId: string });
+    const lines = readFileSync(receipts, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { runId: string });
     expect(new Set(lines.map((r) => r.runId)).size).toBe(1);
   }, 90_000);
 
@@ -95,12 +113,17 @@ describe("cave serve with the MCP v2 client (@modelcontextprotocol/client)", () 
     await expectHeartbeats(scenario);
   }, 90_000);
 
-  it("over stateless Streamable HTTP: a run per _meta[\"cave/run\"] key", async () => {
+  it('over stateless Streamable HTTP: a run per _meta["cave/run"] key', async () => {
     const url = await serveHttp(receiptsFile(), ["--stateless"]);
     const client = newClient();
     await client.connect(new Http2(url));
     clients.push(client);
-    const refund = (key: string) => client.callTool({ name: "issue_refund", arguments: { orderId: "o-9", cents: 900 }, _meta: { "cave/run": key } }) as Promise<Parameters<typeof text>[0]>;
+    const refund = (key: string) =>
+      client.callTool({
+        name: "issue_refund",
+        arguments: { orderId: "o-9", cents: 900 },
+        _meta: { "cave/run": key },
+      }) as Promise<Parameters<typeof text>[0]>;
     const first = await refund("v2-conversation");
     expect(first.isError).toBeFalsy();
     expect(receiptOf(first).runId).toBe("v2-conversation");

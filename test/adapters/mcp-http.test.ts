@@ -9,7 +9,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, type ToolInfo } from "../../runtime/index.js";
 import { removeCopies } from "../support/projects.js";
-import { call, expectCalls, expectCancellation, expectHeartbeats, expectList, receiptOf, text } from "./mcp-scenario.js";
+import {
+  call,
+  expectCalls,
+  expectCancellation,
+  expectHeartbeats,
+  expectList,
+  receiptOf,
+  text,
+} from "./mcp-scenario.js";
 import { argumentOf, builtProject, CLI } from "./support.js";
 
 let root: string;
@@ -32,7 +40,11 @@ afterAll(async () => {
 /** Starts `cave serve --http 127.0.0.1:0` and reads the URL it prints. */
 async function serve(flags: string[] = [], env: Record<string, string> = {}): Promise<{ url: URL; receipts: string }> {
   const receipts = join(mkdtempSync(join(tmpdir(), "cave-serve-")), "receipts.jsonl");
-  const child = spawn(process.execPath, [CLI, "serve", "--root", root, "--http", "127.0.0.1:0", "--receipts", receipts, ...flags], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [CLI, "serve", "--root", root, "--http", "127.0.0.1:0", "--receipts", receipts, ...flags],
+    { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
   servers.push(child);
   let err = "";
   child.stderr!.on("data", (chunk: Buffer) => void (err += chunk.toString("utf8")));
@@ -56,13 +68,27 @@ async function connect(url: URL, headers: Record<string, string> = {}): Promise<
 
 /** A raw POST with chosen Host/Origin/Authorization headers (fetch cannot set Host). */
 function rawPost(url: URL, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-      let text = "";
-      res.on("data", (chunk: Buffer) => void (text += chunk.toString("utf8")));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => void (text += chunk.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -80,7 +106,7 @@ describe("cave serve --http (Streamable HTTP on 127.0.0.1)", () => {
     const other = await connect(url);
     const refund = await call(other, "issue_refund", { orderId: "o-1", cents: 500 });
     expect(refund.isError).toBeFalsy();
-    const firstRun = (await call(client, "lookup_policy", { region: "FR" }));
+    const firstRun = await call(client, "lookup_policy", { region: "FR" });
     expect(receiptOf(refund).runId).not.toBe(receiptOf(firstRun).runId);
     expect(receiptOf(refund).runId).toMatch(/^[0-9a-f-]{36}$/);
   }, 90_000);
@@ -89,10 +115,14 @@ describe("cave serve --http (Streamable HTTP on 127.0.0.1)", () => {
     const { url } = await serve();
     const evilHost = await rawPost(url, { host: `attacker.example:${url.port}` });
     expect(evilHost.status).toBe(403);
-    expect(JSON.parse(evilHost.body).error.message).toBe(`Host "attacker.example:${url.port}" is not allowed (DNS rebinding protection); allowed: 127.0.0.1:${url.port}, localhost:${url.port}`);
+    expect(JSON.parse(evilHost.body).error.message).toBe(
+      `Host "attacker.example:${url.port}" is not allowed (DNS rebinding protection); allowed: 127.0.0.1:${url.port}, localhost:${url.port}`,
+    );
     const evilOrigin = await rawPost(url, { origin: "http://attacker.example" });
     expect(evilOrigin.status).toBe(403);
-    expect(JSON.parse(evilOrigin.body).error.message).toBe(`Origin "http://attacker.example" is not allowed; allowed: http://127.0.0.1:${url.port}, http://localhost:${url.port}`);
+    expect(JSON.parse(evilOrigin.body).error.message).toBe(
+      `Origin "http://attacker.example" is not allowed; allowed: http://127.0.0.1:${url.port}, http://localhost:${url.port}`,
+    );
     const local = await rawPost(url, { origin: `http://localhost:${url.port}` });
     expect(local.status).toBe(200);
   }, 30_000);
@@ -108,10 +138,14 @@ describe("cave serve --http (Streamable HTTP on 127.0.0.1)", () => {
 
 /** A tools/call through the official client, naming its run in `_meta["cave/run"]` (or no run key). */
 async function keyed(client: Client, key: string | undefined, name: string, args: Record<string, unknown>) {
-  return (await client.callTool({ name, arguments: args, ...(key === undefined ? {} : { _meta: { "cave/run": key } }) })) as Parameters<typeof text>[0];
+  return (await client.callTool({
+    name,
+    arguments: args,
+    ...(key === undefined ? {} : { _meta: { "cave/run": key } }),
+  })) as Parameters<typeof text>[0];
 }
 
-describe("cave serve --http --stateless (no MCP session; a run per _meta[\"cave/run\"] key)", () => {
+describe('cave serve --http --stateless (no MCP session; a run per _meta["cave/run"] key)', () => {
   it("lists and calls; calls with the same run key share one run (repeat guard, pages, runId), a call without a key is a run of its own", async () => {
     const { url } = await serve(["--stateless"]);
     const client = await connect(url);
@@ -132,7 +166,10 @@ describe("cave serve --http --stateless (no MCP session; a run per _meta[\"cave/
     expect(other.isError).toBeFalsy();
     expect(receiptOf(other).runId).toBe("conversation-b");
     // No key: each call is a run of its own (a random id), so nothing is shared between them.
-    const loose = [await keyed(client, undefined, "issue_refund", { orderId: "o-7", cents: 700 }), await keyed(client, undefined, "issue_refund", { orderId: "o-7", cents: 700 })];
+    const loose = [
+      await keyed(client, undefined, "issue_refund", { orderId: "o-7", cents: 700 }),
+      await keyed(client, undefined, "issue_refund", { orderId: "o-7", cents: 700 }),
+    ];
     for (const result of loose) expect(result.isError).toBeFalsy();
     expect(receiptOf(loose[0]!).runId).toMatch(/^[0-9a-f-]{36}$/);
     expect(receiptOf(loose[1]!).runId).not.toBe(receiptOf(loose[0]!).runId);
@@ -145,23 +182,37 @@ describe("cave serve --http --stateless (no MCP session; a run per _meta[\"cave/
     expect(receiptOf(next).runId).toBe("conversation-a");
   }, 90_000);
 
-  it("a run key that is not a run id is refused as invalid params, naming _meta[\"cave/run\"]", async () => {
+  it('a run key that is not a run id is refused as invalid params, naming _meta["cave/run"]', async () => {
     const { url } = await serve(["--stateless"]);
     const client = await connect(url);
     await expect(keyed(client, "not a key!", "lookup_policy", { region: "EU" })).rejects.toMatchObject({
       code: -32602,
-      message: expect.stringContaining('_meta["cave/run"] names the call\'s run: it must be 1 to 128 letters, digits and _ . : @ -, starting with a letter or digit (got "not a key!")'),
+      message: expect.stringContaining(
+        '_meta["cave/run"] names the call\'s run: it must be 1 to 128 letters, digits and _ . : @ -, starting with a letter or digit (got "not a key!")',
+      ),
     });
-    await expect(keyed(client, 42 as unknown as string, "lookup_policy", { region: "EU" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('_meta["cave/run"] names the call\'s run') });
+    await expect(keyed(client, 42 as unknown as string, "lookup_policy", { region: "EU" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('_meta["cave/run"] names the call\'s run'),
+    });
   }, 30_000);
 
   it("answers GET with 405 (no session stream); a call whose HTTP request is closed is CANCELLED", async () => {
     const { url, receipts } = await serve(["--stateless"]);
     const get = await new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "GET", headers: { accept: "text/event-stream" } }, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, allow: res.headers.allow });
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "GET",
+          headers: { accept: "text/event-stream" },
+        },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, allow: res.headers.allow });
+        },
+      );
       req.on("error", reject);
       req.end();
     });
@@ -170,8 +221,23 @@ describe("cave serve --http --stateless (no MCP session; a run per _meta[\"cave/
     const client = await connect(url);
     expect((await keyed(client, "conversation-c", "slow_write", { id: "stateless-warm", ms: 0 })).isError).toBeFalsy();
     // A raw tools/call, its connection closed while the write runs: the transport closes and the call's signal aborts.
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "slow_write", arguments: { id: "stateless-cancel", ms: 60_000 }, _meta: { "cave/run": "conversation-c" } } });
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: {
+        name: "slow_write",
+        arguments: { id: "stateless-cancel", ms: 60_000 },
+        _meta: { "cave/run": "conversation-c" },
+      },
+    });
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    });
     req.on("error", () => {});
     req.end(body);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -179,10 +245,18 @@ describe("cave serve --http --stateless (no MCP session; a run per _meta[\"cave/
     const until = Date.now() + 10_000;
     let found: Record<string, unknown> | undefined;
     while (found === undefined && Date.now() < until) {
-      const lines = readFileSync(receipts, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = readFileSync(receipts, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       found = lines.find((r) => r.tool === "slow_write" && r.outcome === "CANCELLED");
       if (found === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(found).toMatchObject({ outcome: "CANCELLED", effectUnknown: true, runId: "conversation-c", correlationId: "9" });
+    expect(found).toMatchObject({
+      outcome: "CANCELLED",
+      effectUnknown: true,
+      runId: "conversation-c",
+      correlationId: "9",
+    });
   }, 60_000);
 });

@@ -5,12 +5,22 @@ import { expect } from "vitest";
 import type { Receipt, ToolInfo } from "../../runtime/index.js";
 import { argumentOf } from "./support.js";
 
-type ToolResult = { content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown>; isError?: boolean; _meta?: Record<string, unknown> };
+type ToolResult = {
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+};
 
 export const text = (result: ToolResult): string => result.content.map((c) => c.text ?? "").join("");
 export const receiptOf = (result: ToolResult): Receipt => result._meta!["cave/receipt"] as Receipt;
 
-export async function call(client: Client, name: string, args: Record<string, unknown>, options?: Parameters<Client["callTool"]>[2]): Promise<ToolResult> {
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  options?: Parameters<Client["callTool"]>[2],
+): Promise<ToolResult> {
   return (await client.callTool({ name, arguments: args }, undefined, options)) as ToolResult;
 }
 
@@ -18,17 +28,54 @@ export async function call(client: Client, name: string, args: Record<string, un
 export async function expectList(client: Client, lockIntegrity: string, locked: readonly ToolInfo[]): Promise<void> {
   expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name)).toEqual(["hang", "issue_refund", "list_orders", "lookup_policy", "noisy", "read_log", "slow_write", "whoami", "cave_page", "cave_recover"]);
+  expect(tools.map((t) => t.name)).toEqual([
+    "hang",
+    "issue_refund",
+    "list_orders",
+    "lookup_policy",
+    "noisy",
+    "read_log",
+    "slow_write",
+    "whoami",
+    "cave_page",
+    "cave_recover",
+  ]);
   const lookup = tools.find((t) => t.name === "lookup_policy")!;
   // Every tool's inputSchema is its locked draft-07 schema with the dialect stated.
-  for (const tool of tools) expect(tool.inputSchema).toEqual({ $schema: "http://json-schema.org/draft-07/schema#", ...locked.find((t) => t.name === tool.name)!.inputSchema });
-  expect(lookup.inputSchema).toMatchObject({ type: "object", properties: { region: { type: "string", minLength: 2, maxLength: 2 } }, required: ["region"] });
-  expect(lookup.outputSchema).toMatchObject({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", required: ["region", "refundWindowDays"] });
-  expect(lookup.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-  expect(lookup._meta).toMatchObject({ "cave/effect": "read", "cave/result": "inline", "cave/lockIntegrity": lockIntegrity });
+  for (const tool of tools)
+    expect(tool.inputSchema).toEqual({
+      $schema: "http://json-schema.org/draft-07/schema#",
+      ...locked.find((t) => t.name === tool.name)!.inputSchema,
+    });
+  expect(lookup.inputSchema).toMatchObject({
+    type: "object",
+    properties: { region: { type: "string", minLength: 2, maxLength: 2 } },
+    required: ["region"],
+  });
+  expect(lookup.outputSchema).toMatchObject({
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "object",
+    required: ["region", "refundWindowDays"],
+  });
+  expect(lookup.annotations).toEqual({
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  });
+  expect(lookup._meta).toMatchObject({
+    "cave/effect": "read",
+    "cave/result": "inline",
+    "cave/lockIntegrity": lockIntegrity,
+  });
   expect(lookup._meta!["cave/sha256"]).toBe(locked.find((t) => t.name === "lookup_policy")!.sha256);
   const refund = tools.find((t) => t.name === "issue_refund")!;
-  expect(refund.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+  expect(refund.annotations).toEqual({
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  });
   // Paged and stored results put a page or a view in content, not the result: no outputSchema.
   expect(tools.find((t) => t.name === "list_orders")!.outputSchema).toBeUndefined();
   expect(tools.find((t) => t.name === "read_log")!.outputSchema).toBeUndefined();
@@ -41,7 +88,11 @@ export async function expectCalls(client: Client): Promise<void> {
   expect(ok.isError).toBeFalsy();
   expect(ok.structuredContent).toEqual({ region: "EU", refundWindowDays: 14 });
   expect(JSON.parse(text(ok))).toEqual({ region: "EU", refundWindowDays: 14 });
-  expect(receiptOf(ok)).toMatchObject({ tool: "lookup_policy", outcome: "ok", correlationId: expect.stringMatching(/^\d+$/) });
+  expect(receiptOf(ok)).toMatchObject({
+    tool: "lookup_policy",
+    outcome: "ok",
+    correlationId: expect.stringMatching(/^\d+$/),
+  });
 
   const invalid = await call(client, "lookup_policy", { region: 42 });
   expect(invalid.isError).toBe(true);
@@ -59,7 +110,10 @@ export async function expectCalls(client: Client): Promise<void> {
   expect(slow.isError).toBe(true);
   expect(text(slow)).toMatch(/^TIMEOUT: tool "hang" did not finish within its timeout of 300 ms/);
 
-  await expect(call(client, "refund_everything", {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("UNKNOWN_TOOL: ") });
+  await expect(call(client, "refund_everything", {})).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining("UNKNOWN_TOOL: "),
+  });
 
   const paged = await call(client, "list_orders", { count: 400 });
   const firstPage = text(paged);
@@ -88,17 +142,29 @@ export async function expectCancellation(client: Client, receiptsFile: string, i
   const until = Date.now() + 10_000;
   let found: Receipt | undefined;
   while (found === undefined && Date.now() < until) {
-    const lines = readFileSync(receiptsFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Receipt);
+    const lines = readFileSync(receiptsFile, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Receipt);
     found = lines.find((r) => r.tool === "slow_write" && r.outcome === "CANCELLED");
     if (found === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  expect(found).toMatchObject({ outcome: "CANCELLED", effectUnknown: true, correlationId: expect.stringMatching(/^\d+$/) });
+  expect(found).toMatchObject({
+    outcome: "CANCELLED",
+    effectUnknown: true,
+    correlationId: expect.stringMatching(/^\d+$/),
+  });
 }
 
 /** A long tool (timeout over 60 s) sends heartbeats when the client asks for progress. */
 export async function expectHeartbeats(client: Client): Promise<void> {
   const progress: number[] = [];
-  const result = await call(client, "slow_write", { id: "beat", ms: 1_500 }, { onprogress: (p) => void progress.push(p.progress), resetTimeoutOnProgress: true });
+  const result = await call(
+    client,
+    "slow_write",
+    { id: "beat", ms: 1_500 },
+    { onprogress: (p) => void progress.push(p.progress), resetTimeoutOnProgress: true },
+  );
   expect(result.isError).toBeFalsy();
   expect(progress.length).toBeGreaterThan(0);
   expect(progress).toEqual([...progress].sort((a, b) => a - b));

@@ -27,7 +27,11 @@ afterAll(async () => {
 
 async function serve(...flags: string[]): Promise<{ client: Client; stderr: () => string; receipts: string }> {
   const receipts = join(mkdtempSync(join(tmpdir(), "cave-serve-")), "receipts.jsonl");
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--root", root, "--receipts", receipts, ...flags], stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "serve", "--root", root, "--receipts", receipts, ...flags],
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr!.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
@@ -45,7 +49,10 @@ describe("cave serve over stdio", () => {
     await expectList(client, lockIntegrity, locked);
     await expectCalls(client);
     await expectCancellation(client, receipts, "stdio");
-    const lines = readFileSync(receipts, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { runId: string });
+    const lines = readFileSync(receipts, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { runId: string });
     expect(new Set(lines.map((r) => r.runId)).size).toBe(1);
     expect(stderr()).toContain("budget 10000 calls / 86400000 ms per run");
   }, 60_000);
@@ -60,7 +67,10 @@ describe("cave serve over stdio", () => {
     const result = await call(client, "noisy", {});
     expect(result.isError).toBeFalsy();
     expect(JSON.parse(text(result))).toEqual({ said: "noise" });
-    expect((await call(client, "lookup_policy", { region: "US" })).structuredContent).toEqual({ region: "US", refundWindowDays: 30 });
+    expect((await call(client, "lookup_policy", { region: "US" })).structuredContent).toEqual({
+      region: "US",
+      refundWindowDays: 30,
+    });
     expect(stderr()).toContain("noise from a tool on stdout");
   }, 30_000);
 
@@ -71,7 +81,10 @@ describe("cave serve over stdio", () => {
     expect((await call(client, "lookup_policy", { region: "EU" })).isError).toBeFalsy();
     const over = await call(client, "lookup_policy", { region: "US" });
     expect(text(over)).toMatch(/^BUDGET_EXCEEDED: /);
-    const runIds = readFileSync(receipts, "utf8").split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { runId: string }).runId);
+    const runIds = readFileSync(receipts, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { runId: string }).runId);
     expect(new Set(runIds)).toEqual(new Set(["desk-1"]));
   }, 30_000);
 

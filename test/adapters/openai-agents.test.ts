@@ -16,7 +16,11 @@ const host = () => hostRuntime(root);
 
 /** The output the model was given for a call id, in the input of model call `index`. */
 function outputSeen(model: ScriptedModel, index: number, callId: string): string {
-  const items = model.calls[index]!.request.input as unknown as ReadonlyArray<{ type?: string; callId?: string; output?: unknown }>;
+  const items = model.calls[index]!.request.input as unknown as ReadonlyArray<{
+    type?: string;
+    callId?: string;
+    output?: unknown;
+  }>;
   const item = items.find((i) => i.type === "function_call_result" && i.callId === callId);
   if (item === undefined) throw new Error(`no result for ${callId} in model call ${index}`);
   const output = item.output as { type?: string; text?: string } | string;
@@ -32,14 +36,19 @@ describe("toOpenAIAgentsTools", () => {
     expect(lookup.strict).toBe(false);
     expect(lookup.parameters).toEqual(runtime.describeTools().find((t) => t.name === "lookup_policy")!.inputSchema);
     expect((lookup as { timeoutMs?: number }).timeoutMs).toBeUndefined();
-    expect(() => toOpenAIAgentsTools(runtime.startRun(), { strict: "auto" } as never)).toThrow(/strict must be a boolean/);
+    expect(() => toOpenAIAgentsTools(runtime.startRun(), { strict: "auto" } as never)).toThrow(
+      /strict must be a boolean/,
+    );
   });
 
   it("a real Runner: the model reads results and CODE: message failures; receipts carry the call ids", async () => {
     const { runtime, sink } = await host();
     const run = runtime.startRun({ id: "agents-1" });
     const model = new ScriptedModel([
-      [functionCall("lookup_policy", { region: "EU" }, { callId: "a1" }), functionCall("lookup_policy", { region: 42 }, { callId: "a2" })],
+      [
+        functionCall("lookup_policy", { region: "EU" }, { callId: "a1" }),
+        functionCall("lookup_policy", { region: 42 }, { callId: "a2" }),
+      ],
       [functionCall("issue_refund", { orderId: "o-9", cents: 100 }, { callId: "a3" })],
       [functionCall("issue_refund", { orderId: "o-9", cents: 100 }, { callId: "a4" })],
       [assistantMessage("Refunded o-9.")],
@@ -66,12 +75,19 @@ describe("toOpenAIAgentsTools", () => {
     await run.call("slow_write", { id: "warm", ms: 0 }); // its code and validator are loaded before the race starts
     const slow = toOpenAIAgentsTools(run, { tools: ["slow_write"] })[0]!;
     const controller = new AbortController();
-    const pending = slow.invoke(new RunContext({}), JSON.stringify({ id: "s", ms: 60_000 }), { signal: controller.signal, toolCall: { type: "function_call", callId: "k1", name: "slow_write", arguments: "{}" } } as never);
+    const pending = slow.invoke(new RunContext({}), JSON.stringify({ id: "s", ms: 60_000 }), {
+      signal: controller.signal,
+      toolCall: { type: "function_call", callId: "k1", name: "slow_write", arguments: "{}" },
+    } as never);
     const until = Date.now() + 10_000;
     while (run.usage().calls < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort();
     await pending.catch(() => undefined);
-    expect(sink.receipts.find((r) => r.correlationId === "k1")).toMatchObject({ tool: "slow_write", outcome: "CANCELLED", effectUnknown: true });
+    expect(sink.receipts.find((r) => r.correlationId === "k1")).toMatchObject({
+      tool: "slow_write",
+      outcome: "CANCELLED",
+      effectUnknown: true,
+    });
   });
 });

@@ -12,7 +12,10 @@ export const CLI = join(REPO_ROOT, "dist/compiler/cli/bin.js");
 export async function builtProject(from: string): Promise<string> {
   const root = copyProject(from);
   const result = await build({ root });
-  expect(result.diagnostics.filter((d) => d.severity === "error"), "the test project must build").toEqual([]);
+  expect(
+    result.diagnostics.filter((d) => d.severity === "error"),
+    "the test project must build",
+  ).toEqual([]);
   expect(result.ok).toBe(true);
   return root;
 }

@@ -29,7 +29,9 @@ describe("cave build modes", () => {
     const run = await cave(["build"], built);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^cave build: locked 2 tools in cave\.lock \(sha256-[0-9a-f]{12}…\), \d+ files in \.cave\//);
+    expect(run.stdout).toMatch(
+      /^cave build: locked 2 tools in cave\.lock \(sha256-[0-9a-f]{12}…\), \d+ files in \.cave\//,
+    );
     expectRelativeOnly(run, built);
     lockBefore = readFileSync(join(built, "cave.lock"), "utf8");
     folderBefore = snapshot(join(built, ".cave"));
@@ -47,7 +49,9 @@ describe("cave build modes", () => {
   it("--frozen writes the build folder matching the unchanged lock, and verify agrees", async () => {
     const run = await cave(["build", "--frozen"], built);
     expect(run).toMatchObject({ code: 0, stderr: "" });
-    expect(run.stdout).toMatch(/^cave build --frozen: cave\.lock is up to date \(2 tools\); wrote \d+ files in \.cave\/ matching it\n$/);
+    expect(run.stdout).toMatch(
+      /^cave build --frozen: cave\.lock is up to date \(2 tools\); wrote \d+ files in \.cave\/ matching it\n$/,
+    );
     expect(snapshot(join(built, ".cave"))).toEqual(folderBefore);
     expect(readFileSync(join(built, "cave.lock"), "utf8")).toBe(lockBefore);
     expect((await cave(["verify"], built)).code).toBe(0);
@@ -63,7 +67,9 @@ describe("cave build modes", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toContain("cave diff: committed cave.lock → this build");
     expect(run.stdout).toContain('tool "set_policy": timeout 5000 ms (5 s) → 6000 ms (6 s)');
-    expect(run.stderr).toContain("error CAVE9020: cave.lock is out of date: 2 changes: 0 new powers, 0 breaking, 0 to review, 2 other; run cave build, review cave diff, and commit the lock.");
+    expect(run.stderr).toContain(
+      "error CAVE9020: cave.lock is out of date: 2 changes: 0 new powers, 0 breaking, 0 to review, 2 other; run cave build, review cave diff, and commit the lock.",
+    );
     expectRelativeOnly(run, root);
     expect(readFileSync(join(root, "cave.lock"), "utf8")).toBe(lock);
     expect(snapshot(join(root, ".cave"))).toEqual(folder);
@@ -72,14 +78,25 @@ describe("cave build modes", () => {
     expect(json.code).toBe(2);
     expect(json.stderr).toBe("");
     const parsed = JSON.parse(json.stdout);
-    expect(parsed).toMatchObject({ ok: false, exitCode: 2, status: "changed", mode: "check", written: false, lock: "cave.lock" });
+    expect(parsed).toMatchObject({
+      ok: false,
+      exitCode: 2,
+      status: "changed",
+      mode: "check",
+      written: false,
+      lock: "cave.lock",
+    });
     // lookup_policy shares the edited module: its implementation changed, its contract did not.
-    expect(parsed.diff.changes.map((c: { kind: string; subject: { name: string } }) => `${c.kind} ${c.subject.name}`)).toEqual(["implementation lookup_policy", "timeout set_policy"]);
+    expect(
+      parsed.diff.changes.map((c: { kind: string; subject: { name: string } }) => `${c.kind} ${c.subject.name}`),
+    ).toEqual(["implementation lookup_policy", "timeout set_policy"]);
     expect(Object.keys(parsed)).toEqual([...Object.keys(parsed)].sort());
 
     const github = await cave(["build", "--check", "--format", "github"], root);
     expect(github.code).toBe(2);
-    expect(github.stdout.split("\n")[0]).toBe("::error file=cave.lock,title=CAVE9020::cave.lock is out of date: 2 changes: 0 new powers, 0 breaking, 0 to review, 2 other; run cave build, review cave diff, and commit the lock");
+    expect(github.stdout.split("\n")[0]).toBe(
+      "::error file=cave.lock,title=CAVE9020::cave.lock is out of date: 2 changes: 0 new powers, 0 breaking, 0 to review, 2 other; run cave build, review cave diff, and commit the lock",
+    );
 
     // --frozen refuses the change: neither the lock nor the build folder is touched.
     const frozen = await cave(["build", "--frozen"], root);
@@ -139,7 +156,13 @@ describe("cave build modes", () => {
   });
 
   it("refuses conflicting or unknown flags with exit 1 and the usage", async () => {
-    for (const argv of [["--check", "--frozen"], ["--frozen", "--write"], ["--format", "xml"], ["--json", "--format", "github"], ["--chek"]]) {
+    for (const argv of [
+      ["--check", "--frozen"],
+      ["--frozen", "--write"],
+      ["--format", "xml"],
+      ["--json", "--format", "github"],
+      ["--chek"],
+    ]) {
       const run = await cave(["build", ...argv], built);
       expect(run.code, argv.join(" ")).toBe(1);
       expect(run.stderr).toContain("usage: cave build");

@@ -31,7 +31,12 @@ afterAll(removeCopies);
 async function call(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const code = await callCommand(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd: root, env: {} });
+  const code = await callCommand(args, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    cwd: root,
+    env: {},
+  });
   return { code, stdout, stderr };
 }
 
@@ -39,20 +44,32 @@ const OUTPUT = "--- output of noisy (stdout and stderr) ---\nworking\nwarning: a
 
 describe("cave call and a tool's output", () => {
   it("prints the content on stdout and the tool's output on stderr", async () => {
-    expect(await call(["noisy", '{"fail":false}'])).toEqual({ code: 0, stdout: `${JSON.stringify({ done: true }, null, 2)}\n`, stderr: OUTPUT });
+    expect(await call(["noisy", '{"fail":false}'])).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ done: true }, null, 2)}\n`,
+      stderr: OUTPUT,
+    });
   });
 
   it("prints a failure's output, code, message and mapped stack on stderr", async () => {
     const result = await call(["noisy", '{"fail":true}']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(new RegExp(`^${OUTPUT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}cave call: noisy failed: TOOL_ERROR: tool "noisy" failed: it broke\n    at Object.execute \\(tools/noisy.ts:11:21\\)\n\\(receipt [0-9a-f-]+\\)\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^${OUTPUT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}cave call: noisy failed: TOOL_ERROR: tool "noisy" failed: it broke\n    at Object.execute \\(tools/noisy.ts:11:21\\)\n\\(receipt [0-9a-f-]+\\)\n$`,
+      ),
+    );
   });
 
   it("with --json, stdout is the outcome alone, its logs and stack fields included, and stderr is empty", async () => {
     const result = await call(["noisy", '{"fail":true}', "--json"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("");
-    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, logs: "working\nwarning: almost done\n", error: { code: "TOOL_ERROR", stack: ["Object.execute (tools/noisy.ts:11:21)"] } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      ok: false,
+      logs: "working\nwarning: almost done\n",
+      error: { code: "TOOL_ERROR", stack: ["Object.execute (tools/noisy.ts:11:21)"] },
+    });
   });
 });

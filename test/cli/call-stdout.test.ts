@@ -33,7 +33,15 @@ export const noisy = tool({
     expect((await build({ root })).diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const bin = join(REPO_ROOT, "dist/compiler/cli/bin.js");
     for (const json of [true, false]) {
-      const { stdout, stderr } = await run(process.execPath, [bin, "call", "noisy", '{"n":21}', "--root", root, ...(json ? ["--json"] : [])]);
+      const { stdout, stderr } = await run(process.execPath, [
+        bin,
+        "call",
+        "noisy",
+        '{"n":21}',
+        "--root",
+        root,
+        ...(json ? ["--json"] : []),
+      ]);
       const parsed = JSON.parse(stdout);
       expect(json ? parsed : { ok: true, content: parsed }).toMatchObject({ ok: true, content: { doubled: 42 } });
       expect(stderr).toContain("log line from the tool");

@@ -8,7 +8,11 @@ import { cave, expectRelativeOnly } from "./helpers.js";
 afterAll(removeCopies);
 
 function git(root: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Cave Test", "-c", "user.email=test@cave.invalid", "-c", "commit.gpgsign=false", ...args], { cwd: root, encoding: "utf8" });
+  return execFileSync(
+    "git",
+    ["-c", "user.name=Cave Test", "-c", "user.email=test@cave.invalid", "-c", "commit.gpgsign=false", ...args],
+    { cwd: root, encoding: "utf8" },
+  );
 }
 
 let root: string;
@@ -35,7 +39,9 @@ describe("cave diff against git revisions", () => {
     expectRelativeOnly(run, root);
     expect(run.stdout).toContain("cave diff: main:cave.lock → cave.lock (working tree)");
     expect(run.stdout).toContain("New powers: what the agent can do now that it could not before");
-    expect(run.stdout).toContain('tool "lookup_policy": effect escalated read → write (mutates something): now never run speculatively, never retried and blocked in fixture mode');
+    expect(run.stdout).toContain(
+      'tool "lookup_policy": effect escalated read → write (mutates something): now never run speculatively, never retried and blocked in fixture mode',
+    );
     expect((await cave(["diff"], root)).stdout).toBe(run.stdout.replace("main:cave.lock", "HEAD:cave.lock"));
   });
 
@@ -51,7 +57,9 @@ describe("cave diff against git revisions", () => {
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout);
     expect(json.base).toEqual({ integrity: null, label: "main~1:cave.lock (no lock)" });
-    expect(json.changes.map((c: { kind: string; subject: { name: string } }) => `${c.kind} ${c.subject.name}`)).toEqual(["agent-added policy_desk", "tool-added lookup_policy", "tool-added set_policy"]);
+    expect(json.changes.map((c: { kind: string; subject: { name: string } }) => `${c.kind} ${c.subject.name}`)).toEqual(
+      ["agent-added policy_desk", "tool-added lookup_policy", "tool-added set_policy"],
+    );
   });
 
   it("mixes a revision with a lock file, and in markdown leads with the new powers", async () => {
@@ -66,7 +74,9 @@ describe("cave diff against git revisions", () => {
   it("an unknown revision is CAVE9031; outside a git repository CAVE9030; both exit 1", async () => {
     const unknown = await cave(["diff", "no-such-branch"], root);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('error CAVE9031: "no-such-branch" is neither a lock file nor a git revision of this repository');
+    expect(unknown.stderr).toContain(
+      'error CAVE9031: "no-such-branch" is neither a lock file nor a git revision of this repository',
+    );
     expect((await cave(["diff", "--", "-x"], root)).code).toBe(1);
     const plain = copyProject("fixtures/basic");
     const outside = await cave(["diff", "main"], plain);

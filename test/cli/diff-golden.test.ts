@@ -10,7 +10,8 @@ import { cave, expectRelativeOnly } from "./helpers.js";
 afterAll(removeCopies);
 
 describe("cave diff golden cases (fixtures/diff/<case>)", () => {
-  if (UPDATE_GOLDEN) it("regenerates every case's base.lock and head.lock with the compiler", async () => writeCaseLocks(), 900_000);
+  if (UPDATE_GOLDEN)
+    it("regenerates every case's base.lock and head.lock with the compiler", async () => writeCaseLocks(), 900_000);
   // The locks are not rebuilt on every run: the staged SDK is part of every source graph, so any edit of src/
   // moves their hashes. They were written by the compiler (writeCaseLocks) and must still be untouched locks.
   it("every case's locks are intact locks, as the compiler wrote them", () => {
@@ -31,7 +32,11 @@ describe("cave diff golden cases (fixtures/diff/<case>)", () => {
   it.each(DIFF_CASES.map((c) => [c.name, c] as const))("%s", async (name, c) => {
     const dir = join(DIFF_FIXTURES, name);
     expect(existsSync(join(dir, "head.lock"))).toBe(true);
-    for (const [format, file] of [["text", "expected.txt"], ["markdown", "expected.md"], ["json", "expected.json"]] as const) {
+    for (const [format, file] of [
+      ["text", "expected.txt"],
+      ["markdown", "expected.md"],
+      ["json", "expected.json"],
+    ] as const) {
       const run = await cave(["diff", "base.lock", "head.lock", "--format", format], dir);
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
@@ -41,7 +46,10 @@ describe("cave diff golden cases (fixtures/diff/<case>)", () => {
     const exit = await cave(["diff", "base.lock", "head.lock", "--exit-code", "--json"], dir);
     const changed = c.edits.length > 0 || c.baseEdits !== undefined;
     expect(exit.code, c.about).toBe(changed ? 2 : 0);
-    const parsed = JSON.parse(exit.stdout) as { changed: boolean; changes: Array<{ kind: string; impact: string; subject: { name: string } }> };
+    const parsed = JSON.parse(exit.stdout) as {
+      changed: boolean;
+      changes: Array<{ kind: string; impact: string; subject: { name: string } }>;
+    };
     expect(parsed.changed).toBe(changed);
     const found = parsed.changes.map((change) => `${change.kind}:${change.impact}:${change.subject.name}`);
     for (const expected of c.shows) expect(found, `${name}: ${c.about}`).toContain(expected);

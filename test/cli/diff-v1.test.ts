@@ -35,22 +35,31 @@ async function diff(dir: string, base: string, head: string): Promise<Change[]> 
 describe("cave diff across lockfileVersion 1 and 2", () => {
   it("shows a v1 lock's new powers against a v2 lock as it does between two v2 locks, plus the version", async () => {
     const dir = workspace();
-    const powers = (changes: Change[]) => changes.filter((c) => c.impact === "risky").map((c) => `${c.kind}:${c.subject.name}:${c.message}`);
+    const powers = (changes: Change[]) =>
+      changes.filter((c) => c.impact === "risky").map((c) => `${c.kind}:${c.subject.name}:${c.message}`);
     const across = await diff(dir, "base.v1.lock", "head.v2.lock");
     const same = await diff(dir, "base.v2.lock", "head.v2.lock");
     expect(powers(across)).toEqual(powers(same));
     expect(powers(across).length).toBeGreaterThan(0);
-    expect(across).toContainEqual(expect.objectContaining({ kind: "lock", impact: "info", message: "lockfileVersion 1 → 2" }));
+    expect(across).toContainEqual(
+      expect.objectContaining({ kind: "lock", impact: "info", message: "lockfileVersion 1 → 2" }),
+    );
     // Nothing unclassified: the v1 optional fields read as v2's empty values, the derived toolHashes/osLayerTools are not lock-wide facts.
     expect(across.filter((c) => c.impact === "unclassified")).toEqual([]);
   });
 
   it("finds no change in what a tool may do between the v1 and the v2 lock of the same sources", async () => {
     const dir = workspace();
-    for (const [v1, v2] of [["base.v1.lock", "base.v2.lock"], ["head.v1.lock", "head.v2.lock"]]) {
+    for (const [v1, v2] of [
+      ["base.v1.lock", "base.v2.lock"],
+      ["head.v1.lock", "head.v2.lock"],
+    ]) {
       const changes = await diff(dir, v1!, v2!);
       // The SDK's own source moved between the two commits (an implementation change of every tool); nothing else may.
-      expect(changes.filter((c) => c.kind !== "implementation" && c.kind !== "lock").map((c) => c.message), `${v1} → ${v2}`).toEqual([]);
+      expect(
+        changes.filter((c) => c.kind !== "implementation" && c.kind !== "lock").map((c) => c.message),
+        `${v1} → ${v2}`,
+      ).toEqual([]);
       expect(changes.filter((c) => c.kind === "lock").map((c) => c.message)).toEqual(["lockfileVersion 1 → 2"]);
     }
   });
@@ -60,9 +69,14 @@ describe("cave diff across lockfileVersion 1 and 2", () => {
     cpSync(join(dir, "head.v1.lock"), join(dir, "cave.lock"));
     const run = await cave(["verify"], dir);
     expect(run.code).not.toBe(0);
-    const codes = run.stderr.split("\n").filter((l) => l.startsWith("error ")).map((l) => l.split(" ")[1]!.replace(":", ""));
+    const codes = run.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("error "))
+      .map((l) => l.split(" ")[1]!.replace(":", ""));
     expect(codes[0]).toBe("CAVE9003");
-    expect(run.stderr).toContain("cave.lock has lockfileVersion 1 (an earlier cave build): this Cave reads it for cave diff and cave verify, but its runtime runs lockfileVersion 2 only; run cave build and deploy the new lock with its build folder");
+    expect(run.stderr).toContain(
+      "cave.lock has lockfileVersion 1 (an earlier cave build): this Cave reads it for cave diff and cave verify, but its runtime runs lockfileVersion 2 only; run cave build and deploy the new lock with its build folder",
+    );
     // It was read: the missing build folder is reported too.
     expect(codes).toContain("CAVE9011");
   });
@@ -72,7 +86,9 @@ describe("an SDK change (cave upgraded, or its source edited)", () => {
   it("is information naming the SDK's files that changed, never unclassified", async () => {
     const { diffLocks } = await import("../../compiler/diff/classify.js");
     const { readFileSync } = await import("node:fs");
-    const base = JSON.parse(readFileSync(join(V2, "base.lock"), "utf8")) as import("../../src/contract/lock.js").CaveLock;
+    const base = JSON.parse(
+      readFileSync(join(V2, "base.lock"), "utf8"),
+    ) as import("../../src/contract/lock.js").CaveLock;
     const files = { ...base.sdk!.files };
     const [first] = Object.keys(files).sort();
     files[first!] = `sha256-${"0".repeat(64)}`;
@@ -80,7 +96,13 @@ describe("an SDK change (cave upgraded, or its source edited)", () => {
     const head = { ...base, sdk: { ...base.sdk!, sha256: `sha256-${"2".repeat(64)}`, files } };
     const { changes } = diffLocks({ label: "base", lock: base }, { label: "head", lock: head });
     expect(changes).toEqual([
-      expect.objectContaining({ kind: "implementation", impact: "info", subject: { type: "lock", name: null }, message: `the SDK module changed (${base.sdk!.id}): 2 files of its source graph`, details: [`changed: ${first}`, "added: cave/src/new-file.ts"] }),
+      expect.objectContaining({
+        kind: "implementation",
+        impact: "info",
+        subject: { type: "lock", name: null },
+        message: `the SDK module changed (${base.sdk!.id}): 2 files of its source graph`,
+        details: [`changed: ${first}`, "added: cave/src/new-file.ts"],
+      }),
     ]);
   });
 });

@@ -12,13 +12,23 @@ describe("GitHub Actions annotations", () => {
   });
 
   it("formats ::level with file, line, col and title", () => {
-    expect(annotation("error", "bad, very: bad", { file: "tools/a,b.ts", line: 3, col: 5, title: "CAVE3005" })).toBe("::error file=tools/a%2Cb.ts,line=3,col=5,title=CAVE3005::bad, very: bad\n");
+    expect(annotation("error", "bad, very: bad", { file: "tools/a,b.ts", line: 3, col: 5, title: "CAVE3005" })).toBe(
+      "::error file=tools/a%2Cb.ts,line=3,col=5,title=CAVE3005::bad, very: bad\n",
+    );
     expect(annotation("warning", "plain")).toBe("::warning::plain\n");
   });
 
   it("turns a diagnostic into one line carrying its hint", () => {
-    const line = diagnosticAnnotation(error("CAVE3005", "timeout of tool \"x\" is computed", "Write a literal.", { file: "tools/x.ts", line: 4, column: 9 }));
-    expect(line).toBe("::error file=tools/x.ts,line=4,col=9,title=CAVE3005::timeout of tool \"x\" is computed%0Ahint: Write a literal.\n");
+    const line = diagnosticAnnotation(
+      error("CAVE3005", 'timeout of tool "x" is computed', "Write a literal.", {
+        file: "tools/x.ts",
+        line: 4,
+        column: 9,
+      }),
+    );
+    expect(line).toBe(
+      '::error file=tools/x.ts,line=4,col=9,title=CAVE3005::timeout of tool "x" is computed%0Ahint: Write a literal.\n',
+    );
     expect(line.split("\n")).toHaveLength(2);
   });
 });

@@ -12,7 +12,12 @@ export interface Run {
 }
 
 /** Runs `cave ...argv` in-process with a captured io (no TTY, the given env), from `cwd`. */
-export async function cave(argv: readonly string[], cwd: string, env: Record<string, string | undefined> = {}, isTTY = false): Promise<Run> {
+export async function cave(
+  argv: readonly string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  isTTY = false,
+): Promise<Run> {
   let stdout = "";
   let stderr = "";
   const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env, isTTY };
@@ -37,6 +42,8 @@ export function snapshot(dir: string): Record<string, string> {
   } catch {
     return out;
   }
-  for (const e of entries) if (e.isFile()) out[join(e.parentPath, e.name).slice(dir.length)] = readFileSync(join(e.parentPath, e.name), "base64");
+  for (const e of entries)
+    if (e.isFile())
+      out[join(e.parentPath, e.name).slice(dir.length)] = readFileSync(join(e.parentPath, e.name), "base64");
   return out;
 }

@@ -24,8 +24,12 @@ beforeAll(async () => {
   // A write held mid-call: another process (the CLI, in this process) sees it in doubt.
   writeFileSync(gate, "");
   const pending = run.call("append_line", { line: "charge", file, gate });
-  while (!existsSync(file) || !(await import("node:fs")).readFileSync(file, "utf8").includes("charge")) await new Promise((r) => setTimeout(r, 20));
-  inDoubtSeen = { list: (await cave(["runs", "list", "--root", root], root)).stdout, show: (await cave(["runs", "show", "conv-7", "--root", root], root)).stdout };
+  while (!existsSync(file) || !(await import("node:fs")).readFileSync(file, "utf8").includes("charge"))
+    await new Promise((r) => setTimeout(r, 20));
+  inDoubtSeen = {
+    list: (await cave(["runs", "list", "--root", root], root)).stdout,
+    show: (await cave(["runs", "show", "conv-7", "--root", root], root)).stdout,
+  };
   rmSync(gate);
   await pending;
   await runtime.startRun({ id: "conv-8" }).call("tick", { i: 1 });
@@ -36,10 +40,14 @@ afterAll(() => removeCopies());
 
 describe("cave runs", () => {
   it("list: each run with its calls, the calls in doubt, whether it is finished and its locks", async () => {
-    expect(inDoubtSeen.list).toMatch(/^conv-7 {2}open {2}3 calls, 1 in doubt {2}last \S+ {2}lock sha256-[0-9a-f]{12}…$/m);
+    expect(inDoubtSeen.list).toMatch(
+      /^conv-7 {2}open {2}3 calls, 1 in doubt {2}last \S+ {2}lock sha256-[0-9a-f]{12}…$/m,
+    );
     const run = await cave(["runs", "list", "--root", root, "--json"], root);
     expect(run.code).toBe(0);
-    const listed = JSON.parse(run.stdout) as { runs: Array<{ runId: string; calls: number; inDoubt: number; finishedAt: number | null; locks: string[] }> };
+    const listed = JSON.parse(run.stdout) as {
+      runs: Array<{ runId: string; calls: number; inDoubt: number; finishedAt: number | null; locks: string[] }>;
+    };
     expect(listed.runs.map((r) => [r.runId, r.calls, r.inDoubt, r.finishedAt !== null, r.locks])).toEqual([
       ["conv-7", 3, 0, true, [lockIntegrity]],
       ["conv-8", 1, 0, false, [lockIntegrity]],
@@ -53,8 +61,21 @@ describe("cave runs", () => {
     expect(text.stdout).toMatch(/^run conv-7: 3 calls, finished /);
     expect(text.stdout).toContain("lookup [read]  ok  lock sha256-");
     expect(text.stdout).toContain("lookup [read]  REPEAT_STOPPED  lock");
-    const json = JSON.parse((await cave(["runs", "show", "conv-7", "--root", root, "--json"], root)).stdout) as { calls: Array<Record<string, unknown>> };
-    expect(json.calls.map((c) => [c.seq, c.tool, c.effect, c.outcome, c.inDoubt, c.effectUnknown, c.lockIntegrity, c.dispatched])).toEqual([
+    const json = JSON.parse((await cave(["runs", "show", "conv-7", "--root", root, "--json"], root)).stdout) as {
+      calls: Array<Record<string, unknown>>;
+    };
+    expect(
+      json.calls.map((c) => [
+        c.seq,
+        c.tool,
+        c.effect,
+        c.outcome,
+        c.inDoubt,
+        c.effectUnknown,
+        c.lockIntegrity,
+        c.dispatched,
+      ]),
+    ).toEqual([
       [1, "lookup", "read", "ok", false, false, lockIntegrity, true],
       [2, "lookup", "read", "REPEAT_STOPPED", false, false, lockIntegrity, false],
       [3, "append_line", "write", "ok", false, false, lockIntegrity, true],
@@ -78,8 +99,12 @@ describe("cave runs", () => {
     const locked = await cave(["runs", "list", "--root", root, "--journal", setting], root);
     await held.close();
     expect(locked.code).toBe(1);
-    expect(locked.stderr).toContain(`CAVE9221: the journal file is in use by process ${process.pid} (a file journal serves one process`);
-    expect((await cave(["runs", "list", "--root", root, "--journal", setting], root)).stdout).toMatch(/^x {2}open {2}0 calls/);
+    expect(locked.stderr).toContain(
+      `CAVE9221: the journal file is in use by process ${process.pid} (a file journal serves one process`,
+    );
+    expect((await cave(["runs", "list", "--root", root, "--journal", setting], root)).stdout).toMatch(
+      /^x {2}open {2}0 calls/,
+    );
     const bad = await cave(["runs", "expire", "--root", root], root);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("expire needs --older-than DURATION");
@@ -87,9 +112,18 @@ describe("cave runs", () => {
 
   it("expire: finished runs older than the cutoff go, open ones stay unless --include-unfinished", async () => {
     await new Promise((r) => setTimeout(r, 5));
-    expect((await cave(["runs", "expire", "--older-than", "1h", "--root", root], root)).stdout).toBe("cave runs: expired 0 runs\n");
-    expect((await cave(["runs", "expire", "--older-than", "1ms", "--root", root], root)).stdout).toBe("cave runs: expired 1 run: conv-7\n");
-    expect(JSON.parse((await cave(["runs", "expire", "--older-than", "1ms", "--include-unfinished", "--root", root, "--json"], root)).stdout)).toEqual({ ok: true, expired: ["conv-8"] });
+    expect((await cave(["runs", "expire", "--older-than", "1h", "--root", root], root)).stdout).toBe(
+      "cave runs: expired 0 runs\n",
+    );
+    expect((await cave(["runs", "expire", "--older-than", "1ms", "--root", root], root)).stdout).toBe(
+      "cave runs: expired 1 run: conv-7\n",
+    );
+    expect(
+      JSON.parse(
+        (await cave(["runs", "expire", "--older-than", "1ms", "--include-unfinished", "--root", root, "--json"], root))
+          .stdout,
+      ),
+    ).toEqual({ ok: true, expired: ["conv-8"] });
     expect((await cave(["runs", "list", "--root", root], root)).stdout).toBe("cave runs: the journal holds no runs\n");
   });
 });

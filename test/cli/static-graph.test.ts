@@ -22,7 +22,15 @@ async function staticGraph(entry: string): Promise<Set<string>> {
     logLevel: "silent",
     absWorkingDir: REPO_ROOT,
     packages: "external",
-    plugins: [{ name: "frameworks-external", setup: (b) => b.onResolve({ filter: /.*/ }, (args) => (FRAMEWORKS.test(args.path) ? { path: args.path, external: true } : undefined)) }],
+    plugins: [
+      {
+        name: "frameworks-external",
+        setup: (b) =>
+          b.onResolve({ filter: /.*/ }, (args) =>
+            FRAMEWORKS.test(args.path) ? { path: args.path, external: true } : undefined,
+          ),
+      },
+    ],
   });
   const norm = (path: string) => relative(REPO_ROOT, join(REPO_ROOT, path)).split(sep).join("/");
   const inputs = new Map(Object.entries(result.metafile.inputs).map(([file, input]) => [norm(file), input]));
@@ -45,7 +53,14 @@ describe("what cave serve loads", () => {
     const graph = [...(await staticGraph("compiler/cli/bin.ts"))];
     expect(graph).toContain("compiler/cli/main.ts");
     expect(graph).toContain("compiler/cli/usage-lines.ts");
-    expect(graph.filter((path) => path.startsWith("compiler/cli/commands/") || /^(typescript|esbuild|ts-morph|fast-glob)$/.test(path) || (path.startsWith("compiler/") && !path.startsWith("compiler/cli/")))).toEqual([]);
+    expect(
+      graph.filter(
+        (path) =>
+          path.startsWith("compiler/cli/commands/") ||
+          /^(typescript|esbuild|ts-morph|fast-glob)$/.test(path) ||
+          (path.startsWith("compiler/") && !path.startsWith("compiler/cli/")),
+      ),
+    ).toEqual([]);
   });
 
   it("the serve command loads no transport statically, and the stdio transport does not load the HTTP one", async () => {

@@ -1,4 +1,13 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -122,7 +131,9 @@ describe("cave verify", () => {
     editLock(dir, (l) => ((l.tools.set_policy as { timeoutMs: number }).timeoutMs = 999_999), false);
     const result = await verify(dir);
     expect(result.codes).toEqual(["CAVE9005"]);
-    expect(result.lines[0]).toContain('cave.lock: tool "set_policy": its entry was edited after cave build (toolHashes says sha256-');
+    expect(result.lines[0]).toContain(
+      'cave.lock: tool "set_policy": its entry was edited after cave build (toolHashes says sha256-',
+    );
   });
 
   it("finds a missing tool, with a stale integrity and with a forged one (CAVE9009)", async () => {
@@ -146,15 +157,23 @@ describe("cave verify", () => {
     editLock(forged, extra, true);
     const result = await verify(forged);
     expect(result.codes).toEqual(["CAVE9010"]);
-    expect(result.lines[0]).toContain('tools "lookup_policy" and "read_all_policies" both claim export tools/policy.ts#lookupPolicy');
+    expect(result.lines[0]).toContain(
+      'tools "lookup_policy" and "read_all_policies" both claim export tools/policy.ts#lookupPolicy',
+    );
   });
 
   it("refuses a bundle outside the build folder even with a forged integrity (CAVE9004)", async () => {
     const dir = deployCopy();
-    editLock(dir, (l) => ((l.tools.lookup_policy as { source: { bundle: string } }).source.bundle = "tools/policy.ts"), true);
+    editLock(
+      dir,
+      (l) => ((l.tools.lookup_policy as { source: { bundle: string } }).source.bundle = "tools/policy.ts"),
+      true,
+    );
     const result = await verify(dir);
     expect(result.codes).toContain("CAVE9004");
-    expect(result.lines.find((l) => l.includes("CAVE9004"))).toContain("source.bundle tools/policy.ts is outside the build folder .cave");
+    expect(result.lines.find((l) => l.includes("CAVE9004"))).toContain(
+      "source.bundle tools/policy.ts is outside the build folder .cave",
+    );
   });
 
   it("refuses an unknown lockfileVersion before anything else (CAVE9003)", async () => {
@@ -167,13 +186,23 @@ describe("cave verify", () => {
 
   it("finds an edited header (stale integrity) and an edited pin in toolHashes (CAVE9005)", async () => {
     const header = deployCopy();
-    editLock(header, (l) => ((l.agents as Record<string, { description: string | null }>).policy_desk!.description = "edited"), false);
-    expect((await verify(header)).lines).toEqual([expect.stringMatching(/^error CAVE9005: cave\.lock was edited after cave build: its integrity says sha256-\S+, its content without the tools' entries hashes to sha256-/)]);
+    editLock(
+      header,
+      (l) => ((l.agents as Record<string, { description: string | null }>).policy_desk!.description = "edited"),
+      false,
+    );
+    expect((await verify(header)).lines).toEqual([
+      expect.stringMatching(
+        /^error CAVE9005: cave\.lock was edited after cave build: its integrity says sha256-\S+, its content without the tools' entries hashes to sha256-/,
+      ),
+    ]);
     const pin = deployCopy();
     editLock(pin, (l) => ((l.toolHashes as Record<string, string>).set_policy = `sha256-${"0".repeat(64)}`), false);
     const result = await verify(pin);
     expect(result.codes).toEqual(["CAVE9005", "CAVE9005"]);
-    expect(result.lines[1]).toContain(`cave.lock: tool "set_policy": its entry was edited after cave build (toolHashes says sha256-${"0".repeat(64)}`);
+    expect(result.lines[1]).toContain(
+      `cave.lock: tool "set_policy": its entry was edited after cave build (toolHashes says sha256-${"0".repeat(64)}`,
+    );
   });
 
   it("refuses a lock that is not JSON (CAVE9002) or not there (CAVE9001)", async () => {
@@ -194,7 +223,9 @@ describe("cave verify", () => {
     const json = JSON.parse(run.stdout);
     expect(json.ok).toBe(false);
     expect(json.problems.map((p: { code: string }) => p.code)).toEqual(["CAVE9008"]);
-    expect((await cave(["verify", "--lock", "elsewhere.lock"], dir)).stderr).toContain("error CAVE9001: elsewhere.lock does not exist");
+    expect((await cave(["verify", "--lock", "elsewhere.lock"], dir)).stderr).toContain(
+      "error CAVE9001: elsewhere.lock does not exist",
+    );
     expect((await cave(["verify", "extra-arg"], dir)).code).toBe(1);
   });
 

@@ -41,7 +41,13 @@ describe("figlet", () => {
     const again = await createRuntime({ root, mode: "host" });
     try {
       const outcome = await again.call("figlet_host", { text: "cave" });
-      expect(outcome).toMatchObject({ ok: false, error: { code: "LOCK_MISMATCH", message: expect.stringContaining(`tool "figlet_host": the file ${font} does not match the lock`) } });
+      expect(outcome).toMatchObject({
+        ok: false,
+        error: {
+          code: "LOCK_MISMATCH",
+          message: expect.stringContaining(`tool "figlet_host": the file ${font} does not match the lock`),
+        },
+      });
     } finally {
       again.close();
     }

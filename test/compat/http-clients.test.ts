@@ -23,7 +23,10 @@ beforeAll(async () => {
   expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   expect(Object.keys(result.lock!.tools).sort()).toEqual(["axios", "axios_host", "got", "got_host"]);
   api = await startUpstream("compat");
-  sandbox = createSandboxDispatcher({ isolation: "os", egress: { resolve: { "api.compat.test": `127.0.0.1:${api.port}` } } });
+  sandbox = createSandboxDispatcher({
+    isolation: "os",
+    egress: { resolve: { "api.compat.test": `127.0.0.1:${api.port}` } },
+  });
   runtime = await createRuntime({ root, mode: "host", receipts, dispatchers: { required: sandbox } });
 }, 600_000);
 afterAll(async () => {
@@ -49,35 +52,57 @@ describeOs("got and axios make a real request in both sandbox modes", () => {
   it.each([
     ["got", "/echo/orders/7"],
     ["axios", "/echo/orders/7?expand=orders"],
-  ])("%s in process reaches the server on 127.0.0.1 directly", async (name, path) => {
-    const before = api.seen.length;
-    const seen = echoed(await runtime.call(`${name}_host`, { url: `http://127.0.0.1:${api.port}/echo/orders/7` }));
-    expect(seen).toMatchObject({ from: "compat", method: "GET", url: path, headers: { host: `127.0.0.1:${api.port}`, "user-agent": `cave-compat ${name}` } });
-    expect(api.seen.length).toBe(before + 1);
-  }, 120_000);
+  ])(
+    "%s in process reaches the server on 127.0.0.1 directly",
+    async (name, path) => {
+      const before = api.seen.length;
+      const seen = echoed(await runtime.call(`${name}_host`, { url: `http://127.0.0.1:${api.port}/echo/orders/7` }));
+      expect(seen).toMatchObject({
+        from: "compat",
+        method: "GET",
+        url: path,
+        headers: { host: `127.0.0.1:${api.port}`, "user-agent": `cave-compat ${name}` },
+      });
+      expect(api.seen.length).toBe(before + 1);
+    },
+    120_000,
+  );
 
   it.each([
     ["got", "/echo/orders/7"],
     ["axios", "/echo/orders/7?expand=orders"],
-  ])("%s in the sandbox reaches it through the egress broker, by the host name its profile lists; the receipt records the request", async (name, path) => {
-    const before = api.seen.length;
-    const outcome = await runtime.call(name, { url: "http://api.compat.test/echo/orders/7" });
-    const seen = echoed(outcome);
-    expect(seen).toMatchObject({ from: "compat", method: "GET", url: path, headers: { host: "api.compat.test", "user-agent": `cave-compat ${name}` } });
-    expect(api.seen.length).toBe(before + 1);
-    expect(outcome.receipt.isolation).toBe("os");
-    expect(JSON.stringify(outcome.receipt)).toContain("api.compat.test");
-  }, 120_000);
+  ])(
+    "%s in the sandbox reaches it through the egress broker, by the host name its profile lists; the receipt records the request",
+    async (name, path) => {
+      const before = api.seen.length;
+      const outcome = await runtime.call(name, { url: "http://api.compat.test/echo/orders/7" });
+      const seen = echoed(outcome);
+      expect(seen).toMatchObject({
+        from: "compat",
+        method: "GET",
+        url: path,
+        headers: { host: "api.compat.test", "user-agent": `cave-compat ${name}` },
+      });
+      expect(api.seen.length).toBe(before + 1);
+      expect(outcome.receipt.isolation).toBe("os");
+      expect(JSON.stringify(outcome.receipt)).toContain("api.compat.test");
+    },
+    120_000,
+  );
 
-  it.each(["got", "axios"])("%s in the sandbox cannot reach the server by its address: the broker refuses what the profile does not list", async (name) => {
-    const before = api.seen.length;
-    const outcome = await runtime.call(name, { url: `http://127.0.0.1:${api.port}/echo/orders/7` });
-    expect(outcome.ok, JSON.stringify(outcome.ok ? outcome.content : outcome.error)).toBe(false);
-    const address = `127.0.0.1:${api.port}`;
-    expect(outcome.ok ? null : [outcome.error.code, outcome.error.message]).toEqual([
-      "NETWORK_REFUSED",
-      `tool "${name}" tried to reach the network where its sandbox does not let it: ERR_SANDBOX_DENIED: egress to ${address} was refused: it is not in the tool's sandboxProfile.egress; add "${address}" there and rebuild. A sandboxed tool reaches only the hosts in its sandboxProfile.egress, through fetch, undici's global dispatcher or the http/https modules; add the host there and rebuild`,
-    ]);
-    expect(api.seen.length).toBe(before);
-  }, 120_000);
+  it.each(["got", "axios"])(
+    "%s in the sandbox cannot reach the server by its address: the broker refuses what the profile does not list",
+    async (name) => {
+      const before = api.seen.length;
+      const outcome = await runtime.call(name, { url: `http://127.0.0.1:${api.port}/echo/orders/7` });
+      expect(outcome.ok, JSON.stringify(outcome.ok ? outcome.content : outcome.error)).toBe(false);
+      const address = `127.0.0.1:${api.port}`;
+      expect(outcome.ok ? null : [outcome.error.code, outcome.error.message]).toEqual([
+        "NETWORK_REFUSED",
+        `tool "${name}" tried to reach the network where its sandbox does not let it: ERR_SANDBOX_DENIED: egress to ${address} was refused: it is not in the tool's sandboxProfile.egress; add "${address}" there and rebuild. A sandboxed tool reaches only the hosts in its sandboxProfile.egress, through fetch, undici's global dispatcher or the http/https modules; add the host there and rebuild`,
+      ]);
+      expect(api.seen.length).toBe(before);
+    },
+    120_000,
+  );
 });

@@ -25,9 +25,16 @@ describe("lodash-es (a top-level `var Symbol`) builds and runs", () => {
 
     const runtime = await createRuntime({ root, mode: "host" });
     try {
-      const items = [{ kind: "a", n: 2 }, { kind: "b", n: 3 }, { kind: "a", n: 5 }];
+      const items = [
+        { kind: "a", n: 2 },
+        { kind: "b", n: 3 },
+        { kind: "a", n: 5 },
+      ];
       for (const name of ["lodash_es", "lodash_es_host"]) {
-        expect(await runtime.call(name, { items })).toMatchObject({ ok: true, content: { total: 10, kinds: ["a", "b"] } });
+        expect(await runtime.call(name, { items })).toMatchObject({
+          ok: true,
+          content: { total: 10, kinds: ["a", "b"] },
+        });
       }
     } finally {
       runtime.close();

@@ -18,7 +18,11 @@ type Sharp = (options: unknown) => { png(): { toBuffer(): Promise<Buffer> } };
 /** A 16x8 red PNG, made with the workspace's sharp in this process. */
 async function smallPng(): Promise<string> {
   const sharp = createRequire(join(WORKSPACE, "package.json"))("sharp") as Sharp;
-  return (await sharp({ create: { width: 16, height: 8, channels: 3, background: { r: 255, g: 0, b: 0 } } }).png().toBuffer()).toString("base64");
+  return (
+    await sharp({ create: { width: 16, height: 8, channels: 3, background: { r: 255, g: 0, b: 0 } } })
+      .png()
+      .toBuffer()
+  ).toString("base64");
 }
 
 describe("sharp as an external package with platform packages", () => {
@@ -27,21 +31,42 @@ describe("sharp as an external package with platform packages", () => {
     const result = await build({ root });
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const lock = result.lock!;
-    const packageLock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")).packages as Record<string, { version: string; integrity: string; optional?: boolean }>;
+    const packageLock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")).packages as Record<
+      string,
+      { version: string; integrity: string; optional?: boolean }
+    >;
     const sharpPin = packageLock["node_modules/sharp"]!;
-    expect(lock.externals["node_modules/sharp"]).toEqual({ name: "sharp", version: sharpPin.version, integrity: sharpPin.integrity, optional: false });
+    expect(lock.externals["node_modules/sharp"]).toEqual({
+      name: "sharp",
+      version: sharpPin.version,
+      integrity: sharpPin.integrity,
+      optional: false,
+    });
     // Every platform's binary package of the lockfile is pinned, optional, whichever is installed here.
     const platforms = Object.keys(packageLock).filter((path) => /^node_modules\/@img\/sharp-(?!libvips)/.test(path));
     expect(platforms.length).toBeGreaterThan(5);
-    for (const path of platforms) expect(lock.externals[path], path).toEqual({ name: path.slice("node_modules/".length), version: packageLock[path]!.version, integrity: packageLock[path]!.integrity, optional: true });
+    for (const path of platforms)
+      expect(lock.externals[path], path).toEqual({
+        name: path.slice("node_modules/".length),
+        version: packageLock[path]!.version,
+        integrity: packageLock[path]!.integrity,
+        optional: true,
+      });
     expect(lock.tools.sharp_resize!.sandbox.addons).toBe(true);
     expect(lock.osLayerTools).toEqual(["sharp_resize"]);
 
     const png = await smallPng();
-    const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: createSandboxDispatcher({ isolation: "os" }) } });
+    const runtime = await createRuntime({
+      root,
+      mode: "host",
+      dispatchers: { required: createSandboxDispatcher({ isolation: "os" }) },
+    });
     try {
       for (const name of ["sharp_resize", "sharp_resize_host"]) {
-        expect(await runtime.call(name, { png, width: 4 }), name).toMatchObject({ ok: true, content: { width: 4, height: 2, format: "png", bytes: expect.any(Number) } });
+        expect(await runtime.call(name, { png, width: 4 }), name).toMatchObject({
+          ok: true,
+          content: { width: 4, height: 2, format: "png", bytes: expect.any(Number) },
+        });
       }
     } finally {
       await runtime.close();
@@ -53,8 +78,9 @@ describe("sharp as an external package with platform packages", () => {
     const result = await withIsolation("node", () => build({ root }));
     const failure = result.diagnostics.find((d) => d.code === "CAVE5001");
     expect(failure?.message).toContain("tools/sharp.ts threw while being imported at build time");
-    expect(failure?.hint).toContain('cave build allows that only for a module whose native package is listed in cave.config.json "external", and only under the sandbox\'s OS layer');
+    expect(failure?.hint).toContain(
+      'cave build allows that only for a module whose native package is listed in cave.config.json "external", and only under the sandbox\'s OS layer',
+    );
     expect(existsSync(join(root, "cave.lock"))).toBe(false);
   });
 });
-

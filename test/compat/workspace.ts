@@ -42,12 +42,19 @@ export function removeWorkspaceCopies(): void {
  */
 export function expectSourceMaps(root: string): void {
   const prefix = "//# sourceMappingURL=data:application/json;base64,";
-  const tools = (JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as { tools: Record<string, { source: { bundle: string } }> }).tools;
+  const tools = (
+    JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
+      tools: Record<string, { source: { bundle: string } }>;
+    }
+  ).tools;
   expect(Object.keys(tools).length).toBeGreaterThan(0);
   for (const [name, locked] of Object.entries(tools)) {
     const last = readFileSync(join(root, locked.source.bundle), "utf8").trimEnd().split("\n").at(-1)!;
     expect(last.startsWith(prefix), name).toBe(true);
     const sources = JSON.parse(Buffer.from(last.slice(prefix.length), "base64").toString("utf8")).sources as string[];
-    expect(sources.filter((source) => source.startsWith("/") || source.includes("..") || source === "(unknown source)"), name).toEqual([]);
+    expect(
+      sources.filter((source) => source.startsWith("/") || source.includes("..") || source === "(unknown source)"),
+      name,
+    ).toEqual([]);
   }
 }

@@ -78,13 +78,14 @@ describe("analyse: finding definitions", () => {
 
   it("counts an aliased import of tool", () => {
     const result = run({
-      "a.ts": 'import { tool as defineTool } from "cave";\nexport const lookup = defineTool({ name: "lookup", description: "d", effect: "read", execute() {} });\n',
+      "a.ts":
+        'import { tool as defineTool } from "cave";\nexport const lookup = defineTool({ name: "lookup", description: "d", effect: "read", execute() {} });\n',
     });
     expect(result.diagnostics).toEqual([]);
     expect(result.tools.map((t) => [t.name, t.exportName])).toEqual([["lookup", "lookup"]]);
   });
 
-  it("counts a namespace import: cave.tool(...), cave.agent(...), cave[\"artifact\"](...)", () => {
+  it('counts a namespace import: cave.tool(...), cave.agent(...), cave["artifact"](...)', () => {
     const result = run({
       "a.ts": [
         'import * as cave from "cave";',
@@ -93,15 +94,30 @@ describe("analyse: finding definitions", () => {
       ].join("\n"),
     });
     expect(result.diagnostics).toEqual([]);
-    expect(result.tools[0]!.result).toEqual({ policy: "artifact", artifact: { strategy: "page", maxInlineTokens: 5, recovery: "exact_ccr" } });
-    expect(result.agents).toEqual([{ name: "desk", module: "a.ts", exportName: "desk", file: "a.ts", line: 3, column: 21, description: null, tools: ["lookup"] }]);
+    expect(result.tools[0]!.result).toEqual({
+      policy: "artifact",
+      artifact: { strategy: "page", maxInlineTokens: 5, recovery: "exact_ccr" },
+    });
+    expect(result.agents).toEqual([
+      {
+        name: "desk",
+        module: "a.ts",
+        exportName: "desk",
+        file: "a.ts",
+        line: 3,
+        column: 21,
+        description: null,
+        tools: ["lookup"],
+      },
+    ]);
   });
 
   it("ignores a local function named tool, a tool imported from elsewhere, and a parameter shadowing the import", () => {
     const result = run({
-      "local.ts": 'function tool(x: unknown) { return x; }\nexport const a = tool({ name: 5 });\n',
+      "local.ts": "function tool(x: unknown) { return x; }\nexport const a = tool({ name: 5 });\n",
       "other.ts": 'import { tool } from "other-sdk";\nexport const b = tool({ name: 5 });\n',
-      "shadow.ts": 'import { tool } from "cave";\nexport function make(tool: (x: unknown) => unknown) { return tool({ name: 5 }); }\n',
+      "shadow.ts":
+        'import { tool } from "cave";\nexport function make(tool: (x: unknown) => unknown) { return tool({ name: 5 }); }\n',
     });
     expect(result.diagnostics).toEqual([]);
     expect(result.tools).toEqual([]);
@@ -109,7 +125,7 @@ describe("analyse: finding definitions", () => {
   });
 
   it("produces nothing for modules that do not import from cave", () => {
-    const result = run({ "util.ts": 'export const x = 1;\nexport function tool() {}\n' });
+    const result = run({ "util.ts": "export const x = 1;\nexport function tool() {}\n" });
     expect(result).toEqual({ tools: [], agents: [], modules: [], localExports: {}, diagnostics: [] });
   });
 
@@ -129,19 +145,25 @@ describe("analyse: finding definitions", () => {
 
   it("resolves tools listed through a namespace import and a const array imported from another module", () => {
     const result = run({
-      "tools/orders.ts": 'import { tool } from "cave";\nexport const lookup = tool({ name: "lookup", description: "d", effect: "read", execute() {} }) as unknown as { name: string };\n',
+      "tools/orders.ts":
+        'import { tool } from "cave";\nexport const lookup = tool({ name: "lookup", description: "d", effect: "read", execute() {} }) as unknown as { name: string };\n',
       "tools/all.ts": 'import * as orders from "./orders.js";\nexport const ALL = [orders.lookup] as const;\n',
-      "agent.ts": 'import { agent, tool } from "cave";\nimport { ALL } from "./tools/all.js";\nimport * as orders from "./tools/orders.js";\nexport const desk = agent({ name: "desk", tools: ALL });\nexport const wrap = tool({ name: "wrap", description: "d", effect: "read", nestedTools: [orders.lookup], execute() {} });\n',
+      "agent.ts":
+        'import { agent, tool } from "cave";\nimport { ALL } from "./tools/all.js";\nimport * as orders from "./tools/orders.js";\nexport const desk = agent({ name: "desk", tools: ALL });\nexport const wrap = tool({ name: "wrap", description: "d", effect: "read", nestedTools: [orders.lookup], execute() {} });\n',
     });
     expect(result.diagnostics).toEqual([]);
     expect(result.agents.map((a) => a.tools)).toEqual([["lookup"]]);
-    expect(result.tools.map((t) => [t.name, t.exportName, t.nestedTools])).toEqual([["lookup", "lookup", []], ["wrap", "wrap", ["lookup"]]]);
+    expect(result.tools.map((t) => [t.name, t.exportName, t.nestedTools])).toEqual([
+      ["lookup", "lookup", []],
+      ["wrap", "wrap", ["lookup"]],
+    ]);
     expect(result.modules).toEqual(["agent.ts", "tools/orders.ts"]);
   });
 
   it("sorts tools, agents, modules, nested tools, env names and agent tools", () => {
     const result = run({
-      "b.ts": 'import { tool } from "cave";\nexport const zeta = tool({ name: "zeta", description: "d", effect: "read", sandboxProfile: { env: ["REGION", "LOCALE"] }, execute() {} });\n',
+      "b.ts":
+        'import { tool } from "cave";\nexport const zeta = tool({ name: "zeta", description: "d", effect: "read", sandboxProfile: { env: ["REGION", "LOCALE"] }, execute() {} });\n',
       "a.ts": [
         'import { tool, agent } from "cave";',
         'import { zeta } from "./b.js";',
@@ -156,7 +178,10 @@ describe("analyse: finding definitions", () => {
     expect(result.tools.map((t) => t.name)).toEqual(["alpha", "mid", "zeta"]);
     expect(result.tools[1]!.nestedTools).toEqual(["alpha", "zeta"]);
     expect(result.tools[2]!.sandbox.env).toEqual(["LOCALE", "REGION"]);
-    expect(result.agents.map((a) => [a.name, a.tools])).toEqual([["back", ["alpha"]], ["desk", ["alpha", "mid", "zeta"]]]);
+    expect(result.agents.map((a) => [a.name, a.tools])).toEqual([
+      ["back", ["alpha"]],
+      ["desk", ["alpha", "mid", "zeta"]],
+    ]);
   });
 
   it("notes whether input, output and a semantics hash are declared", () => {
@@ -172,7 +197,8 @@ describe("analyse: finding definitions", () => {
 describe("analyse: static values", () => {
   it("resolves a const across a relative import (.js means .ts), re-exports and namespace imports", () => {
     const result = run({
-      "tools/shared.ts": 'export const REGION_TIMEOUT = 12_000;\nexport const ENV = ["REGION"] as const;\nexport * from "./more.js";\n',
+      "tools/shared.ts":
+        'export const REGION_TIMEOUT = 12_000;\nexport const ENV = ["REGION"] as const;\nexport * from "./more.js";\n',
       "tools/more.ts": 'const MODE = "required";\nexport { MODE as SANDBOX };\n',
       "tools/a.ts": [
         'import { tool } from "cave";',
@@ -182,7 +208,10 @@ describe("analyse: static values", () => {
       ].join("\n"),
     });
     expect(result.diagnostics).toEqual([]);
-    expect(result.tools[0]).toMatchObject({ timeoutMs: 12000, sandbox: { mode: "required", network: false, env: ["REGION"] } });
+    expect(result.tools[0]).toMatchObject({
+      timeoutMs: 12000,
+      sandbox: { mode: "required", network: false, env: ["REGION"] },
+    });
     expect(result.modules).toEqual(["tools/a.ts"]);
   });
 
@@ -191,7 +220,7 @@ describe("analyse: static values", () => {
       "a.ts": [
         'import { tool } from "cave";',
         "const LIMITS = { timeout: 1_500, repeat: true } as const;",
-        'const NAME = `lookup`;',
+        "const NAME = `lookup`;",
         "export const t = tool({",
         "  name: (NAME) satisfies string,",
         "  description: `Looks ${NAME} up.`,",
@@ -203,7 +232,12 @@ describe("analyse: static values", () => {
       ].join("\n"),
     });
     expect(result.diagnostics).toEqual([]);
-    expect(result.tools[0]).toMatchObject({ name: "lookup", description: "Looks lookup up.", timeoutMs: 1500, allowRepeat: true });
+    expect(result.tools[0]).toMatchObject({
+      name: "lookup",
+      description: "Looks lookup up.",
+      timeoutMs: 1500,
+      allowRepeat: true,
+    });
   });
 
   it("reads a negative number and reports it with the SDK's rule", () => {
@@ -222,63 +256,78 @@ describe("analyse: static values", () => {
     ["a getter", "get allowRepeat() { return true; },", "get allowRepeat", 0, "allowRepeat"],
     ["a computed nested tool", "nestedTools: [makeTool()],", "makeTool()", 1, "nestedTools"],
   ];
-  it.each(computed)("refuses %s for a locked field (CAVE3005) at the offending expression", (_, line, needle, nth, field) => {
-    const text = [
-      'import { tool } from "cave";',
-      "declare function computeTimeout(): number;",
-      "declare function makeTool(): never;",
-      "let LET_TIMEOUT = 5;",
-      'const effect = ["read"][0] ?? "read";',
-      "export const t = tool({",
-      line.startsWith("name") ? "" : '  name: "t",',
-      '  description: "d",',
-      line.startsWith("effect") ? "" : '  effect: "read",',
-      `  ${line}`,
-      "  execute() {},",
-      "});",
-    ].join("\n");
-    const result = run({ "a.ts": text });
-    const d = only(result, "CAVE3005");
-    expect(d).toMatchObject({ file: "a.ts", ...at(text, needle, nth) });
-    expect(d.message).toContain(`${field} is computed`);
-    expect(d.hint).toMatch(/literal|const/);
-    expect(d.hint).toContain("without running your code");
-    expect(result.tools).toEqual([]);
-  });
+  it.each(computed)(
+    "refuses %s for a locked field (CAVE3005) at the offending expression",
+    (_, line, needle, nth, field) => {
+      const text = [
+        'import { tool } from "cave";',
+        "declare function computeTimeout(): number;",
+        "declare function makeTool(): never;",
+        "let LET_TIMEOUT = 5;",
+        'const effect = ["read"][0] ?? "read";',
+        "export const t = tool({",
+        line.startsWith("name") ? "" : '  name: "t",',
+        '  description: "d",',
+        line.startsWith("effect") ? "" : '  effect: "read",',
+        `  ${line}`,
+        "  execute() {},",
+        "});",
+      ].join("\n");
+      const result = run({ "a.ts": text });
+      const d = only(result, "CAVE3005");
+      expect(d).toMatchObject({ file: "a.ts", ...at(text, needle, nth) });
+      expect(d.message).toContain(`${field} is computed`);
+      expect(d.hint).toMatch(/literal|const/);
+      expect(d.hint).toContain("without running your code");
+      expect(result.tools).toEqual([]);
+    },
+  );
 
   it("points at the non-static initializer of an imported const and says which field read it", () => {
     const shared = "declare function env(): number;\nexport const TIMEOUT = env();\n";
     const result = run({
       "shared.ts": shared,
-      "a.ts": 'import { tool } from "cave";\nimport { TIMEOUT } from "./shared.js";\nexport const t = tool({ name: "t", description: "d", effect: "read", timeout: TIMEOUT, execute() {} });\n',
+      "a.ts":
+        'import { tool } from "cave";\nimport { TIMEOUT } from "./shared.js";\nexport const t = tool({ name: "t", description: "d", effect: "read", timeout: TIMEOUT, execute() {} });\n',
     });
     const d = only(result, "CAVE3005");
     expect(d).toMatchObject({ file: "shared.ts", ...at(shared, "env()", 1) });
     expect(d.message).toContain('tool "t": timeout is computed: a function call (read by timeout at a.ts:3:');
-    expect(d.hint).toBe("Write the timeout as a literal or a const initialised with one: the lock must know it without running your code.");
+    expect(d.hint).toBe(
+      "Write the timeout as a literal or a const initialised with one: the lock must know it without running your code.",
+    );
   });
 
   it("reads an artifact(...) policy kept in a const of another module, with the defaults artifact() fills", () => {
     const result = run({
       "policies.ts": 'import { artifact } from "cave";\nexport const SHORT = artifact({ strategy: "compress" });\n',
-      "a.ts": 'import { tool } from "cave";\nimport { SHORT } from "./policies.js";\nexport const t = tool({ name: "t", description: "d", effect: "read", result: SHORT, execute() {} });\n',
+      "a.ts":
+        'import { tool } from "cave";\nimport { SHORT } from "./policies.js";\nexport const t = tool({ name: "t", description: "d", effect: "read", result: SHORT, execute() {} });\n',
     });
     expect(result.diagnostics).toEqual([]);
-    expect(result.tools[0]!.result).toEqual({ policy: "artifact", artifact: { strategy: "compress", maxInlineTokens: 1200, recovery: "exact_ccr" } });
+    expect(result.tools[0]!.result).toEqual({
+      policy: "artifact",
+      artifact: { strategy: "compress", maxInlineTokens: 1200, recovery: "exact_ccr" },
+    });
     expect(result.modules).toEqual(["a.ts"]);
   });
 
   it("refuses a spread or a computed key in the options object (CAVE3006)", () => {
-    const spread = 'import { tool } from "cave";\nconst base = { effect: "read" } as const;\nexport const t = tool({ ...base, name: "t", description: "d", execute() {} });\n';
+    const spread =
+      'import { tool } from "cave";\nconst base = { effect: "read" } as const;\nexport const t = tool({ ...base, name: "t", description: "d", execute() {} });\n';
     const d = only(run({ "a.ts": spread }), "CAVE3006");
     expect(d).toMatchObject({ file: "a.ts", ...at(spread, "...base") });
     expect(d.hint).toContain("object literal with every key spelled out");
-    const key = 'import { tool } from "cave";\ndeclare const k: string;\nexport const t = tool({ [k]: 1, name: "t", description: "d", effect: "read", execute() {} });\n';
+    const key =
+      'import { tool } from "cave";\ndeclare const k: string;\nexport const t = tool({ [k]: 1, name: "t", description: "d", effect: "read", execute() {} });\n';
     expect(only(run({ "a.ts": key }), "CAVE3006")).toMatchObject({ ...at(key, "k]") });
   });
 
   it("reads options from a const object literal, and refuses options that are computed", () => {
-    const ok = run({ "a.ts": 'import { tool } from "cave";\nconst options = { name: "t", description: "d", effect: "read", execute() {} } as const;\nexport const t = tool(options);\n' });
+    const ok = run({
+      "a.ts":
+        'import { tool } from "cave";\nconst options = { name: "t", description: "d", effect: "read", execute() {} } as const;\nexport const t = tool(options);\n',
+    });
     expect(ok.diagnostics).toEqual([]);
     expect(ok.tools.map((t) => t.name)).toEqual(["t"]);
     const text = 'import { tool } from "cave";\ndeclare function make(): any;\nexport const t = tool(make());\n';
@@ -289,7 +338,8 @@ describe("analyse: static values", () => {
 
 describe("analyse: where definitions live", () => {
   it("refuses a tool inline in an agent's tools array (CAVE3003) but still names it for the agent", () => {
-    const text = 'import { tool, agent } from "cave";\nexport const desk = agent({ name: "desk", tools: [tool({ name: "inline", description: "d", effect: "read", execute() {} })] });\n';
+    const text =
+      'import { tool, agent } from "cave";\nexport const desk = agent({ name: "desk", tools: [tool({ name: "inline", description: "d", effect: "read", execute() {} })] });\n';
     const result = run({ "a.ts": text });
     const d = only(result, "CAVE3003");
     expect(d).toMatchObject({ file: "a.ts", ...at(text, "tool({") });
@@ -300,9 +350,24 @@ describe("analyse: where definitions live", () => {
   });
 
   it.each([
-    ["inside a function", 'export function make() { return tool({ name: "t", description: "d", effect: "read", execute() {} }); }', "CAVE3003", "inside a function"],
-    ["as a default export", 'export default tool({ name: "t", description: "d", effect: "read", execute() {} });', "CAVE3003", "as a default export"],
-    ["with let", 'export let t = tool({ name: "t", description: "d", effect: "read", execute() {} });', "CAVE3003", "with let"],
+    [
+      "inside a function",
+      'export function make() { return tool({ name: "t", description: "d", effect: "read", execute() {} }); }',
+      "CAVE3003",
+      "inside a function",
+    ],
+    [
+      "as a default export",
+      'export default tool({ name: "t", description: "d", effect: "read", execute() {} });',
+      "CAVE3003",
+      "as a default export",
+    ],
+    [
+      "with let",
+      'export let t = tool({ name: "t", description: "d", effect: "read", execute() {} });',
+      "CAVE3003",
+      "with let",
+    ],
   ])("refuses a tool defined %s", (_, line, code, where) => {
     const text = `import { tool } from "cave";\n${line}\n`;
     const result = run({ "a.ts": text });
@@ -314,18 +379,22 @@ describe("analyse: where definitions live", () => {
   });
 
   it("warns (CAVE3004, not locked) about a tool const that is not exported and that no locked agent lists", () => {
-    const text = 'import { tool } from "cave";\nconst t = tool({ name: "t", description: "d", effect: "read", execute() {} });\nexport const tools = [t];\n';
+    const text =
+      'import { tool } from "cave";\nconst t = tool({ name: "t", description: "d", effect: "read", execute() {} });\nexport const tools = [t];\n';
     const result = run({ "a.ts": text });
     const d = only(result, "CAVE3004");
     expect(d).toMatchObject({ severity: "warning", file: "a.ts", ...at(text, "tool({") });
-    expect(d.message).toBe('tool "t" is defined without being exported and no locked agent or composite tool lists it, so it is not locked and cannot be called');
+    expect(d.message).toBe(
+      'tool "t" is defined without being exported and no locked agent or composite tool lists it, so it is not locked and cannot be called',
+    );
     expect(d.hint).toContain("export const t = tool({...})");
     expect(result.tools).toEqual([]);
     expect(result.modules).toEqual([]);
   });
 
   it("refuses tool/agent/artifact used other than in a direct call (CAVE3010); a re-export is not such a use", () => {
-    const text = 'import { tool } from "cave";\nimport * as cave from "cave";\nconst make = tool;\nconst { agent } = cave;\nexport { artifact } from "cave";\nconst { x = tool } = {} as { x?: unknown };\nexport const ok = typeof tool === "function" && cave.schema !== undefined;\n';
+    const text =
+      'import { tool } from "cave";\nimport * as cave from "cave";\nconst make = tool;\nconst { agent } = cave;\nexport { artifact } from "cave";\nconst { x = tool } = {} as { x?: unknown };\nexport const ok = typeof tool === "function" && cave.schema !== undefined;\n';
     const result = run({ "a.ts": text });
     expect(codes(result)).toEqual(["CAVE3010", "CAVE3010", "CAVE3010"]);
     expect(result.diagnostics[0]).toMatchObject(at(text, "tool;"));
@@ -333,9 +402,14 @@ describe("analyse: where definitions live", () => {
   });
 
   it("refuses a nested tool defined in a module outside the build (CAVE3007)", () => {
-    const text = 'import { tool } from "cave";\nimport { child } from "./child.js";\nexport const t = tool({ name: "t", description: "d", effect: "read", nestedTools: [child], execute() {} });\n';
+    const text =
+      'import { tool } from "cave";\nimport { child } from "./child.js";\nexport const t = tool({ name: "t", description: "d", effect: "read", nestedTools: [child], execute() {} });\n';
     const result = run(
-      { "a.ts": text, "child.tsx": 'import { tool } from "cave";\nexport const child = tool({ name: "child", description: "d", effect: "read", execute() {} });\n' },
+      {
+        "a.ts": text,
+        "child.tsx":
+          'import { tool } from "cave";\nexport const child = tool({ name: "child", description: "d", effect: "read", execute() {} });\n',
+      },
       ["a.ts"],
     );
     const d = only(result, "CAVE3007");
@@ -375,32 +449,44 @@ describe("analyse: authoring rules, statically, with the SDK's codes", () => {
       .map(([k, v]) => `  ${k}: ${v},`)
       .join("\n");
 
-  it("CAVE1001 invalid name", () => expect(rule("CAVE1001", base({ name: '"1bad name"' }), "name:").hint).toContain("letter first"));
-  it("CAVE1002 reserved prefix", () => expect(rule("CAVE1002", base({ name: '"cave_page"' }), "name:").hint).toContain("choose another name"));
-  it("CAVE1003 missing effect, at the call", () => expect(rule("CAVE1003", base({ effect: "" }), "tool({").hint).toContain("read, write, idempotent, external"));
+  it("CAVE1001 invalid name", () =>
+    expect(rule("CAVE1001", base({ name: '"1bad name"' }), "name:").hint).toContain("letter first"));
+  it("CAVE1002 reserved prefix", () =>
+    expect(rule("CAVE1002", base({ name: '"cave_page"' }), "name:").hint).toContain("choose another name"));
+  it("CAVE1003 missing effect, at the call", () =>
+    expect(rule("CAVE1003", base({ effect: "" }), "tool({").hint).toContain("read, write, idempotent, external"));
   it("CAVE1004 invalid effect", () => rule("CAVE1004", base({ effect: '"reed"' }), "effect:"));
   it("CAVE1005 invalid timeout", () => rule("CAVE1005", base({ timeout: "1.5" }), "timeout:"));
-  it("CAVE1006 invalid result policy", () => expect(rule("CAVE1006", base({ result: '"stream"' }), "result:").hint).toContain("artifact({...})"));
-  it("CAVE1007 unknown option with a suggestion", () => expect(rule("CAVE1007", base({ timout: "5" }), "timout:").hint).toContain('Did you mean "timeout"?'));
+  it("CAVE1006 invalid result policy", () =>
+    expect(rule("CAVE1006", base({ result: '"stream"' }), "result:").hint).toContain("artifact({...})"));
+  it("CAVE1007 unknown option with a suggestion", () =>
+    expect(rule("CAVE1007", base({ timout: "5" }), "timout:").hint).toContain('Did you mean "timeout"?'));
   it("CAVE1008 network: true", () => rule("CAVE1008", base({ sandboxProfile: "{ network: true }" }), "network:"));
-  it("CAVE1009 denied env name, at the element", () => rule("CAVE1009", base({ sandboxProfile: '{ env: ["REGION", "AWS_SECRET_ACCESS_KEY"] }' }), '"AWS_SECRET'));
-  it("CAVE1012 inputJSONSchema without input", () => rule("CAVE1012", base({ inputJSONSchema: "{ type: \"object\" }" }), "inputJSONSchema:"));
+  it("CAVE1009 denied env name, at the element", () =>
+    rule("CAVE1009", base({ sandboxProfile: '{ env: ["REGION", "AWS_SECRET_ACCESS_KEY"] }' }), '"AWS_SECRET'));
+  it("CAVE1012 inputJSONSchema without input", () =>
+    rule("CAVE1012", base({ inputJSONSchema: '{ type: "object" }' }), "inputJSONSchema:"));
   it("CAVE1012 input that is not a schema", () => rule("CAVE1012", base({ input: '"string"' }), "input:"));
-  it("CAVE1013 bad semantics hash", () => rule("CAVE1013", base({ schemaSemanticsSHA256: '"ABC"' }), "schemaSemanticsSHA256:"));
+  it("CAVE1013 bad semantics hash", () =>
+    rule("CAVE1013", base({ schemaSemanticsSHA256: '"ABC"' }), "schemaSemanticsSHA256:"));
   it("CAVE1014 empty description", () => rule("CAVE1014", base({ description: '" "' }), "description:"));
   it("CAVE1016 allowRepeat not a boolean", () => rule("CAVE1016", base({ allowRepeat: '"yes"' }), "allowRepeat:"));
   it("CAVE1017 invalid sandbox mode", () => rule("CAVE1017", base({ sandbox: '"off"' }), "sandbox:"));
-  it("CAVE1018 invalid sandbox profile", () => rule("CAVE1018", base({ sandboxProfile: '{ env: ["A", "A"] }' }), '"A" ]'.replace(" ]", "]")));
-  it("CAVE1019 a nested tool that is not a tool", () => rule("CAVE1019", base({ nestedTools: '["lookup"]' }), '"lookup"'));
+  it("CAVE1018 invalid sandbox profile", () =>
+    rule("CAVE1018", base({ sandboxProfile: '{ env: ["A", "A"] }' }), '"A" ]'.replace(" ]", "]")));
+  it("CAVE1019 a nested tool that is not a tool", () =>
+    rule("CAVE1019", base({ nestedTools: '["lookup"]' }), '"lookup"'));
   it("CAVE1020 invalid artifact option, at the artifact", () => {
-    const text = 'import { tool, artifact } from "cave";\nexport const t = tool({ name: "t", description: "d", effect: "read", result: artifact({ strategy: "exact_ccr", recovery: "none" }), execute() {} });\n';
+    const text =
+      'import { tool, artifact } from "cave";\nexport const t = tool({ name: "t", description: "d", effect: "read", result: artifact({ strategy: "exact_ccr", recovery: "none" }), execute() {} });\n';
     const result = run({ "a.ts": text });
     expect(only(result, "CAVE1020")).toMatchObject(at(text, "recovery:"));
     expect(result.tools).toEqual([]);
   });
 
   it("CAVE1015 missing execute", () => {
-    const text = 'import { tool } from "cave";\nexport const t = tool({ name: "t", description: "d", effect: "read" });\n';
+    const text =
+      'import { tool } from "cave";\nexport const t = tool({ name: "t", description: "d", effect: "read" });\n';
     expect(only(run({ "a.ts": text }), "CAVE1015")).toMatchObject(at(text, "tool({"));
   });
 
@@ -418,7 +504,8 @@ describe("analyse: authoring rules, statically, with the SDK's codes", () => {
       'export const leaf = tool({ name: "leaf", description: "d", effect: "read", execute() {} });',
       'export const mid = tool({ name: "mid", description: "d", effect: "write", nestedTools: [leaf], execute() {} });',
     ].join("\n");
-    const text = 'import { tool } from "cave";\nimport { mid } from "./children.js";\nexport const top = tool({ name: "top", description: "d", effect: "read", nestedTools: [mid], execute() {} });\n';
+    const text =
+      'import { tool } from "cave";\nimport { mid } from "./children.js";\nexport const top = tool({ name: "top", description: "d", effect: "read", nestedTools: [mid], execute() {} });\n';
     const result = run({ "children.ts": children, "top.ts": text });
     expect(only(result, "CAVE1010")).toMatchObject({ file: "top.ts", ...at(text, "mid]") });
     expect(only(result, "CAVE1011").message).toContain('contains "mid", whose effect is write');
@@ -426,7 +513,8 @@ describe("analyse: authoring rules, statically, with the SDK's codes", () => {
   });
 
   it("CAVE1021 agent name, CAVE1023 agent tools, CAVE1022 duplicate names on one agent across modules", () => {
-    const other = 'import { tool } from "cave";\nexport const lookup = tool({ name: "lookup", description: "d", effect: "read", execute() {} });\n';
+    const other =
+      'import { tool } from "cave";\nexport const lookup = tool({ name: "lookup", description: "d", effect: "read", execute() {} });\n';
     const text = [
       'import { tool, agent } from "cave";',
       'import { lookup as first } from "./other.js";',
@@ -444,7 +532,8 @@ describe("analyse: authoring rules, statically, with the SDK's codes", () => {
   });
 
   it("CAVE3008 two tools share a name anywhere in the project, naming both places", () => {
-    const a = 'import { tool } from "cave";\nexport const x = tool({ name: "dup", description: "d", effect: "read", execute() {} });\n';
+    const a =
+      'import { tool } from "cave";\nexport const x = tool({ name: "dup", description: "d", effect: "read", execute() {} });\n';
     const result = run({ "a.ts": a, "b.ts": a });
     const found = result.diagnostics.filter((d) => d.code === "CAVE3008");
     expect(found.map((d) => [d.file, d.message])).toEqual([
@@ -456,7 +545,8 @@ describe("analyse: authoring rules, statically, with the SDK's codes", () => {
   });
 
   it("CAVE3009 two agents share a name", () => {
-    const a = 'import { tool, agent } from "cave";\nexport const x = tool({ name: "x", description: "d", effect: "read", execute() {} });\nexport const a = agent({ name: "desk", tools: [x] });\nexport const b = agent({ name: "desk", tools: [x] });\n';
+    const a =
+      'import { tool, agent } from "cave";\nexport const x = tool({ name: "x", description: "d", effect: "read", execute() {} });\nexport const a = agent({ name: "desk", tools: [x] });\nexport const b = agent({ name: "desk", tools: [x] });\n';
     const result = run({ "a.ts": a });
     expect(codes(result)).toEqual(["CAVE3009", "CAVE3009"]);
     expect(result.agents).toEqual([]);

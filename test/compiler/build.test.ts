@@ -36,7 +36,12 @@ describe("build()", () => {
   it("reports CAVE8001 and leaves the previous lock and folder intact when the output cannot be written", async () => {
     const root = copyFixture("basic");
     expect((await build({ root })).ok).toBe(true);
-    const snapshot = () => Object.fromEntries(readdirSync(join(root, ".cave"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), "utf8")]));
+    const snapshot = () =>
+      Object.fromEntries(
+        readdirSync(join(root, ".cave"), { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), "utf8")]),
+      );
     const lockBefore = readFileSync(join(root, "cave.lock"), "utf8");
     const folderBefore = snapshot();
     // A regular file where the lock's folder must be: the write fails even for root, after the build folder was staged aside.
@@ -69,7 +74,10 @@ describe("build cache", () => {
 
     // A changed source: a full build, with the new description in the lock.
     const module = join(root, "tools", "policy.ts");
-    writeFileSync(module, readFileSync(module, "utf8").replace("Read current refund policy.", "Read the current refund policy."));
+    writeFileSync(
+      module,
+      readFileSync(module, "utf8").replace("Read current refund policy.", "Read the current refund policy."),
+    );
     const changed = await build({ root });
     expect(changed.cached).toBe(false);
     expect(changed.lockText).toContain("Read the current refund policy.");

@@ -57,7 +57,12 @@ class CountingCache<V> implements PassCache<V> {
 }
 
 const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
-const order = json(schema.object({ email: schema.string({ format: "email" }), items: schema.array(schema.object({ sku: schema.string({ maxLength: 20 }) }), { uniqueItems: true }) }));
+const order = json(
+  schema.object({
+    email: schema.string({ format: "email" }),
+    items: schema.array(schema.object({ sku: schema.string({ maxLength: 20 }) }), { uniqueItems: true }),
+  }),
+);
 const status = json(schema.object({ status: schema.union([schema.literal("open"), schema.literal("closed")]) }));
 
 const toolModule = (name: string, description: string) => `import { schema, tool } from "cave";
@@ -93,10 +98,18 @@ describe("validators cache", () => {
 
     cache.reset();
     const changed = json({ ...status, required: [] });
-    const edited = await compileValidators(root, ".cave", [schemas[0]!, { jsonSchema: changed, owner: 'tool "a" output' }], { cache });
+    const edited = await compileValidators(
+      root,
+      ".cave",
+      [schemas[0]!, { jsonSchema: changed, owner: 'tool "a" output' }],
+      { cache },
+    );
     expect(cache.misses).toBe(1);
     expect(cache.sets).toBe(1);
-    const uncached = await compileValidators(root, ".cave", [schemas[0]!, { jsonSchema: changed, owner: 'tool "a" output' }]);
+    const uncached = await compileValidators(root, ".cave", [
+      schemas[0]!,
+      { jsonSchema: changed, owner: 'tool "a" output' },
+    ]);
     expect(edited).toEqual(uncached);
     expect([...edited.validators.keys()]).not.toEqual([...first.validators.keys()]);
   });
@@ -126,21 +139,35 @@ describe("validators cache", () => {
 const DIST_PARALLEL = join(REPO_ROOT, "dist", "compiler", "validators", "parallel.js");
 
 describe("parallel validator compilation", () => {
-  it.skipIf(!existsSync(DIST_PARALLEL))("compiles on a worker thread the same code as on this thread, in input order", async () => {
-    const { compileSchemas } = (await import(DIST_PARALLEL)) as typeof import("../../compiler/validators/parallel.js");
-    const { standaloneCompiler } = (await import(join(REPO_ROOT, "dist", "compiler", "validators", "compile.js"))) as typeof import("../../compiler/validators/compile.js");
-    const schemas = Array.from({ length: 150 }, (_, i) => json(schema.object({ [`field${i}`]: schema.string({ maxLength: i + 1, format: i % 2 === 0 ? "email" : "uri" }) })));
-    schemas.push({ type: "string", minLenght: 1 });
-    const parallel = await compileSchemas(schemas);
-    const compile = standaloneCompiler();
-    expect(parallel).toEqual(schemas.map((one) => compile(one)));
-    expect(parallel.at(-1)).toMatchObject({ ok: false, refusal: { code: "CAVE6004" } });
-  });
+  it.skipIf(!existsSync(DIST_PARALLEL))(
+    "compiles on a worker thread the same code as on this thread, in input order",
+    async () => {
+      const { compileSchemas } = (await import(
+        DIST_PARALLEL
+      )) as typeof import("../../compiler/validators/parallel.js");
+      const { standaloneCompiler } = (await import(
+        join(REPO_ROOT, "dist", "compiler", "validators", "compile.js")
+      )) as typeof import("../../compiler/validators/compile.js");
+      const schemas = Array.from({ length: 150 }, (_, i) =>
+        json(
+          schema.object({ [`field${i}`]: schema.string({ maxLength: i + 1, format: i % 2 === 0 ? "email" : "uri" }) }),
+        ),
+      );
+      schemas.push({ type: "string", minLenght: 1 });
+      const parallel = await compileSchemas(schemas);
+      const compile = standaloneCompiler();
+      expect(parallel).toEqual(schemas.map((one) => compile(one)));
+      expect(parallel.at(-1)).toMatchObject({ ok: false, refusal: { code: "CAVE6004" } });
+    },
+  );
 });
 
 describe("evaluate cache", () => {
   it("an unchanged bundle is not imported again, the cross-check still runs, and a changed bundle misses", async () => {
-    const root = project({ "tools/a.ts": toolModule("alpha", "Reads alpha."), "tools/b.ts": toolModule("beta", "Reads beta.") });
+    const root = project({
+      "tools/a.ts": toolModule("alpha", "Reads alpha."),
+      "tools/b.ts": toolModule("beta", "Reads beta."),
+    });
     const found = await discover(root);
     const analysed = analyse(root, found.files);
     const staged = await stage(root, analysed.modules, found.config);
@@ -164,7 +191,10 @@ describe("evaluate cache", () => {
     expect(bad.sets).toBe(2);
 
     // The cached exports are still compared with what analysis read: a source that now says otherwise is caught.
-    const edited = { ...analysed, tools: analysed.tools.map((tool) => (tool.name === "alpha" ? { ...tool, timeoutMs: 1234 } : tool)) };
+    const edited = {
+      ...analysed,
+      tools: analysed.tools.map((tool) => (tool.name === "alpha" ? { ...tool, timeoutMs: 1234 } : tool)),
+    };
     const checked = await evaluate(root, staged, edited, { cache });
     expect(checked.diagnostics.map((d) => d.code)).toEqual(["CAVE5005"]);
     expect(checked.diagnostics[0]!.message).toContain("timeout");
@@ -250,11 +280,16 @@ describe("build with pass caches", () => {
     const root = copyFixture("basic");
     const first = await build({ root });
     expect(first.ok).toBe(true);
-    const cacheFiles = readdirSync(join(root, "node_modules", ".cache", "cave")).map((name) => name.replace(/-[0-9a-f]{16}\.json$/, "")).sort();
+    const cacheFiles = readdirSync(join(root, "node_modules", ".cache", "cave"))
+      .map((name) => name.replace(/-[0-9a-f]{16}\.json$/, ""))
+      .sort();
     expect(cacheFiles).toEqual(["build", "evaluate", "validators"]);
 
     const module = join(root, "tools", "policy.ts");
-    writeFileSync(module, readFileSync(module, "utf8").replace("Read current refund policy.", "Read the current refund policy."));
+    writeFileSync(
+      module,
+      readFileSync(module, "utf8").replace("Read current refund policy.", "Read the current refund policy."),
+    );
     const warm = await build({ root });
     expect(warm.ok).toBe(true);
     expect(warm.cached).toBe(false);
@@ -268,7 +303,11 @@ describe("build with pass caches", () => {
     const root = copyFixture("basic");
     expect((await build({ root })).ok).toBe(true);
     const folder = join(root, "node_modules", ".cache", "cave");
-    const before = Object.fromEntries(readdirSync(folder).filter((name) => !name.startsWith("build-")).map((name) => [name, readFileSync(join(folder, name), "utf8")]));
+    const before = Object.fromEntries(
+      readdirSync(folder)
+        .filter((name) => !name.startsWith("build-"))
+        .map((name) => [name, readFileSync(join(folder, name), "utf8")]),
+    );
     const module = join(root, "tools", "policy.ts");
     writeFileSync(module, `${readFileSync(module, "utf8")}\nexport const broken = ;\n`);
     const failed = await build({ root });

@@ -1,4 +1,14 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -24,7 +34,8 @@ afterAll(() => {
 const DIST_EMIT = join(REPO_ROOT, "dist", "compiler", "emit", "index.js");
 type EmitModule = typeof fromSource;
 const variants: Array<[string, () => Promise<EmitModule>]> = [["on this thread (from source)", async () => fromSource]];
-if (existsSync(DIST_EMIT)) variants.push(["on a worker thread (from dist)", async () => (await import(DIST_EMIT)) as EmitModule]);
+if (existsSync(DIST_EMIT))
+  variants.push(["on a worker thread (from dist)", async () => (await import(DIST_EMIT)) as EmitModule]);
 
 const config = { include: ["tools/**/*.ts"], exclude: [], outDir: ".cave", lock: "cave.lock" } as unknown as CaveConfig;
 
@@ -44,7 +55,13 @@ function tree(root: string): Record<string, string> {
   return Object.fromEntries(
     readdirSync(root, { recursive: true, withFileTypes: true })
       .filter((entry) => !entry.isDirectory())
-      .map((entry) => [join(entry.parentPath, entry.name).slice(root.length + 1), readFileSync(join(entry.parentPath, entry.name), "utf8")] as const)
+      .map(
+        (entry) =>
+          [
+            join(entry.parentPath, entry.name).slice(root.length + 1),
+            readFileSync(join(entry.parentPath, entry.name), "utf8"),
+          ] as const,
+      )
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
 }
@@ -58,13 +75,27 @@ const withHashes = (entries: Record<string, string>) => {
 describe.each(variants)("beginEmit %s", (_, load) => {
   it("ends with exactly the final files: kept, rewritten, added and dropped ones, and the earlier folder untouched until then", async () => {
     const { beginEmit } = await load();
-    const root = project({ ".cave/bundles/same.mjs": "unchanged bundle\n", ".cave/bundles/guessed.mjs": "guessed bundle\n", ".cave/bundles/gone.mjs": "gone\n" });
+    const root = project({
+      ".cave/bundles/same.mjs": "unchanged bundle\n",
+      ".cave/bundles/guessed.mjs": "guessed bundle\n",
+      ".cave/bundles/gone.mjs": "gone\n",
+    });
     const same = inode(join(root, ".cave/bundles/same.mjs"));
     const pending = beginEmit(root, config);
     // Written ahead: one file kept as it is, one guessed that will change (it is linked to the earlier file first),
     // one that will not be wanted.
-    pending.ahead(withHashes({ ".cave/bundles/same.mjs": "unchanged bundle\n", ".cave/bundles/guessed.mjs": "guessed bundle\n", ".cave/bundles/unwanted.mjs": "x\n" }));
-    const final = withHashes({ ".cave/bundles/same.mjs": "unchanged bundle\n", ".cave/bundles/guessed.mjs": "final bundle\n", ".cave/validators/new.mjs": "validator é\n" });
+    pending.ahead(
+      withHashes({
+        ".cave/bundles/same.mjs": "unchanged bundle\n",
+        ".cave/bundles/guessed.mjs": "guessed bundle\n",
+        ".cave/bundles/unwanted.mjs": "x\n",
+      }),
+    );
+    const final = withHashes({
+      ".cave/bundles/same.mjs": "unchanged bundle\n",
+      ".cave/bundles/guessed.mjs": "final bundle\n",
+      ".cave/validators/new.mjs": "validator é\n",
+    });
     expect(await pending.finish({ ...final, lockText: "new lock\n" })).toEqual([]);
     expect(tree(root)).toEqual({ ...Object.fromEntries(final.files), "cave.lock": "new lock\n" });
     expect(inode(join(root, ".cave/bundles/same.mjs"))).toBe(same);
@@ -79,7 +110,10 @@ describe.each(variants)("beginEmit %s", (_, load) => {
     const pending = beginEmit(root, config);
     pending.ahead(withHashes({ ".cave/bundles/a.mjs": "a\n" }));
     // The build then fails after the write-ahead: the earlier folder must be exactly as it was.
-    const failing = await pending.finish({ ...withHashes({ ".cave/bundles/a.mjs": "b\n", ".cave/x": "file\n", ".cave/x/y": "under a file\n" }), lockText: "new lock\n" });
+    const failing = await pending.finish({
+      ...withHashes({ ".cave/bundles/a.mjs": "b\n", ".cave/x": "file\n", ".cave/x/y": "under a file\n" }),
+      lockText: "new lock\n",
+    });
     expect(failing.map((d) => d.code)).toEqual(["CAVE8001"]);
     expect(tree(root)).toEqual({ ".cave/bundles/a.mjs": "a\n", "cave.lock": "old lock\n" });
     expect(readdirSync(root).sort()).toEqual([".cave", "cave.lock"]);
@@ -94,13 +128,23 @@ describe.each(variants)("beginEmit %s", (_, load) => {
 
   it("keeps nothing whose bytes differ from the hash, and no symlink even to identical bytes", async () => {
     const { beginEmit } = await load();
-    const root = project({ ".cave/bundles/edited.mjs": "bundle\n// edited\n", "elsewhere/copy.mjs": "linked bundle\n" });
+    const root = project({
+      ".cave/bundles/edited.mjs": "bundle\n// edited\n",
+      "elsewhere/copy.mjs": "linked bundle\n",
+    });
     symlinkSync(join(root, "elsewhere/copy.mjs"), join(root, ".cave/bundles/symlinked.mjs"));
-    const final = withHashes({ ".cave/bundles/edited.mjs": "bundle\n", ".cave/bundles/symlinked.mjs": "linked bundle\n" });
+    const final = withHashes({
+      ".cave/bundles/edited.mjs": "bundle\n",
+      ".cave/bundles/symlinked.mjs": "linked bundle\n",
+    });
     const pending = beginEmit(root, config);
     pending.ahead(final);
     expect(await pending.finish({ ...final, lockText: "new lock\n" })).toEqual([]);
-    expect(tree(root)).toEqual({ ...Object.fromEntries(final.files), "cave.lock": "new lock\n", "elsewhere/copy.mjs": "linked bundle\n" });
+    expect(tree(root)).toEqual({
+      ...Object.fromEntries(final.files),
+      "cave.lock": "new lock\n",
+      "elsewhere/copy.mjs": "linked bundle\n",
+    });
     const kept = lstatSync(join(root, ".cave/bundles/symlinked.mjs"));
     expect(kept.isFile()).toBe(true);
     expect(kept.ino).not.toBe(inode(join(root, "elsewhere/copy.mjs")));
@@ -131,7 +175,10 @@ describe.each(variants)("beginEmit %s", (_, load) => {
 describe("emit()", () => {
   it("writes exactly the given files and the lock, replacing the earlier folder", () => {
     const root = project({ ".cave/bundles/gone.mjs": "gone\n" });
-    const files = new Map([[".cave/bundles/a.mjs", "a\n"], [".cave/validators/v.mjs", "v\n"]]);
+    const files = new Map([
+      [".cave/bundles/a.mjs", "a\n"],
+      [".cave/validators/v.mjs", "v\n"],
+    ]);
     expect(fromSource.emit(root, { config, lockText: "new lock\n", files })).toEqual([]);
     expect(tree(root)).toEqual({ ...Object.fromEntries(files), "cave.lock": "new lock\n" });
     expect(readdirSync(root).sort()).toEqual([".cave", "cave.lock"]);
@@ -145,7 +192,11 @@ describe("renderLock()", () => {
     expect(keysSorted(unsorted)).toBe(false);
     expect(keysSorted(sorted)).toBe(true);
     expect(renderLock(unsorted as unknown as CaveLock)).toBe(renderLock(sorted as CaveLock));
-    expect(renderLock(unsorted as unknown as CaveLock).split("\n").slice(0, 3)).toEqual(["{", '  "agents": {},', '  "integrity": "sha256-x",']);
+    expect(
+      renderLock(unsorted as unknown as CaveLock)
+        .split("\n")
+        .slice(0, 3),
+    ).toEqual(["{", '  "agents": {},', '  "integrity": "sha256-x",']);
     // Integer-like keys are listed in numeric order by JavaScript itself, whatever sortKeys does.
     const numeric = { tools: { "10": 1, "9": 2 } };
     expect(keysSorted(numeric)).toBe(false);

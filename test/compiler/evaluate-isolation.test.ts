@@ -125,33 +125,46 @@ export const t = tool({
 `;
 
 for (const isolation of ["node", "os"] as const) {
-  describe.skipIf(isolation === "os" && process.platform !== "linux")(`build-time evaluation (CAVE_ISOLATION=${isolation})`, () => {
-    it("weakness 3: a module reaching for the network at import gets ERR_SANDBOX_DENIED and the canary sees nothing", async () => {
-      const root = writeProject({ "tools/a.ts": tool("reaches", reachOut(canary.port)) });
-      const before = { ...canary.seen };
-      const result = await withIsolation(isolation, () => build({ root }));
-      expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(canary.seen).toEqual(before);
-    });
+  describe.skipIf(isolation === "os" && process.platform !== "linux")(
+    `build-time evaluation (CAVE_ISOLATION=${isolation})`,
+    () => {
+      it("weakness 3: a module reaching for the network at import gets ERR_SANDBOX_DENIED and the canary sees nothing", async () => {
+        const root = writeProject({ "tools/a.ts": tool("reaches", reachOut(canary.port)) });
+        const before = { ...canary.seen };
+        const result = await withIsolation(isolation, () => build({ root }));
+        expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(canary.seen).toEqual(before);
+      });
 
-    it("weakness 4: a module that rewrites the channel's send and JSON.stringify cannot change another module's locked schema", async () => {
-      const root = writeProject({ "tools/a-forger.ts": tool("forger", forger), "tools/b-victim.ts": tool("victim") });
-      const result = await withIsolation(isolation, () => build({ root }));
-      expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-      const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as { tools: Record<string, { input: { jsonSchema: { properties?: Record<string, unknown> } } }> };
-      expect(Object.keys(lock.tools.victim!.input.jsonSchema.properties ?? {})).toEqual(["id"]);
-    });
+      it("weakness 4: a module that rewrites the channel's send and JSON.stringify cannot change another module's locked schema", async () => {
+        const root = writeProject({ "tools/a-forger.ts": tool("forger", forger), "tools/b-victim.ts": tool("victim") });
+        const result = await withIsolation(isolation, () => build({ root }));
+        expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+        const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
+          tools: Record<string, { input: { jsonSchema: { properties?: Record<string, unknown> } } }>;
+        };
+        expect(Object.keys(lock.tools.victim!.input.jsonSchema.properties ?? {})).toEqual(["id"]);
+      });
 
-    it.each(Object.entries(ATTACKS))("weakness 4: a module that changes %s cannot change what a later module locks", async (_route, attack) => {
-      const root = writeProject({ "tools/a-attacker.ts": tool("attacker", attack), "tools/b-victim.ts": victim });
-      const result = await withIsolation(isolation, () => build({ root }));
-      expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-      const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as { tools: Record<string, { input: { jsonSchema: { properties?: Record<string, unknown>; required?: string[] } } }> };
-      expect(Object.keys(lock.tools.victim!.input.jsonSchema.properties ?? {})).toEqual(["id"]);
-      expect(lock.tools.victim!.input.jsonSchema.required).toEqual(["id"]);
-    });
-  });
+      it.each(Object.entries(ATTACKS))(
+        "weakness 4: a module that changes %s cannot change what a later module locks",
+        async (_route, attack) => {
+          const root = writeProject({ "tools/a-attacker.ts": tool("attacker", attack), "tools/b-victim.ts": victim });
+          const result = await withIsolation(isolation, () => build({ root }));
+          expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+          const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
+            tools: Record<
+              string,
+              { input: { jsonSchema: { properties?: Record<string, unknown>; required?: string[] } } }
+            >;
+          };
+          expect(Object.keys(lock.tools.victim!.input.jsonSchema.properties ?? {})).toEqual(["id"]);
+          expect(lock.tools.victim!.input.jsonSchema.required).toEqual(["id"]);
+        },
+      );
+    },
+  );
 }
 
 describe("the build-time isolation setting", () => {

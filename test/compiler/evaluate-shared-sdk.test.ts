@@ -36,17 +36,32 @@ async function stageProject(root: string, modules?: readonly string[]): Promise<
 }
 
 /** The staged files in a private copy (with the external packages linked in, as evaluate() does), and a job per module (keyed by `prefix` + module). */
-async function jobsOf(staged: StageResult, copy = new PrivateCopy(), prefix = "", root?: string): Promise<{ jobs: Job[]; copy: Copy; sdkUrl: string; alsoReadable: string[] }> {
+async function jobsOf(
+  staged: StageResult,
+  copy = new PrivateCopy(),
+  prefix = "",
+  root?: string,
+): Promise<{ jobs: Job[]; copy: Copy; sdkUrl: string; alsoReadable: string[] }> {
   copies.push(copy);
   const alsoReadable = root === undefined ? [] : await linkExternals(root, staged, copy);
   const sdkUrl = pathToFileURL(await copy.add(staged.sdkModule!.path, staged.sdkModule!.code)).href;
   const jobs = await Promise.all(
-    [...staged.modules.values()].map(async (module) => ({ module: `${prefix}${module.module}`, label: module.bundlePath, url: pathToFileURL(await copy.add(`${prefix}${module.bundlePath}`, module.code)).href })),
+    [...staged.modules.values()].map(async (module) => ({
+      module: `${prefix}${module.module}`,
+      label: module.bundlePath,
+      url: pathToFileURL(await copy.add(`${prefix}${module.bundlePath}`, module.code)).href,
+    })),
   );
   return { jobs, copy: { base: `${copy.dir}${sep}`, baseUrl: copy.url }, sdkUrl, alsoReadable };
 }
 
-async function importBoth(jobs: readonly Job[], copy: Copy, sdkUrl: string, timeoutMs = 5000, alsoReadable: readonly string[] = []): Promise<{ shared: Map<string, Outcome>; alone: Map<string, Outcome> }> {
+async function importBoth(
+  jobs: readonly Job[],
+  copy: Copy,
+  sdkUrl: string,
+  timeoutMs = 5000,
+  alsoReadable: readonly string[] = [],
+): Promise<{ shared: Map<string, Outcome>; alone: Map<string, Outcome> }> {
   const script = await childScript();
   const shared = await importAll(jobs, script, { timeoutMs, cwd: REPO_ROOT, copy, sdkUrl, alsoReadable });
   const alone = await importAll(jobs, script, { timeoutMs, cwd: REPO_ROOT, copy, alsoReadable });
@@ -54,7 +69,8 @@ async function importBoth(jobs: readonly Job[], copy: Copy, sdkUrl: string, time
 }
 
 /** An outcome without how it was imported, to compare the two ways. */
-const result = (outcome: Outcome | undefined) => (outcome?.type === "imported" ? { type: "imported", exports: outcome.exports } : outcome);
+const result = (outcome: Outcome | undefined) =>
+  outcome?.type === "imported" ? { type: "imported", exports: outcome.exports } : outcome;
 const via = (outcome: Outcome | undefined) => (outcome?.type === "imported" ? outcome.sdk : outcome?.type);
 
 /** A module whose one tool's description reports what it sees of the SDK (importAll does not cross-check with analysis). */
@@ -78,7 +94,13 @@ export const ${name} = tool({
 });
 `;
 
-const PRISTINE = { stringType: "string", formats: 26, errorExtra: null, toolExtra: null, artifactRecovery: "exact_ccr" };
+const PRISTINE = {
+  stringType: "string",
+  formats: 26,
+  errorExtra: null,
+  toolExtra: null,
+  artifactRecovery: "exact_ccr",
+};
 
 function seen(outcome: Outcome | undefined): unknown {
   expect(outcome?.type).toBe("imported");
@@ -104,7 +126,9 @@ describe("evaluate with a shared SDK: same results as a child per module", () =>
     for (const job of jobs) expect(result(shared.get(job.module)), job.module).toEqual(result(alone.get(job.module)));
   });
 
-  it("every fixture that stages: the same outcome for each module (exports, errors, exits, time-outs) either way", { timeout: 120_000 }, async () => {
+  it("every fixture that stages: the same outcome for each module (exports, errors, exits, time-outs) either way", {
+    timeout: 120_000,
+  }, async () => {
     const jobs: Job[] = [];
     const copy = new PrivateCopy();
     let sdkUrl: string | undefined;
@@ -118,7 +142,11 @@ describe("evaluate with a shared SDK: same results as a child per module", () =>
       const staged = await stage(root, analysed.modules, found.config, undefined, analysed.localExports);
       if (staged.diagnostics.some((d) => d.severity === "error") || staged.sdkModule === undefined) continue;
       // One SDK per build; every fixture is built with this package's, so the SDK modules are the same bytes.
-      const made = await jobsOf({ ...staged, sdkModule: { ...staged.sdkModule, path: `${name}/${staged.sdkModule.path}` } }, copy, `${name}/`);
+      const made = await jobsOf(
+        { ...staged, sdkModule: { ...staged.sdkModule, path: `${name}/${staged.sdkModule.path}` } },
+        copy,
+        `${name}/`,
+      );
       sdkUrl ??= made.sdkUrl;
       base = made.copy;
       jobs.push(...made.jobs);
@@ -135,14 +163,23 @@ describe("evaluate with a shared SDK: isolation", () => {
   it("a module that changes the SDK gets its own SDK changed, as at run time, and no later module sees the change", async () => {
     const files = {
       // Sorted, so imported in this order, one after the other in one child.
-      "tools/a_assigns.ts": probe("a_assigns", "(schema as any).string = (options?: object) => schema.number(options);"),
+      "tools/a_assigns.ts": probe(
+        "a_assigns",
+        "(schema as any).string = (options?: object) => schema.number(options);",
+      ),
       "tools/b_probe.ts": probe("b_probe"),
       "tools/c_pushes.ts": probe("c_pushes", 'SCHEMA_FORMATS.push("custom" as never);'),
       "tools/d_probe.ts": probe("d_probe"),
-      "tools/e_prototype.ts": probe("e_prototype", "(CaveError.prototype as any).extra = 1; Object.defineProperty(tool, \"extra\", { value: 2 });"),
+      "tools/e_prototype.ts": probe(
+        "e_prototype",
+        '(CaveError.prototype as any).extra = 1; Object.defineProperty(tool, "extra", { value: 2 });',
+      ),
       "tools/f_probe.ts": probe("f_probe"),
       // A change made later by a timer, and the failure swallowed by the child: still judged whole.
-      "tools/g_timer.ts": probe("g_timer", "setTimeout(() => { (schema as any).string = (options?: object) => schema.number(options); }, 0);\nawait new Promise((resolve) => setTimeout(resolve, 30));"),
+      "tools/g_timer.ts": probe(
+        "g_timer",
+        "setTimeout(() => { (schema as any).string = (options?: object) => schema.number(options); }, 0);\nawait new Promise((resolve) => setTimeout(resolve, 30));",
+      ),
       "tools/h_probe.ts": probe("h_probe"),
     };
     const root = writeProject(files);
@@ -170,11 +207,20 @@ describe("evaluate with a shared SDK: isolation", () => {
     const inner = { list: [1, { deep: true }] };
     const fn = Object.assign(() => inner, { attached: { x: 1 } });
     const exports = {};
-    for (const [key, value] of Object.entries({ fn, instance: new Base(), Base, inner })) Object.defineProperty(exports, key, { get: () => value, enumerable: true });
+    for (const [key, value] of Object.entries({ fn, instance: new Base(), Base, inner }))
+      Object.defineProperty(exports, key, { get: () => value, enumerable: true });
     const realm = realmObjects();
     deepFreeze(exports, realm);
-    for (const value of [exports, fn, fn.attached, inner, inner.list, inner.list[1], Base, Base.prototype]) expect(Object.isFrozen(value)).toBe(true);
-    for (const value of [Object.prototype, Function.prototype, Array.prototype, Object.getPrototypeOf(async () => undefined), globalThis]) expect(Object.isFrozen(value)).toBe(false);
+    for (const value of [exports, fn, fn.attached, inner, inner.list, inner.list[1], Base, Base.prototype])
+      expect(Object.isFrozen(value)).toBe(true);
+    for (const value of [
+      Object.prototype,
+      Function.prototype,
+      Array.prototype,
+      Object.getPrototypeOf(async () => undefined),
+      globalThis,
+    ])
+      expect(Object.isFrozen(value)).toBe(false);
     expect(() => deepFreeze({ registry: new Map() }, realm)).toThrow(/Map/);
   });
 });
@@ -183,7 +229,10 @@ describe("evaluate with a shared SDK: failures and the time limit", () => {
   it("a module that throws is judged in a child of its own (same message), and each attempt has the whole time limit", async () => {
     const files = {
       "tools/a_throws.ts": probe("a_throws", 'throw new Error("not configured");'),
-      "tools/b_slow_throw.ts": probe("b_slow_throw", 'await new Promise((resolve) => setTimeout(resolve, 1800));\nthrow new Error("gave up");'),
+      "tools/b_slow_throw.ts": probe(
+        "b_slow_throw",
+        'await new Promise((resolve) => setTimeout(resolve, 1800));\nthrow new Error("gave up");',
+      ),
       "tools/c_exits.ts": probe("c_exits", "process.exit(4);"),
       "tools/d_hangs.ts": probe("d_hangs", "await new Promise(() => {});"),
       "tools/e_probe.ts": probe("e_probe"),
@@ -196,8 +245,20 @@ describe("evaluate with a shared SDK: failures and the time limit", () => {
     const { shared, alone } = await importBoth(jobs, copy, sdkUrl, 3000);
     for (const job of jobs) expect(result(shared.get(job.module)), job.module).toEqual(result(alone.get(job.module)));
     // The raw stack comes back too (the build maps it to the original file and line for CAVE5001).
-    expect(result(shared.get("tools/a_throws.ts"))).toEqual({ type: "threw", message: "Error: not configured", exitCode: null, rule: null, stack: expect.stringMatching(/^Error: not configured\n\s+at .*a_throws\.mjs:\d+:\d+/) });
-    expect(result(shared.get("tools/b_slow_throw.ts"))).toEqual({ type: "threw", message: "Error: gave up", exitCode: null, rule: null, stack: expect.stringMatching(/^Error: gave up\n\s+at .*b_slow_throw\.mjs:\d+:\d+/) });
+    expect(result(shared.get("tools/a_throws.ts"))).toEqual({
+      type: "threw",
+      message: "Error: not configured",
+      exitCode: null,
+      rule: null,
+      stack: expect.stringMatching(/^Error: not configured\n\s+at .*a_throws\.mjs:\d+:\d+/),
+    });
+    expect(result(shared.get("tools/b_slow_throw.ts"))).toEqual({
+      type: "threw",
+      message: "Error: gave up",
+      exitCode: null,
+      rule: null,
+      stack: expect.stringMatching(/^Error: gave up\n\s+at .*b_slow_throw\.mjs:\d+:\d+/),
+    });
     expect(result(shared.get("tools/c_exits.ts"))).toMatchObject({ type: "threw", exitCode: 4 });
     expect(result(shared.get("tools/d_hangs.ts"))).toEqual({ type: "timeout" });
     expect(via(shared.get("tools/e_probe.ts"))).toBe("shared");
@@ -206,31 +267,45 @@ describe("evaluate with a shared SDK: failures and the time limit", () => {
   it("a module that writes frames to the channel itself breaks only its own evaluation; the next module is imported as alone", async () => {
     const forged = (module: string) => JSON.stringify({ type: "imported", nonce: "guess", module, exports: [] });
     const files = {
-      "tools/a_writes.ts": probe("a_writes", `import { writeSync } from "node:fs";
+      "tools/a_writes.ts": probe(
+        "a_writes",
+        `import { writeSync } from "node:fs";
 const text = ${JSON.stringify(forged("tools/b_probe.ts"))};
 const frame = Buffer.alloc(4 + Buffer.byteLength(text));
 frame.writeUInt32BE(Buffer.byteLength(text), 0);
 frame.write(text, 4);
-writeSync(3, frame);`),
+writeSync(3, frame);`,
+      ),
       "tools/b_probe.ts": probe("b_probe"),
     };
     const root = writeProject(files);
     const staged = await stageProject(root, Object.keys(files));
     const { jobs, copy, sdkUrl } = await jobsOf(staged);
     const { shared, alone } = await importBoth(jobs, copy, sdkUrl);
-    expect(shared.get("tools/a_writes.ts")).toEqual({ type: "ended", detail: expect.stringContaining("the evaluation process answered another request") });
+    expect(shared.get("tools/a_writes.ts")).toEqual({
+      type: "ended",
+      detail: expect.stringContaining("the evaluation process answered another request"),
+    });
     expect(alone.get("tools/a_writes.ts")).toEqual(shared.get("tools/a_writes.ts"));
     expect(seen(shared.get("tools/b_probe.ts"))).toEqual(PRISTINE);
     expect(result(shared.get("tools/b_probe.ts"))).toEqual(result(alone.get("tools/b_probe.ts")));
   });
 
   it("a job marked alone (a module importing external packages) is imported in a child of its own; the others share one", async () => {
-    const files = { "tools/a_probe.ts": probe("a_probe"), "tools/b_probe.ts": probe("b_probe"), "tools/c_probe.ts": probe("c_probe") };
+    const files = {
+      "tools/a_probe.ts": probe("a_probe"),
+      "tools/b_probe.ts": probe("b_probe"),
+      "tools/c_probe.ts": probe("c_probe"),
+    };
     const root = writeProject(files);
     const staged = await stageProject(root, Object.keys(files));
     const { jobs, copy, sdkUrl } = await jobsOf(staged);
     const marked = jobs.map((job) => ({ ...job, alone: job.module === "tools/b_probe.ts" }));
     const outcomes = await importAll(marked, await childScript(), { timeoutMs: 5000, cwd: REPO_ROOT, copy, sdkUrl });
-    expect(Object.fromEntries(marked.map((job) => [job.module, via(outcomes.get(job.module))]))).toEqual({ "tools/a_probe.ts": "shared", "tools/b_probe.ts": "own", "tools/c_probe.ts": "shared" });
+    expect(Object.fromEntries(marked.map((job) => [job.module, via(outcomes.get(job.module))]))).toEqual({
+      "tools/a_probe.ts": "shared",
+      "tools/b_probe.ts": "own",
+      "tools/c_probe.ts": "shared",
+    });
   });
 });

@@ -47,12 +47,18 @@ const REFUSED_GROUPS: Readonly<Record<string, string>> = {
  * are not skipped: each is asserted to give the opposite answer, so a change in ajv-formats shows up here.
  */
 const FORMAT_GAPS: Readonly<Record<string, string>> = {
-  "optional/format/email.json > validation of e-mail addresses > a valid email address with a quoted local part": "ajv-formats' email is a practical pattern, not full RFC 5321: quoted local parts are refused",
-  "optional/format/email.json > validation of e-mail addresses > a valid e-mail address with a bracketed IP address as the destination": "ajv-formats' email does not accept address literals in brackets",
-  "optional/format/uri.json > validation of URIs > non-numeric port is invalid": "ajv-formats' uri pattern does not check that the port is numeric",
-  "optional/format/uri-template.json > format: uri-template > a dotted variable name is valid": "ajv-formats' uri-template pattern does not allow dots in variable names",
-  "optional/format/uri-template.json > format: uri-template > a delete character in a literal is invalid": "ajv-formats' uri-template pattern accepts control characters in literals",
-  "optional/format/uri-template.json > format: uri-template > an apostrophe in a literal is valid": "ajv-formats' uri-template pattern refuses an apostrophe in a literal",
+  "optional/format/email.json > validation of e-mail addresses > a valid email address with a quoted local part":
+    "ajv-formats' email is a practical pattern, not full RFC 5321: quoted local parts are refused",
+  "optional/format/email.json > validation of e-mail addresses > a valid e-mail address with a bracketed IP address as the destination":
+    "ajv-formats' email does not accept address literals in brackets",
+  "optional/format/uri.json > validation of URIs > non-numeric port is invalid":
+    "ajv-formats' uri pattern does not check that the port is numeric",
+  "optional/format/uri-template.json > format: uri-template > a dotted variable name is valid":
+    "ajv-formats' uri-template pattern does not allow dots in variable names",
+  "optional/format/uri-template.json > format: uri-template > a delete character in a literal is invalid":
+    "ajv-formats' uri-template pattern accepts control characters in literals",
+  "optional/format/uri-template.json > format: uri-template > an apostrophe in a literal is valid":
+    "ajv-formats' uri-template pattern refuses an apostrophe in a literal",
 };
 
 function suiteFiles(dir: string): string[] {
@@ -65,7 +71,10 @@ function suiteFiles(dir: string): string[] {
   return out;
 }
 
-const files = suiteFiles(SUITE).map((path) => ({ name: relative(SUITE, path).split("\\").join("/"), groups: JSON.parse(readFileSync(path, "utf8")) as SuiteGroup[] }));
+const files = suiteFiles(SUITE).map((path) => ({
+  name: relative(SUITE, path).split("\\").join("/"),
+  groups: JSON.parse(readFileSync(path, "utf8")) as SuiteGroup[],
+}));
 const key = (file: string, group: SuiteGroup) => `${file} > ${group.description}`;
 
 const root = mkdtempSync(join(tmpdir(), "cave-suite-"));
@@ -106,7 +115,11 @@ test("the vendored suite is there and every listed refusal or gap names a real c
   expect(files.length).toBeGreaterThanOrEqual(30);
   const all = new Set(files.flatMap(({ name, groups }) => groups.map((group) => key(name, group))));
   for (const listed of Object.keys(REFUSED_GROUPS)) expect(all.has(listed), listed).toBe(true);
-  const cases = new Set(files.flatMap(({ name, groups }) => groups.flatMap((group) => group.tests.map((t) => `${key(name, group)} > ${t.description}`))));
+  const cases = new Set(
+    files.flatMap(({ name, groups }) =>
+      groups.flatMap((group) => group.tests.map((t) => `${key(name, group)} > ${t.description}`)),
+    ),
+  );
   for (const listed of Object.keys(FORMAT_GAPS)) expect(cases.has(listed), listed).toBe(true);
 });
 
@@ -129,7 +142,10 @@ for (const { name, groups } of files) {
         for (const t of group.tests) {
           const gap = FORMAT_GAPS[`${id} > ${t.description}`];
           const expected = gap ? !t.valid : t.valid;
-          if (validator.validate(t.data).ok !== expected) wrong.push(`${t.description}: ${JSON.stringify(t.data)} should be ${expected ? "valid" : "invalid"}${gap ? ` (listed gap: ${gap})` : ""}`);
+          if (validator.validate(t.data).ok !== expected)
+            wrong.push(
+              `${t.description}: ${JSON.stringify(t.data)} should be ${expected ? "valid" : "invalid"}${gap ? ` (listed gap: ${gap})` : ""}`,
+            );
         }
         expect(wrong).toEqual([]);
       });

@@ -25,5 +25,6 @@ it("entries of any JSON shape read back as hits, equal to what was stored", () =
   for (const [i, value] of values.entries()) writer.set(["entry", i], value);
   writer.save();
   const reader = new PassCacheFile<unknown>(root, "check", { identity: "sha256-test", write: false });
-  for (const [i, value] of values.entries()) expect(reader.get(["entry", i])).toEqual(JSON.parse(JSON.stringify(value)));
+  for (const [i, value] of values.entries())
+    expect(reader.get(["entry", i])).toEqual(JSON.parse(JSON.stringify(value)));
 });

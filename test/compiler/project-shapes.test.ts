@@ -43,10 +43,21 @@ function writeWorkspace(sandbox: Sandbox): string {
   made.push(base);
   const files: Record<string, string> = {
     "package.json": JSON.stringify({ name: "acme", private: true, workspaces: ["packages/*"] }),
-    "packages/shared/package.json": JSON.stringify({ name: "@acme/shared", version: "1.0.0", type: "module", main: "src/index.ts" }),
-    "packages/shared/src/index.ts": 'export { TIMEOUT } from "./limits.js";\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
+    "packages/shared/package.json": JSON.stringify({
+      name: "@acme/shared",
+      version: "1.0.0",
+      type: "module",
+      main: "src/index.ts",
+    }),
+    "packages/shared/src/index.ts":
+      'export { TIMEOUT } from "./limits.js";\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
     "packages/shared/src/limits.ts": "export const TIMEOUT = 7000;\n",
-    "packages/tools/package.json": JSON.stringify({ name: "@acme/tools", version: "1.0.0", type: "module", dependencies: { "@acme/shared": "1.0.0" } }),
+    "packages/tools/package.json": JSON.stringify({
+      name: "@acme/tools",
+      version: "1.0.0",
+      type: "module",
+      dependencies: { "@acme/shared": "1.0.0" },
+    }),
     "packages/tools/tools/a.ts": `import { tool } from "cave";\nimport { greet, TIMEOUT } from "@acme/shared";\nexport const a = tool({ name: "a", description: "Says a.", effect: "read", timeout: TIMEOUT, sandbox: "${sandbox}", async execute() { return { tool: greet("a") === "hello a" ? "a" : "wrong" }; } });\n`,
   };
   for (const [path, text] of Object.entries(files)) {
@@ -60,12 +71,18 @@ function writeWorkspace(sandbox: Sandbox): string {
 }
 
 /** Builds the project, expects no error, and calls each expected tool in it. */
-async function buildAndCall(root: string, expected: Record<string, { module: string; export: string }>, options: { warnings?: readonly string[] } = {}): Promise<void> {
+async function buildAndCall(
+  root: string,
+  expected: Record<string, { module: string; export: string }>,
+  options: { warnings?: readonly string[] } = {},
+): Promise<void> {
   const result = await build({ root });
   expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   expect(result.diagnostics.map((d) => d.code)).toEqual(options.warnings ?? []);
   expect(result.ok).toBe(true);
-  const locked = Object.fromEntries(Object.entries(result.lock!.tools).map(([name, tool]) => [name, { module: tool.module, export: tool.export }]));
+  const locked = Object.fromEntries(
+    Object.entries(result.lock!.tools).map(([name, tool]) => [name, { module: tool.module, export: tool.export }]),
+  );
   expect(locked).toEqual(expected);
   const runtime = await createRuntime({ root, mode: "host" });
   try {
@@ -79,7 +96,7 @@ async function buildAndCall(root: string, expected: Record<string, { module: str
 }
 
 describe.each<Sandbox>(["none", "required"])("project shapes, sandbox %s", (sandbox) => {
-  it("a tool whose `tool` comes from a project module re-exporting it (`export { tool } from \"cave\"`)", async () => {
+  it('a tool whose `tool` comes from a project module re-exporting it (`export { tool } from "cave"`)', async () => {
     const root = writeProject({
       "lib/cave.ts": 'export { tool, schema } from "cave";\n',
       "tools/a.ts": `import { tool } from "../lib/cave.js";\n${toolSource("a", sandbox)}`,
@@ -87,7 +104,7 @@ describe.each<Sandbox>(["none", "required"])("project shapes, sandbox %s", (sand
     await buildAndCall(root, { a: { module: "tools/a.ts", export: "a" } });
   });
 
-  it("through `export * from \"cave\"`, a namespace import, and a renamed re-export two modules away", async () => {
+  it('through `export * from "cave"`, a namespace import, and a renamed re-export two modules away', async () => {
     const root = writeProject({
       "lib/cave.ts": 'export * from "cave";\n',
       "lib/define.ts": 'import { tool as t } from "cave";\nexport { t as defineTool };\n',
@@ -101,12 +118,17 @@ describe.each<Sandbox>(["none", "required"])("project shapes, sandbox %s", (sand
   it("tools reached through a barrel index.ts that the configuration includes", async () => {
     const root = writeProject({
       "cave.config.json": JSON.stringify({ include: ["tools/index.ts"] }),
-      "tools/index.ts": 'export * from "./a.js";\nexport { b as bee } from "./b.js";\nimport { c } from "./c.js";\nexport { c };\n',
+      "tools/index.ts":
+        'export * from "./a.js";\nexport { b as bee } from "./b.js";\nimport { c } from "./c.js";\nexport { c };\n',
       "tools/a.ts": `import { tool } from "cave";\n${toolSource("a", sandbox)}`,
       "tools/b.ts": `import { tool } from "cave";\n${toolSource("b", sandbox)}`,
       "tools/c.ts": `import { tool } from "cave";\n${toolSource("c", sandbox)}`,
     });
-    await buildAndCall(root, { a: { module: "tools/index.ts", export: "a" }, b: { module: "tools/index.ts", export: "bee" }, c: { module: "tools/index.ts", export: "c" } });
+    await buildAndCall(root, {
+      a: { module: "tools/index.ts", export: "a" },
+      b: { module: "tools/index.ts", export: "bee" },
+      c: { module: "tools/index.ts", export: "c" },
+    });
   });
 
   it("a barrel beside modules the build includes anyway: each tool is locked from its own module", async () => {
@@ -124,14 +146,21 @@ describe.each<Sandbox>(["none", "required"])("project shapes, sandbox %s", (sand
       "tools/c.mts": `import { tool } from "cave";\n${toolSource("c", sandbox)}`,
       "tools/a.test.tsx": `import { tool } from "cave";\n${toolSource("not_built", sandbox)}`,
     });
-    await buildAndCall(root, { a: { module: "tools/a.tsx", export: "a" }, b: { module: "tools/b.cts", export: "b" }, c: { module: "tools/c.mts", export: "c" } });
+    await buildAndCall(root, {
+      a: { module: "tools/a.tsx", export: "a" },
+      b: { module: "tools/b.cts", export: "b" },
+      c: { module: "tools/c.mts", export: "c" },
+    });
   });
 
   it("a tool const without export that an exported agent lists, and one exported later under another name", async () => {
     const root = writeProject({
       "tools/a.ts": `import { agent, tool } from "cave";\n${toolSource("a", sandbox, "tool", false)}${toolSource("b", sandbox, "tool", false)}export const desk = agent({ name: "desk", tools: [a] });\nexport { b as lookup };\n`,
     });
-    await buildAndCall(root, { a: { module: "tools/a.ts", export: "a" }, b: { module: "tools/a.ts", export: "lookup" } });
+    await buildAndCall(root, {
+      a: { module: "tools/a.ts", export: "a" },
+      b: { module: "tools/a.ts", export: "lookup" },
+    });
   });
 
   it("a lock-field const imported through tsconfig `paths` and `baseUrl` aliases", async () => {
@@ -151,7 +180,10 @@ describe.each<Sandbox>(["none", "required"])("project shapes, sandbox %s", (sand
     await buildAndCall(root, { a: { module: "tools/a.ts", export: "a" } });
     const lock = (await build({ root, write: false })).lock!;
     expect(lock.tools.a!.timeoutMs).toBe(7000);
-    expect(Object.keys(lock.tools.a!.source.files).filter((id) => id.includes("shared"))).toEqual(["node_modules/@acme/shared/src/index.ts", "node_modules/@acme/shared/src/limits.ts"]);
+    expect(Object.keys(lock.tools.a!.source.files).filter((id) => id.includes("shared"))).toEqual([
+      "node_modules/@acme/shared/src/index.ts",
+      "node_modules/@acme/shared/src/limits.ts",
+    ]);
   });
 });
 
@@ -160,7 +192,10 @@ describe("project shapes: what cannot be locked is said", () => {
     const root = writeWorkspace("none");
     expect((await build({ root })).ok).toBe(true);
     expect((await build({ root })).cached).toBe(true);
-    writeFileSync(join(root, "..", "..", "package.json"), JSON.stringify({ name: "acme", private: true, workspaces: ["packages/tools"] }));
+    writeFileSync(
+      join(root, "..", "..", "package.json"),
+      JSON.stringify({ name: "acme", private: true, workspaces: ["packages/tools"] }),
+    );
     const result = await build({ root });
     expect(result.cached).toBe(false);
     expect(result.diagnostics.map((d) => d.code)).toContain("CAVE3005");
@@ -177,7 +212,8 @@ describe("project shapes: what cannot be locked is said", () => {
       {
         code: "CAVE3004",
         severity: "warning",
-        message: 'tool "unused" is defined without being exported and no locked agent or composite tool lists it, so it is not locked and cannot be called',
+        message:
+          'tool "unused" is defined without being exported and no locked agent or composite tool lists it, so it is not locked and cannot be called',
         file: "tools/a.ts",
         line: 11,
         column: 16,
@@ -196,7 +232,10 @@ describe.each<Sandbox>(["none", "required"])("output follows the rules of input,
     }
     const result = await build({ root });
     expect(result.diagnostics).toEqual([]);
-    expect(result.lock!.tools.order_total!.output).toMatchObject({ jsonSchema: { properties: { cents: { type: "integer", minimum: 0 } } }, validation: { kind: "opaque", vendor: "zod" } });
+    expect(result.lock!.tools.order_total!.output).toMatchObject({
+      jsonSchema: { properties: { cents: { type: "integer", minimum: 0 } } },
+      validation: { kind: "opaque", vendor: "zod" },
+    });
     const runtime = await createRuntime({ root, mode: "host" });
     try {
       const outcome = await runtime.call("order_total", { id: "A1" });

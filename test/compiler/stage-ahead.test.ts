@@ -36,10 +36,14 @@ describe("bundling ahead of analysis", () => {
 
   it("keeps what only an extra module reads out of the result: its warning, its files, its hashes", async () => {
     const root = project({
-      "tools/orders.ts": toolModule("lookupOrder", 'import { label } from "../lib/label.js";\nexport const title = label("orders");'),
+      "tools/orders.ts": toolModule(
+        "lookupOrder",
+        'import { label } from "../lib/label.js";\nexport const title = label("orders");',
+      ),
       "lib/label.ts": "export const label = (text: string) => `[${text}]`;\n",
       // Mentions "cave" but defines nothing: bundled ahead, never staged. esbuild warns about it.
-      "lib/odd.ts": 'import { schema } from "cave";\nimport { extra } from "./extra.js";\nexport const odd = (n: number) => n === NaN || schema === undefined || extra;\n',
+      "lib/odd.ts":
+        'import { schema } from "cave";\nimport { extra } from "./extra.js";\nexport const odd = (n: number) => n === NaN || schema === undefined || extra;\n',
       "lib/extra.ts": "export const extra = 1;\n",
     });
     const { candidates, ahead, alone, reused } = await bothWays(root);
@@ -48,7 +52,9 @@ describe("bundling ahead of analysis", () => {
     expect(ahead!.built.warnings.length).toBeGreaterThan(0);
     expect(alone.diagnostics).toEqual([]);
     expect(reused).toEqual(alone);
-    expect([...reused.inputFiles.keys()].some((file) => file.endsWith("extra.ts") || file.endsWith("odd.ts"))).toBe(false);
+    expect([...reused.inputFiles.keys()].some((file) => file.endsWith("extra.ts") || file.endsWith("odd.ts"))).toBe(
+      false,
+    );
   });
 
   it("does not use it when a warning is located in a file that is not an input (here tsconfig.json)", async () => {
@@ -67,7 +73,8 @@ describe("bundling ahead of analysis", () => {
   it("gives up when an extra module does not build, and stage bundles the modules itself", async () => {
     const root = project({
       "tools/orders.ts": toolModule("lookupOrder"),
-      "lib/broken.ts": 'import { schema } from "cave";\nimport { nothing } from "./missing.js";\nexport const b = [schema, nothing];\n',
+      "lib/broken.ts":
+        'import { schema } from "cave";\nimport { nothing } from "./missing.js";\nexport const b = [schema, nothing];\n',
     });
     const { ahead, alone, reused } = await bothWays(root);
     expect(ahead).toBeUndefined();
@@ -79,7 +86,9 @@ describe("bundling ahead of analysis", () => {
     const first = project({ "tools/a.ts": toolModule("alpha"), "tools/b.ts": toolModule("beta") });
     const ahead = await bundleAhead(first, ["tools/a.ts"], CONFIG);
     expect(ahead).toBeDefined();
-    expect(await stage(first, ["tools/a.ts", "tools/b.ts"], CONFIG, ahead)).toEqual(await stage(first, ["tools/a.ts", "tools/b.ts"], CONFIG));
+    expect(await stage(first, ["tools/a.ts", "tools/b.ts"], CONFIG, ahead)).toEqual(
+      await stage(first, ["tools/a.ts", "tools/b.ts"], CONFIG),
+    );
     const second = project({ "tools/a.ts": toolModule("alpha", "export const other = 2;") });
     const elsewhere = await stage(second, ["tools/a.ts"], CONFIG, ahead);
     expect(elsewhere).toEqual(await stage(second, ["tools/a.ts"], CONFIG));
@@ -91,12 +100,21 @@ describe("bundling ahead of analysis", () => {
 const DIST_OFF_THREAD = join(REPO_ROOT, "dist", "compiler", "analyse", "off-thread.js");
 
 describe("analysis off the main thread", () => {
-  it.skipIf(!existsSync(DIST_OFF_THREAD))("gives what analysis on this thread gives, diagnostics included", async () => {
-    const { analyseOffThread } = (await import(DIST_OFF_THREAD)) as typeof import("../../compiler/analyse/off-thread.js");
-    for (const fixture of ["examples/support-desk", "fixtures/analyse-computed-imported-const", "fixtures/analyse-syntax-error"]) {
-      const root = join(REPO_ROOT, fixture);
-      const found = await discover(root);
-      expect(await analyseOffThread(root, found.files), fixture).toStrictEqual(analyse(root, found.files));
-    }
-  });
+  it.skipIf(!existsSync(DIST_OFF_THREAD))(
+    "gives what analysis on this thread gives, diagnostics included",
+    async () => {
+      const { analyseOffThread } = (await import(
+        DIST_OFF_THREAD
+      )) as typeof import("../../compiler/analyse/off-thread.js");
+      for (const fixture of [
+        "examples/support-desk",
+        "fixtures/analyse-computed-imported-const",
+        "fixtures/analyse-syntax-error",
+      ]) {
+        const root = join(REPO_ROOT, fixture);
+        const found = await discover(root);
+        expect(await analyseOffThread(root, found.files), fixture).toStrictEqual(analyse(root, found.files));
+      }
+    },
+  );
 });

@@ -17,15 +17,19 @@ const project = writeProject;
 
 const CONFIG = STAGE_CONFIG;
 
-
 function everything(result: StageResult): string {
-  return [...result.modules.values()].map((m) => [m.bundlePath, m.code, m.sha256, JSON.stringify(m.files)].join("\n")).join("\n");
+  return [...result.modules.values()]
+    .map((m) => [m.bundlePath, m.code, m.sha256, JSON.stringify(m.files)].join("\n"))
+    .join("\n");
 }
 
 describe("stage", () => {
   it("bundles each tool module into a self-contained ESM bundle whose SDK is this package's src", async () => {
     const root = project({
-      "tools/orders.ts": toolModule("lookupOrder", 'import { label } from "../lib/label.js";\nexport const title = label("orders");'),
+      "tools/orders.ts": toolModule(
+        "lookupOrder",
+        'import { label } from "../lib/label.js";\nexport const title = label("orders");',
+      ),
       "tools/refunds.mts": toolModule("refundOrder"),
       "lib/label.ts": "export const label = (text: string) => `[${text}]`;\n",
     });
@@ -65,7 +69,10 @@ describe("stage", () => {
     expect(a.diagnostics).toEqual([]);
     expect(b.diagnostics).toEqual([]);
     expect(everything(b)).toBe(everything(a));
-    for (const [root, result] of [[first, a], [second, b]] as const) {
+    for (const [root, result] of [
+      [first, a],
+      [second, b],
+    ] as const) {
       const text = everything(result);
       expect(text).not.toContain(root);
       expect(text).not.toContain(REPO_ROOT);
@@ -79,14 +86,26 @@ describe("stage", () => {
 
   it("names files of a package outside the root by the last node_modules segment, in comments and CommonJS wrappers", async () => {
     // The package sits above the project root (a hoisted monorepo layout), so esbuild calls it ../node_modules/...
-    const base = project({ "node_modules/legacy-paths/package.json": '{ "name": "legacy-paths", "version": "1.2.3", "main": "index.js" }', "node_modules/legacy-paths/index.js": 'const path = require("node:path");\nexports.joined = path.posix.join("a", "b");\n' }, { nodeModules: false });
+    const base = project(
+      {
+        "node_modules/legacy-paths/package.json": '{ "name": "legacy-paths", "version": "1.2.3", "main": "index.js" }',
+        "node_modules/legacy-paths/index.js":
+          'const path = require("node:path");\nexports.joined = path.posix.join("a", "b");\n',
+      },
+      { nodeModules: false },
+    );
     const root = join(base, "app");
     mkdirSync(join(root, "tools"), { recursive: true });
-    writeFileSync(join(root, "tools/paths.ts"), toolModule("joinPaths", 'import { joined } from "legacy-paths";\nexport const value = joined;'));
+    writeFileSync(
+      join(root, "tools/paths.ts"),
+      toolModule("joinPaths", 'import { joined } from "legacy-paths";\nexport const value = joined;'),
+    );
     const result = await stage(root, ["tools/paths.ts"], CONFIG);
     expect(result.diagnostics).toEqual([]);
     const staged = result.modules.get("tools/paths.ts")!;
-    expect(staged.files["node_modules/legacy-paths/index.js"]).toBe(sha256(readFileSync(join(base, "node_modules/legacy-paths/index.js"))));
+    expect(staged.files["node_modules/legacy-paths/index.js"]).toBe(
+      sha256(readFileSync(join(base, "node_modules/legacy-paths/index.js"))),
+    );
     expect(staged.code).toContain("// node_modules/legacy-paths/index.js\n");
     expect(staged.code).toContain('  "node_modules/legacy-paths/index.js"(exports) {');
     expect(staged.code).not.toContain("../node_modules");
@@ -95,19 +114,30 @@ describe("stage", () => {
   });
 
   it("tells two installed versions of one package apart by version", async () => {
-    const pkg = (version: string) => ({ "package.json": `{ "name": "shared-dep", "version": "${version}", "main": "index.js", "type": "module" }`, "index.js": `export const version = "${version}";\n` });
+    const pkg = (version: string) => ({
+      "package.json": `{ "name": "shared-dep", "version": "${version}", "main": "index.js", "type": "module" }`,
+      "index.js": `export const version = "${version}";\n`,
+    });
     const files: Record<string, string> = {
-      "tools/versions.ts": toolModule("versions", 'import { version } from "shared-dep";\nimport { both } from "wrapper";\nexport const seen = [version, both];'),
-      "node_modules/wrapper/package.json": '{ "name": "wrapper", "version": "1.0.0", "main": "index.js", "type": "module" }',
+      "tools/versions.ts": toolModule(
+        "versions",
+        'import { version } from "shared-dep";\nimport { both } from "wrapper";\nexport const seen = [version, both];',
+      ),
+      "node_modules/wrapper/package.json":
+        '{ "name": "wrapper", "version": "1.0.0", "main": "index.js", "type": "module" }',
       "node_modules/wrapper/index.js": 'import { version } from "shared-dep";\nexport const both = version;\n',
     };
     for (const [name, text] of Object.entries(pkg("1.0.0"))) files[`node_modules/shared-dep/${name}`] = text;
-    for (const [name, text] of Object.entries(pkg("2.0.0"))) files[`node_modules/wrapper/node_modules/shared-dep/${name}`] = text;
+    for (const [name, text] of Object.entries(pkg("2.0.0")))
+      files[`node_modules/wrapper/node_modules/shared-dep/${name}`] = text;
     const root = project(files, { nodeModules: false });
     const result = await stage(root, ["tools/versions.ts"], CONFIG);
     expect(result.diagnostics).toEqual([]);
     const staged = result.modules.get("tools/versions.ts")!;
-    expect(Object.keys(staged.files).filter((id) => id.includes("shared-dep"))).toEqual(["node_modules/shared-dep@1.0.0/index.js", "node_modules/shared-dep@2.0.0/index.js"]);
+    expect(Object.keys(staged.files).filter((id) => id.includes("shared-dep"))).toEqual([
+      "node_modules/shared-dep@1.0.0/index.js",
+      "node_modules/shared-dep@2.0.0/index.js",
+    ]);
     expect((await importStaged(result, "tools/versions.ts")).seen).toEqual(["1.0.0", "2.0.0"]);
   });
 
@@ -123,17 +153,26 @@ describe("stage", () => {
       },
       { nodeModules: false },
     );
-    const files = ["node_modules/dep/index.js", "node_modules/x/node_modules/dep/index.js", "node_modules/y/node_modules/dep/index.js"].map((f) => join(root, f));
+    const files = [
+      "node_modules/dep/index.js",
+      "node_modules/x/node_modules/dep/index.js",
+      "node_modules/y/node_modules/dep/index.js",
+    ].map((f) => join(root, f));
     const hashOf = (file: string) => sha256(readFileSync(file));
     const { ids } = assignCanonicalIds(files, { project: root, sdk: REPO_ROOT }, hashOf);
     const original = `node_modules/dep@1.0.0/index.js#${hashOf(files[0]!).slice("sha256-".length, "sha256-".length + 12)}`;
-    expect(files.map((f) => ids.get(f))).toEqual([original, `node_modules/dep@1.0.0/index.js#${hashOf(files[1]!).slice(7, 19)}`, original]);
+    expect(files.map((f) => ids.get(f))).toEqual([
+      original,
+      `node_modules/dep@1.0.0/index.js#${hashOf(files[1]!).slice(7, 19)}`,
+      original,
+    ]);
   });
 
   it('always stages this package\'s SDK for "cave", even when the project has another copy installed', async () => {
     const root = project(
       {
-        "node_modules/cave/package.json": '{ "name": "cave", "version": "9.9.9", "type": "module", "main": "index.js" }',
+        "node_modules/cave/package.json":
+          '{ "name": "cave", "version": "9.9.9", "type": "module", "main": "index.js" }',
         "node_modules/cave/index.js": 'export const tool = () => "impostor"; export const schema = {};\n',
         "tools/orders.ts": toolModule("lookupOrder"),
       },
@@ -143,7 +182,9 @@ describe("stage", () => {
     expect(result.diagnostics).toEqual([]);
     const staged = result.modules.get("tools/orders.ts")!;
     expect(Object.keys(staged.files).filter((id) => id.startsWith("node_modules/cave"))).toEqual([]);
-    expect(Symbol.for("cave.tool") in ((await importStaged(result, "tools/orders.ts")).lookupOrder as object)).toBe(true);
+    expect(Symbol.for("cave.tool") in ((await importStaged(result, "tools/orders.ts")).lookupOrder as object)).toBe(
+      true,
+    );
   });
 
   it("keeps user symbols named like the prelude's apart, and drops a hashbang line", async () => {
@@ -161,7 +202,10 @@ describe("stage", () => {
   it("refuses an import that leads outside the project through a symlink (CAVE4002), and stages the other modules", async () => {
     const outside = project({ "secret.ts": 'export const secret = "from outside";\n' }, { nodeModules: false });
     const root = project({
-      "tools/orders.ts": toolModule("lookupOrder", 'import { secret } from "../lib/secret.js";\nexport const leaked = secret;'),
+      "tools/orders.ts": toolModule(
+        "lookupOrder",
+        'import { secret } from "../lib/secret.js";\nexport const leaked = secret;',
+      ),
       "tools/refunds.ts": toolModule("refundOrder"),
     });
     mkdirSync(join(root, "lib"));
@@ -170,7 +214,9 @@ describe("stage", () => {
     expect(result.diagnostics).toHaveLength(1);
     const [d] = result.diagnostics;
     expect(d).toMatchObject({ code: "CAVE4002", severity: "error", file: "tools/orders.ts", line: 2, column: 24 });
-    expect(d!.message).toBe('tools/orders.ts imports "../lib/secret.js", which leads outside the project root through a symlink');
+    expect(d!.message).toBe(
+      'tools/orders.ts imports "../lib/secret.js", which leads outside the project root through a symlink',
+    );
     expect(d!.hint).toMatch(/Copy the file into the project, or make its folder a workspace package/);
     expect(d!.message + d!.hint).not.toContain(outside);
     expect([...result.modules.keys()]).toEqual(["tools/refunds.ts"]);
@@ -178,13 +224,24 @@ describe("stage", () => {
   });
 
   it("refuses a relative import out of the root and a tool module that is itself a symlink out (CAVE4002)", async () => {
-    const outside = project({ "shared.ts": "export const shared = 1;\n", "linked.ts": toolModule("linked") }, { nodeModules: false });
-    const root = project({ "tools/orders.ts": toolModule("lookupOrder", `import { shared } from ${JSON.stringify(`../../${outside.split("/").pop()}/shared.js`)};\nexport const s = shared;`) });
+    const outside = project(
+      { "shared.ts": "export const shared = 1;\n", "linked.ts": toolModule("linked") },
+      { nodeModules: false },
+    );
+    const root = project({
+      "tools/orders.ts": toolModule(
+        "lookupOrder",
+        `import { shared } from ${JSON.stringify(`../../${outside.split("/").pop()}/shared.js`)};\nexport const s = shared;`,
+      ),
+    });
     symlinkSync(join(outside, "linked.ts"), join(root, "tools/linked.ts"));
     const result = await stage(root, ["tools/linked.ts", "tools/orders.ts"], CONFIG);
     expect(result.modules.size).toBe(0);
     const byFile = new Map(result.diagnostics.map((d) => [d.file, d]));
-    expect(byFile.get("tools/linked.ts")).toMatchObject({ code: "CAVE4002", message: "tool module tools/linked.ts is a symlink to a file outside the project root" });
+    expect(byFile.get("tools/linked.ts")).toMatchObject({
+      code: "CAVE4002",
+      message: "tool module tools/linked.ts is a symlink to a file outside the project root",
+    });
     expect(byFile.get("tools/orders.ts")).toMatchObject({ code: "CAVE4002", line: 2 });
     expect(byFile.get("tools/orders.ts")!.message).toMatch(/leads outside the project root$/);
   });
@@ -192,37 +249,58 @@ describe("stage", () => {
   it("reports esbuild errors with their location (CAVE4001) and still stages the modules without errors", async () => {
     const root = project({
       "tools/broken.ts": toolModule("broken", 'import { missing } from "./nowhere.js";\nexport const m = missing;'),
-      "tools/syntax.ts": "import { tool } from \"cave\";\nexport const x = tool({ name: \"x\",, });\n",
+      "tools/syntax.ts": 'import { tool } from "cave";\nexport const x = tool({ name: "x",, });\n',
       "tools/fine.ts": toolModule("fine"),
     });
     const result = await stage(root, ["tools/broken.ts", "tools/fine.ts", "tools/syntax.ts"], CONFIG);
     expect([...result.modules.keys()]).toEqual(["tools/fine.ts"]);
     const unresolved = result.diagnostics.find((d) => d.file === "tools/broken.ts")!;
-    expect(unresolved).toMatchObject({ code: "CAVE4001", severity: "error", line: 2, column: 25, message: 'esbuild: Could not resolve "./nowhere.js"' });
-    expect(unresolved.hint).toBe("Install the package or fix the import path: a tool module is staged together with everything it imports.");
+    expect(unresolved).toMatchObject({
+      code: "CAVE4001",
+      severity: "error",
+      line: 2,
+      column: 25,
+      message: 'esbuild: Could not resolve "./nowhere.js"',
+    });
+    expect(unresolved.hint).toBe(
+      "Install the package or fix the import path: a tool module is staged together with everything it imports.",
+    );
     const syntax = result.diagnostics.find((d) => d.file === "tools/syntax.ts")!;
     expect(syntax).toMatchObject({ code: "CAVE4001", line: 2, column: 35 });
     expect(syntax.hint).toBe("Fix the syntax error at this location.");
   });
 
   it("refuses two modules that would share a bundle path (CAVE4003)", async () => {
-    const root = project({ "tools/orders.ts": toolModule("a"), "tools/orders.mts": toolModule("b"), "tools/other.ts": toolModule("c") });
+    const root = project({
+      "tools/orders.ts": toolModule("a"),
+      "tools/orders.mts": toolModule("b"),
+      "tools/other.ts": toolModule("c"),
+    });
     const result = await stage(root, ["tools/orders.mts", "tools/orders.ts", "tools/other.ts"], CONFIG);
     expect([...result.modules.keys()]).toEqual(["tools/other.ts"]);
     expect(result.diagnostics.map((d) => [d.code, d.file])).toEqual([
       ["CAVE4003", "tools/orders.mts"],
       ["CAVE4003", "tools/orders.ts"],
     ]);
-    expect(result.diagnostics[0]!.message).toBe("tool modules tools/orders.mts and tools/orders.ts would both be staged as .cave/bundles/tools/orders.mjs");
+    expect(result.diagnostics[0]!.message).toBe(
+      "tool modules tools/orders.mts and tools/orders.ts would both be staged as .cave/bundles/tools/orders.mjs",
+    );
     expect(result.diagnostics[0]!.hint).toMatch(/^Rename one of them/);
   });
 
   it("passes esbuild warnings on as warnings (CAVE4004) and still stages the module", async () => {
-    const root = project({ "tools/orders.ts": toolModule("lookupOrder", "export const never = (n: number) => n === NaN;") });
+    const root = project({
+      "tools/orders.ts": toolModule("lookupOrder", "export const never = (n: number) => n === NaN;"),
+    });
     const result = await stage(root, ["tools/orders.ts"], CONFIG);
     expect(result.modules.has("tools/orders.ts")).toBe(true);
     expect(result.diagnostics).toHaveLength(1);
-    expect(result.diagnostics[0]).toMatchObject({ code: "CAVE4004", severity: "warning", file: "tools/orders.ts", line: 2 });
+    expect(result.diagnostics[0]).toMatchObject({
+      code: "CAVE4004",
+      severity: "warning",
+      file: "tools/orders.ts",
+      line: 2,
+    });
     expect(result.diagnostics[0]!.message).toContain("always false");
   });
 

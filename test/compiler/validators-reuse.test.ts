@@ -30,8 +30,13 @@ function files(dir: string, keep: (name: string) => boolean): string[] {
 /** Every JSON Schema a lock of the fixtures or examples holds (tool inputs and outputs, transparent or not). */
 function lockSchemas(): unknown[] {
   const out: unknown[] = [];
-  for (const path of [...files(join(REPO_ROOT, "fixtures"), (n) => n.endsWith(".lock")), ...files(join(REPO_ROOT, "examples"), (n) => n.endsWith(".lock"))]) {
-    const lock = JSON.parse(readFileSync(path, "utf8")) as { tools?: Record<string, { input?: { jsonSchema?: unknown } | null; output?: { jsonSchema?: unknown } | null }> };
+  for (const path of [
+    ...files(join(REPO_ROOT, "fixtures"), (n) => n.endsWith(".lock")),
+    ...files(join(REPO_ROOT, "examples"), (n) => n.endsWith(".lock")),
+  ]) {
+    const lock = JSON.parse(readFileSync(path, "utf8")) as {
+      tools?: Record<string, { input?: { jsonSchema?: unknown } | null; output?: { jsonSchema?: unknown } | null }>;
+    };
     for (const tool of Object.values(lock.tools ?? {})) {
       for (const side of [tool.input, tool.output]) if (side?.jsonSchema) out.push(side.jsonSchema);
     }
@@ -40,8 +45,8 @@ function lockSchemas(): unknown[] {
 }
 
 function suiteSchemas(): unknown[] {
-  return files(join(REPO_ROOT, "test", "data", "json-schema-test-suite", "draft7"), (n) => n.endsWith(".json")).flatMap((path) =>
-    (JSON.parse(readFileSync(path, "utf8")) as Array<{ schema: unknown }>).map((group) => group.schema),
+  return files(join(REPO_ROOT, "test", "data", "json-schema-test-suite", "draft7"), (n) => n.endsWith(".json")).flatMap(
+    (path) => (JSON.parse(readFileSync(path, "utf8")) as Array<{ schema: unknown }>).map((group) => group.schema),
   );
 }
 
@@ -51,10 +56,27 @@ const SPECIAL: unknown[] = [
   { $ref: "https://example.com/order.json" },
   { type: "object", properties: { a: { $ref: "#/definitions/missing" } } },
   { type: "string", format: "postcode" },
-  { type: "object", properties: { when: { type: "string", format: "date-time" }, id: { $ref: "#/definitions/id" } }, definitions: { id: { type: "string", pattern: "^x" } } },
-  { $id: "http://example.com/root.json", type: "object", properties: { a: { $id: "item.json", type: "integer", multipleOf: 0.01 } } },
-  { $id: "http://example.com/root.json", type: "object", properties: { b: { $ref: "item.json" } }, definitions: { item: { $id: "item.json", type: "string" } } },
-  { type: "array", items: { type: "object", properties: { t: { type: "string", minLength: 2 } }, required: ["t"] }, uniqueItems: true },
+  {
+    type: "object",
+    properties: { when: { type: "string", format: "date-time" }, id: { $ref: "#/definitions/id" } },
+    definitions: { id: { type: "string", pattern: "^x" } },
+  },
+  {
+    $id: "http://example.com/root.json",
+    type: "object",
+    properties: { a: { $id: "item.json", type: "integer", multipleOf: 0.01 } },
+  },
+  {
+    $id: "http://example.com/root.json",
+    type: "object",
+    properties: { b: { $ref: "item.json" } },
+    definitions: { item: { $id: "item.json", type: "string" } },
+  },
+  {
+    type: "array",
+    items: { type: "object", properties: { t: { type: "string", minLength: 2 } }, required: ["t"] },
+    uniqueItems: true,
+  },
 ];
 
 /** Distinct schemas in canonical JSON, as the validators pass hands them over, refused ones spread between them. */
@@ -65,7 +87,8 @@ function allSchemas(): unknown[] {
     byHash.set(sha256(text), JSON.parse(text));
   }
   const out = [...byHash.values()];
-  for (const [i, schema] of SPECIAL.entries()) out.splice(Math.floor(((i + 1) * out.length) / (SPECIAL.length + 1)), 0, JSON.parse(canonicalJson(schema)));
+  for (const [i, schema] of SPECIAL.entries())
+    out.splice(Math.floor(((i + 1) * out.length) / (SPECIAL.length + 1)), 0, JSON.parse(canonicalJson(schema)));
   return out;
 }
 
@@ -83,18 +106,28 @@ describe("one reused Ajv per thread, compiling for the source only", () => {
   test("gives the code a fresh Ajv gives, for every schema, forwards and backwards", () => {
     const compile = standaloneCompiler();
     const forwards = schemas.map((schema) => compile(schema));
-    const backwards = [...schemas].reverse().map((schema) => compile(schema)).reverse();
-    const differing = (results: Compiled[]) => results.flatMap((result, i) => (JSON.stringify(result) === JSON.stringify(fresh[i]) ? [] : [canonicalJson(schemas[i])]));
+    const backwards = [...schemas]
+      .reverse()
+      .map((schema) => compile(schema))
+      .reverse();
+    const differing = (results: Compiled[]) =>
+      results.flatMap((result, i) =>
+        JSON.stringify(result) === JSON.stringify(fresh[i]) ? [] : [canonicalJson(schemas[i])],
+      );
     expect(differing(forwards)).toEqual([]);
     expect(differing(backwards)).toEqual([]);
   });
 
   test("the comparison can fail: an Ajv reused without the reset numbers names on from earlier schemas", () => {
-    const standaloneCode = (standaloneModule as unknown as { default: (ajv: unknown, validate: unknown) => string }).default;
+    const standaloneCode = (standaloneModule as unknown as { default: (ajv: unknown, validate: unknown) => string })
+      .default;
     const shared = schemaAjv();
     routeHelpers(shared);
     const compiled = fresh.filter((c): c is Extract<Compiled, { ok: true }> => c.ok).slice(0, 5);
-    const unreset = schemas.filter((_, i) => fresh[i]!.ok).slice(0, 5).map((schema) => standaloneCode(shared, shared.compile(schema as object)));
+    const unreset = schemas
+      .filter((_, i) => fresh[i]!.ok)
+      .slice(0, 5)
+      .map((schema) => standaloneCode(shared, shared.compile(schema as object)));
     expect(unreset[0]).toBe(compiled[0]!.code);
     expect(unreset.slice(1).some((code, i) => code !== compiled[i + 1]!.code)).toBe(true);
   });

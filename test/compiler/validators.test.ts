@@ -47,7 +47,10 @@ const order = schema.object({
   orderId: schema.string({ pattern: "^ord_[a-z0-9]+$", minLength: 5, maxLength: 40 }),
   email: schema.string({ format: "email" }),
   placedAt: schema.string({ format: "date-time" }),
-  items: schema.array(schema.object({ sku: schema.string(), qty: schema.integer({ minimum: 1 }) }), { minItems: 1, maxItems: 50 }),
+  items: schema.array(schema.object({ sku: schema.string(), qty: schema.integer({ minimum: 1 }) }), {
+    minItems: 1,
+    maxItems: 50,
+  }),
   note: schema.optional(schema.string({ maxLength: 200 })),
 });
 const status = schema.object({ status: schema.union([schema.literal("open"), schema.literal("closed")]) });
@@ -76,17 +79,20 @@ describe("compileValidators()", () => {
 
   test("the generated code is self-contained: no require call, no import, no path of this machine", async () => {
     const root = tempRoot();
-    const withEverything = json(schema.object({
-      a: schema.string({ format: "date-time", minLength: 2 }),
-      b: schema.array(schema.object({ c: schema.literal(1) }), { uniqueItems: true }),
-      d: schema.string({ format: "uri" }),
-    }));
+    const withEverything = json(
+      schema.object({
+        a: schema.string({ format: "date-time", minLength: 2 }),
+        b: schema.array(schema.object({ c: schema.literal(1) }), { uniqueItems: true }),
+        d: schema.string({ format: "uri" }),
+      }),
+    );
     const result = await compileValidators(root, ".cave", [{ jsonSchema: withEverything, owner: 'tool "t" input' }]);
     const code = [...result.validators.values()][0]!.code;
     expect(code).not.toMatch(REQUIRE_CALL);
     expect(code).not.toMatch(/^\s*import[\s{*]/m);
     expect(code).not.toMatch(/\bimport\s*\(/);
-    for (const machinePath of [root, REPO, REPO.replace(/\/$/, ""), homedir(), tmpdir(), process.cwd()]) expect(code).not.toContain(machinePath);
+    for (const machinePath of [root, REPO, REPO.replace(/\/$/, ""), homedir(), tmpdir(), process.cwd()])
+      expect(code).not.toContain(machinePath);
     expect(code).not.toContain("file://");
     // Ajv's helpers and the formats are inlined under canonical package ids.
     expect(code).toContain("// cave-dep:node_modules/ajv/dist/runtime/ucs2length.js");
@@ -118,10 +124,18 @@ describe("compileValidators()", () => {
   test("formats work in the generated code, loaded through loadValidator", async () => {
     const cases: Array<[string, string[], string[]]> = [
       ["email", ["ada@example.com", "a.b+c@sub.example.org"], ["ada", "ada@", "@example.com", "a b@example.com"]],
-      ["date-time", ["2026-03-01T10:00:00Z", "2026-03-01T10:00:00.123+02:00"], ["2026-03-01", "2026-13-01T10:00:00Z", "2026-03-01T25:00:00Z", "yesterday"]],
+      [
+        "date-time",
+        ["2026-03-01T10:00:00Z", "2026-03-01T10:00:00.123+02:00"],
+        ["2026-03-01", "2026-13-01T10:00:00Z", "2026-03-01T25:00:00Z", "yesterday"],
+      ],
       ["date", ["2026-02-28", "2024-02-29"], ["2026-02-29", "2026-2-1", "01/02/2026"]],
       ["time", ["10:00:00Z", "23:59:59+01:00"], ["10:00", "24:00:00Z"]],
-      ["uri", ["https://help.example.com/a?b=c#d", "urn:isbn:0451450523"], ["not a uri", "/relative/path", "http://exa mple.com"]],
+      [
+        "uri",
+        ["https://help.example.com/a?b=c#d", "urn:isbn:0451450523"],
+        ["not a uri", "/relative/path", "http://exa mple.com"],
+      ],
       ["uri-reference", ["/relative/path", "https://example.com"], ["\\\\backslash"]],
       ["uuid", ["123e4567-e89b-12d3-a456-426614174000"], ["123e4567e89b12d3a456426614174000x", "not-a-uuid"]],
       ["ipv4", ["192.168.0.1"], ["256.1.1.1", "1.2.3"]],
@@ -139,14 +153,21 @@ describe("compileValidators()", () => {
       for (const value of invalid) expect(validator.validate(value).ok, `${format}: ${value}`).toBe(false);
       expect(validator.validate(42).ok).toBe(false);
     }
-    const emailIssue = (await compileAndLoad(json(schema.object({ contact: schema.string({ format: "email" }) })))).validate({ contact: "secret-token-123" });
+    const emailIssue = (
+      await compileAndLoad(json(schema.object({ contact: schema.string({ format: "email" }) })))
+    ).validate({ contact: "secret-token-123" });
     expect(emailIssue).toEqual({ ok: false, issues: [{ path: "/contact", message: 'must match format "email"' }] });
   });
 
   test("multipleOf compares the decimal numbers JSON carries, not binary floats (Ajv alone rejects 0.07 as a multiple of 0.01)", async () => {
     const cents = await compileAndLoad(json(schema.number({ multipleOf: 0.01 })));
-    for (const value of [0, 0.07, 0.1, 1.1, 19.99, 12345678.91, -0.03, 1e21, 100]) expect(cents.validate(value), String(value)).toEqual({ ok: true });
-    for (const value of [0.001, 0.035, 0.1 + 0.2, 19.999, 5e-324, 1.0000000001]) expect(cents.validate(value), String(value)).toEqual({ ok: false, issues: [{ path: "", message: "must be multiple of 0.01" }] });
+    for (const value of [0, 0.07, 0.1, 1.1, 19.99, 12345678.91, -0.03, 1e21, 100])
+      expect(cents.validate(value), String(value)).toEqual({ ok: true });
+    for (const value of [0.001, 0.035, 0.1 + 0.2, 19.999, 5e-324, 1.0000000001])
+      expect(cents.validate(value), String(value)).toEqual({
+        ok: false,
+        issues: [{ path: "", message: "must be multiple of 0.01" }],
+      });
     const tenths = await compileAndLoad(json(schema.number({ multipleOf: 1.1 })));
     expect([3.3, 6.6, 7.7, 1.2].map((v) => tenths.validate(v).ok)).toEqual([true, true, true, false]);
     const whole = await compileAndLoad(json(schema.integer({ multipleOf: 3 })));
@@ -166,33 +187,145 @@ describe("compileValidators()", () => {
     expect(result.validators.has(hashJson(json(status)))).toBe(true);
     expect(result.validators.size).toBe(1);
     expect(result.diagnostics).toEqual([
-      { code: "CAVE6004", severity: "error", message: 'tool "tag_count" input schema: unknown keyword "minContains" at #', file: null, line: null, column: null, hint: expect.stringContaining("2019-09/2020-12, not draft-07") },
-      { code: "CAVE6004", severity: "error", message: 'tool "tag_search" input schema: unknown keyword "minContains" at #', file: null, line: null, column: null, hint: expect.stringContaining("express it with contains, or remove it") },
+      {
+        code: "CAVE6004",
+        severity: "error",
+        message: 'tool "tag_count" input schema: unknown keyword "minContains" at #',
+        file: null,
+        line: null,
+        column: null,
+        hint: expect.stringContaining("2019-09/2020-12, not draft-07"),
+      },
+      {
+        code: "CAVE6004",
+        severity: "error",
+        message: 'tool "tag_search" input schema: unknown keyword "minContains" at #',
+        file: null,
+        line: null,
+        column: null,
+        hint: expect.stringContaining("express it with contains, or remove it"),
+      },
     ]);
   });
 
   const refusals: Array<[string, unknown, string, RegExp, RegExp]> = [
-    ["a misspelt keyword", { type: "object", properties: { name: { type: "string", minLenght: 2 } } }, "CAVE6004", /unknown keyword "minLenght" at #\/properties\/name$/, /Did you mean "minLength"\?/],
-    ["an invalid pattern", { type: "string", pattern: "([a-z]+" }, "CAVE6005", /pattern "\(\[a-z\]\+" at # is not a valid regular expression with the u flag/, /Fix the expression/],
-    ["a pattern valid only without the u flag", { type: "object", properties: { code: { type: "string", pattern: "^a\\-b$" } } }, "CAVE6005", /at #\/properties\/code is not a valid regular expression/, /u flag|\\-/],
-    ["an invalid patternProperties key", { type: "object", patternProperties: { "(": { type: "string" } } }, "CAVE6005", /patternProperties key "\(" at #/, /Fix the expression/],
-    ["an unknown format", { type: "object", properties: { phone: { type: "string", format: "phone" } } }, "CAVE6006", /unknown format "phone" at #\/properties\/phone/, /Known formats: .*email/],
-    ["a misspelt format", { type: "string", format: "emial" }, "CAVE6006", /unknown format "emial"/, /Did you mean "email"\?/],
-    ["a dangling $ref", { type: "object", properties: { a: { $ref: "#/definitions/missing" } } }, "CAVE6007", /\$ref "#\/definitions\/missing" at #\/properties\/a cannot be resolved/, /Point \$ref at an existing subschema/],
-    ["a remote $ref", { $ref: "https://example.com/customer.json" }, "CAVE6007", /points at another document/, /inline that schema/],
-    ["keywords next to $ref", { definitions: { id: { type: "string" } }, type: "object", properties: { a: { $ref: "#/definitions/id", maxLength: 3 } } }, "CAVE6008", /#\/properties\/a has "maxLength" next to \$ref/, /allOf/],
+    [
+      "a misspelt keyword",
+      { type: "object", properties: { name: { type: "string", minLenght: 2 } } },
+      "CAVE6004",
+      /unknown keyword "minLenght" at #\/properties\/name$/,
+      /Did you mean "minLength"\?/,
+    ],
+    [
+      "an invalid pattern",
+      { type: "string", pattern: "([a-z]+" },
+      "CAVE6005",
+      /pattern "\(\[a-z\]\+" at # is not a valid regular expression with the u flag/,
+      /Fix the expression/,
+    ],
+    [
+      "a pattern valid only without the u flag",
+      { type: "object", properties: { code: { type: "string", pattern: "^a\\-b$" } } },
+      "CAVE6005",
+      /at #\/properties\/code is not a valid regular expression/,
+      /u flag|\\-/,
+    ],
+    [
+      "an invalid patternProperties key",
+      { type: "object", patternProperties: { "(": { type: "string" } } },
+      "CAVE6005",
+      /patternProperties key "\(" at #/,
+      /Fix the expression/,
+    ],
+    [
+      "an unknown format",
+      { type: "object", properties: { phone: { type: "string", format: "phone" } } },
+      "CAVE6006",
+      /unknown format "phone" at #\/properties\/phone/,
+      /Known formats: .*email/,
+    ],
+    [
+      "a misspelt format",
+      { type: "string", format: "emial" },
+      "CAVE6006",
+      /unknown format "emial"/,
+      /Did you mean "email"\?/,
+    ],
+    [
+      "a dangling $ref",
+      { type: "object", properties: { a: { $ref: "#/definitions/missing" } } },
+      "CAVE6007",
+      /\$ref "#\/definitions\/missing" at #\/properties\/a cannot be resolved/,
+      /Point \$ref at an existing subschema/,
+    ],
+    [
+      "a remote $ref",
+      { $ref: "https://example.com/customer.json" },
+      "CAVE6007",
+      /points at another document/,
+      /inline that schema/,
+    ],
+    [
+      "keywords next to $ref",
+      {
+        definitions: { id: { type: "string" } },
+        type: "object",
+        properties: { a: { $ref: "#/definitions/id", maxLength: 3 } },
+      },
+      "CAVE6008",
+      /#\/properties\/a has "maxLength" next to \$ref/,
+      /allOf/,
+    ],
     ["$async", { $async: true, type: "string" }, "CAVE6009", /\$async: true/, /Remove \$async/],
-    ["then without if", { then: { type: "string" } }, "CAVE6010", /"then" without "if"/, /Change the schema as the message says/],
-    ["another dialect", { $schema: "https://json-schema.org/draft/2020-12/schema", type: "string" }, "CAVE6002", /\$schema is "https:\/\/json-schema.org\/draft\/2020-12\/schema", not draft-07/, /draft-07/],
-    ["a negative minLength", { type: "object", properties: { a: { type: "string", minLength: -1 } } }, "CAVE6003", /not valid draft-07 at #\/properties\/a\/minLength: #\/properties\/a\/minLength must be >= 0/, /Fix the value at #\/properties\/a\/minLength/],
+    [
+      "then without if",
+      { then: { type: "string" } },
+      "CAVE6010",
+      /"then" without "if"/,
+      /Change the schema as the message says/,
+    ],
+    [
+      "another dialect",
+      { $schema: "https://json-schema.org/draft/2020-12/schema", type: "string" },
+      "CAVE6002",
+      /\$schema is "https:\/\/json-schema.org\/draft\/2020-12\/schema", not draft-07/,
+      /draft-07/,
+    ],
+    [
+      "a negative minLength",
+      { type: "object", properties: { a: { type: "string", minLength: -1 } } },
+      "CAVE6003",
+      /not valid draft-07 at #\/properties\/a\/minLength: #\/properties\/a\/minLength must be >= 0/,
+      /Fix the value at #\/properties\/a\/minLength/,
+    ],
     ["a type that does not exist", { type: "strin" }, "CAVE6003", /not valid draft-07 at #\/type/, /meta-schema/],
-    ["an array", [{ type: "string" }], "CAVE6001", /the schema is an array, not a JSON Schema object/, /schema\.\* value/],
-    ["a function inside", { type: "object", default: () => 1 }, "CAVE6001", /it is not JSON data/, /plain draft-07 JSON Schema/],
-    ["NaN inside", { type: "number", maximum: Number.NaN }, "CAVE6001", /it is not JSON data \(NaN is not allowed\)/, /finite numbers/],
+    [
+      "an array",
+      [{ type: "string" }],
+      "CAVE6001",
+      /the schema is an array, not a JSON Schema object/,
+      /schema\.\* value/,
+    ],
+    [
+      "a function inside",
+      { type: "object", default: () => 1 },
+      "CAVE6001",
+      /it is not JSON data/,
+      /plain draft-07 JSON Schema/,
+    ],
+    [
+      "NaN inside",
+      { type: "number", maximum: Number.NaN },
+      "CAVE6001",
+      /it is not JSON data \(NaN is not allowed\)/,
+      /finite numbers/,
+    ],
   ];
 
   test.each(refusals)("refuses %s with a diagnostic", async (_label, jsonSchema, code, message, hint) => {
-    const result = await compileValidators(tempRoot(), ".cave", [{ jsonSchema: jsonSchema as Record<string, unknown>, owner: 'tool "lookup_order" input' }]);
+    const result = await compileValidators(tempRoot(), ".cave", [
+      { jsonSchema: jsonSchema as Record<string, unknown>, owner: 'tool "lookup_order" input' },
+    ]);
     expect(result.validators.size).toBe(0);
     expect(result.diagnostics).toHaveLength(1);
     const [diagnostic] = result.diagnostics;
@@ -206,16 +339,34 @@ describe("compileValidators()", () => {
 
   test("every validators code is in the registry, and all but the internal one are reached by a refusal above", () => {
     const codes = Object.keys(CODES).filter((code) => code.startsWith("CAVE60"));
-    expect(codes).toEqual(["CAVE6001", "CAVE6002", "CAVE6003", "CAVE6004", "CAVE6005", "CAVE6006", "CAVE6007", "CAVE6008", "CAVE6009", "CAVE6010", "CAVE6011"]);
+    expect(codes).toEqual([
+      "CAVE6001",
+      "CAVE6002",
+      "CAVE6003",
+      "CAVE6004",
+      "CAVE6005",
+      "CAVE6006",
+      "CAVE6007",
+      "CAVE6008",
+      "CAVE6009",
+      "CAVE6010",
+      "CAVE6011",
+    ]);
     expect(new Set(refusals.map(([, , code]) => code))).toEqual(new Set(codes.filter((code) => code !== "CAVE6011")));
   });
 
   test("a bundling failure is returned, not thrown: built-ins and missing packages cannot be inlined", async () => {
-    for (const source of ['export default require("node:fs");', 'export default require("no-such-package-installed");', 'import x from "fs"; export default x;']) {
+    for (const source of [
+      'export default require("node:fs");',
+      'export default require("no-such-package-installed");',
+      'import x from "fs"; export default x;',
+    ]) {
       const result = await bundleValidators(new Map([["x", source]]));
       expect(result.ok, source).toBe(false);
     }
-    const fine = await bundleValidators(new Map([["x", 'export default require("ajv/dist/runtime/ucs2length").default;']]));
+    const fine = await bundleValidators(
+      new Map([["x", 'export default require("ajv/dist/runtime/ucs2length").default;']]),
+    );
     expect(fine.ok).toBe(true);
   });
 
@@ -226,7 +377,9 @@ describe("compileValidators()", () => {
 
 describe("loadValidator()", () => {
   async function built(root: string): Promise<ValidatorModule> {
-    const result = await compileValidators(root, ".cave", [{ jsonSchema: json(order), owner: 'tool "lookup_order" input' }]);
+    const result = await compileValidators(root, ".cave", [
+      { jsonSchema: json(order), owner: 'tool "lookup_order" input' },
+    ]);
     const module = [...result.validators.values()][0]!;
     write(root, [module]);
     return module;
@@ -236,10 +389,21 @@ describe("loadValidator()", () => {
     const root = tempRoot();
     const module = await built(root);
     const validator = await loadValidator(root, module.path, module.sha256);
-    const good = { orderId: "ord_abc123", email: "ada@example.com", placedAt: "2026-03-01T10:00:00Z", items: [{ sku: "A-1", qty: 2 }] };
+    const good = {
+      orderId: "ord_abc123",
+      email: "ada@example.com",
+      placedAt: "2026-03-01T10:00:00Z",
+      items: [{ sku: "A-1", qty: 2 }],
+    };
     expect(validator.validate(good)).toEqual({ ok: true });
-    expect(validator.validate({ ...good, items: [{ sku: "A-1", qty: 0 }] })).toEqual({ ok: false, issues: [{ path: "/items/0/qty", message: "must be >= 1" }] });
-    expect(validator.validate({ ...good, "a/b~c": 1 })).toEqual({ ok: false, issues: [{ path: "/a~1b~0c", message: "is not an allowed property (the object is closed)" }] });
+    expect(validator.validate({ ...good, items: [{ sku: "A-1", qty: 0 }] })).toEqual({
+      ok: false,
+      issues: [{ path: "/items/0/qty", message: "must be >= 1" }],
+    });
+    expect(validator.validate({ ...good, "a/b~c": 1 })).toEqual({
+      ok: false,
+      issues: [{ path: "/a~1b~0c", message: "is not an allowed property (the object is closed)" }],
+    });
     const { email: _email, ...noEmail } = good;
     expect(validator.validate(noEmail)).toEqual({ ok: false, issues: [{ path: "/email", message: "is required" }] });
     const secret = "sk_live_SECRET_VALUE";
@@ -252,7 +416,14 @@ describe("loadValidator()", () => {
   test("union and literal failures list what was allowed", async () => {
     const validator = await compileAndLoad(json(status));
     const result = validator.validate({ status: "pending" });
-    expect(result).toEqual({ ok: false, issues: [{ path: "/status", message: 'must be "open"' }, { path: "/status", message: 'must be "closed"' }, { path: "/status", message: "must match a schema in anyOf" }] });
+    expect(result).toEqual({
+      ok: false,
+      issues: [
+        { path: "/status", message: 'must be "open"' },
+        { path: "/status", message: 'must be "closed"' },
+        { path: "/status", message: "must match a schema in anyOf" },
+      ],
+    });
   });
 
   test("a tampered module is refused with LOCK_MISMATCH naming the file relative to the root, and never evaluated", async () => {
@@ -299,7 +470,9 @@ describe("loadValidator()", () => {
     unlinkSync(join(root, module.path));
     const missing = await loadValidator(root, module.path, module.sha256).catch((e: unknown) => e);
     expect((missing as RuntimeError).code).toBe("LOCK_MISMATCH");
-    expect((missing as RuntimeError).message).toBe(`validator module ${module.path} is missing. Rebuild with cave build and deploy cave.lock together with its build folder.`);
+    expect((missing as RuntimeError).message).toBe(
+      `validator module ${module.path} is missing. Rebuild with cave build and deploy cave.lock together with its build folder.`,
+    );
     for (const path of ["../elsewhere/v.mjs", "/etc/passwd", ".cave/../../v.mjs"]) {
       const outside = await loadValidator(root, path, module.sha256).catch((e: unknown) => e);
       expect((outside as RuntimeError).code, path).toBe("LOCK_INVALID");

@@ -5,7 +5,9 @@ import { thrownMessage, thrownText, UNREADABLE } from "../../src/contract/thrown
 describe("the thrown-value helper", () => {
   it("is the same bytes in src/contract and in the sandbox child's folder (the child may read only that folder)", () => {
     const shared = readFileSync(new URL("../../src/contract/thrown-message.mjs", import.meta.url), "utf8");
-    expect(readFileSync(new URL("../../runtime/sandbox/child/thrown-message.mjs", import.meta.url), "utf8")).toBe(shared);
+    expect(readFileSync(new URL("../../runtime/sandbox/child/thrown-message.mjs", import.meta.url), "utf8")).toBe(
+      shared,
+    );
   });
 
   it("thrownText: an Error's message, anything else as text", () => {
@@ -20,10 +22,18 @@ describe("the thrown-value helper", () => {
     expect(thrownMessage(new Error("x"), { plainName: true })).toBe("Error: x");
     expect(thrownMessage("y".repeat(1001))).toBe(`${"y".repeat(1000)}…`);
     expect(thrownMessage("y".repeat(20), { limit: 5 })).toBe("yyyyy…");
-    const hostile = { toString: () => { throw new Error("no"); } };
+    const hostile = {
+      toString: () => {
+        throw new Error("no");
+      },
+    };
     expect(thrownMessage(hostile)).toBe(UNREADABLE);
     const error = new Error("z");
-    Object.defineProperty(error, "message", { get: () => { throw new Error("no"); } });
+    Object.defineProperty(error, "message", {
+      get: () => {
+        throw new Error("no");
+      },
+    });
     expect(thrownMessage(error)).toBe(UNREADABLE);
   });
 });

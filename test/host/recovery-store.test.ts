@@ -72,7 +72,8 @@ describe("the file recovery store", () => {
       await store.put(sha256(bytes), bytes);
     }
     let total = 0;
-    for (const folder of readdirSync(dir)) for (const file of readdirSync(join(dir, folder))) total += statSync(join(dir, folder, file)).size;
+    for (const folder of readdirSync(dir))
+      for (const file of readdirSync(join(dir, folder))) total += statSync(join(dir, folder, file)).size;
     expect(total).toBeLessThanOrEqual(2_000 + 500);
   });
 

@@ -11,13 +11,19 @@ import { redosVerdict } from "../../compiler/validators/redos.js";
 describe("patterns with super-linear backtracking", () => {
   it("are refused at build with CAVE6180, naming the owner, the place in the schema, the complexity and an attack", async () => {
     const result = await compileValidators("/project", ".cave", [
-      { owner: 'tool "t" output', jsonSchema: { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } }, at: { file: "tools.ts", line: 3, column: 7 } },
+      {
+        owner: 'tool "t" output',
+        jsonSchema: { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } },
+        at: { file: "tools.ts", line: 3, column: 7 },
+      },
       { owner: 'tool "u" input', jsonSchema: { type: "string", pattern: "^[a-z]+(?:-[a-z]+)*$" } },
     ]);
     expect(result.diagnostics).toHaveLength(1);
     const [d] = result.diagnostics;
     expect(d).toMatchObject({ code: "CAVE6180", severity: "error", file: "tools.ts", line: 3, column: 7 });
-    expect(d!.message).toContain('pattern "^(a+)+$" at #/properties/code can take super-linear time: it backtracks in exponential time');
+    expect(d!.message).toContain(
+      'pattern "^(a+)+$" at #/properties/code can take super-linear time: it backtracks in exponential time',
+    );
     expect(result.validators.size).toBe(1);
   }, 120_000);
 
@@ -25,7 +31,10 @@ describe("patterns with super-linear backtracking", () => {
     expect(redosVerdict("^[a-zA-Z][a-zA-Z0-9_-]{0,127}$")).toEqual({ linear: true });
     expect(redosVerdict("^[^@]+@[^@]+$")).toEqual({ linear: true });
     expect(redosVerdict(".*a.*a.*a")).toMatchObject({ linear: false, why: expect.stringContaining("polynomial") });
-    expect(redosVerdict("(\\d+)\\1")).toMatchObject({ linear: false, why: expect.stringContaining("could not be proven to run in linear time (it uses a backreference") });
+    expect(redosVerdict("(\\d+)\\1")).toMatchObject({
+      linear: false,
+      why: expect.stringContaining("could not be proven to run in linear time (it uses a backreference"),
+    });
     expect(redosVerdict("^(?=[a-z])[a-z0-9_]{0,30}$")).toEqual({ linear: true });
   }, 120_000);
 });

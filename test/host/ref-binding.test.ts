@@ -32,29 +32,52 @@ function argumentOf(outcome: ResultOutcome, tool: "cave_page" | "cave_recover"):
 describe("cursors and references are bound to the lock, the tool and the run, and expire", () => {
   it("a reference works in the run and lock it was issued in, and nowhere else", async () => {
     const plans = new ResultPlans({ root, store: createMemoryRecoveryStore() });
-    const issued = await plans.apply(planOf("exact_ccr"), big, undefined, { lockIntegrity: LOCK_A, tool: "search", run: "run-1" });
+    const issued = await plans.apply(planOf("exact_ccr"), big, undefined, {
+      lockIntegrity: LOCK_A,
+      tool: "search",
+      run: "run-1",
+    });
     const { ref } = argumentOf(issued, "cave_recover");
     expect(String(ref)).toMatch(/^rf2\.search\./);
-    expect(await plans.reserved("cave_recover", { ref }, { lockIntegrity: LOCK_A, run: "run-1" })).toMatchObject({ ok: true });
-    for (const scope of [{ lockIntegrity: LOCK_A, run: "run-2" }, { lockIntegrity: LOCK_B, run: "run-1" }]) {
+    expect(await plans.reserved("cave_recover", { ref }, { lockIntegrity: LOCK_A, run: "run-1" })).toMatchObject({
+      ok: true,
+    });
+    for (const scope of [
+      { lockIntegrity: LOCK_A, run: "run-2" },
+      { lockIntegrity: LOCK_B, run: "run-1" },
+    ]) {
       const refused = await plans.reserved("cave_recover", { ref }, scope);
       expect(refused).toMatchObject({ ok: false, code: "RECOVERY_REF_INVALID" });
       expect((refused as { message: string }).message).toMatch(/another run or from before a rebuild/);
     }
     // The tool is part of what is signed: renaming it in the text breaks the MAC.
     const swapped = String(ref).replace("rf2.search.", "rf2.delete.");
-    expect(await plans.reserved("cave_recover", { ref: swapped }, { lockIntegrity: LOCK_A, run: "run-1" })).toMatchObject({ ok: false, code: "RECOVERY_REF_INVALID" });
+    expect(
+      await plans.reserved("cave_recover", { ref: swapped }, { lockIntegrity: LOCK_A, run: "run-1" }),
+    ).toMatchObject({ ok: false, code: "RECOVERY_REF_INVALID" });
   });
 
   it("a cursor is refused in another run, and the next cursor keeps the first one's binding", async () => {
     const plans = new ResultPlans({ root, store: createMemoryRecoveryStore() });
-    const issued = await plans.apply(planOf("page"), big, undefined, { lockIntegrity: LOCK_A, tool: "search", run: "run-1" });
+    const issued = await plans.apply(planOf("page"), big, undefined, {
+      lockIntegrity: LOCK_A,
+      tool: "search",
+      run: "run-1",
+    });
     const { cursor } = argumentOf(issued, "cave_page");
-    expect(await plans.reserved("cave_page", { cursor }, { lockIntegrity: LOCK_A, run: "run-2" })).toMatchObject({ ok: false, code: "PAGE_CURSOR_INVALID" });
+    expect(await plans.reserved("cave_page", { cursor }, { lockIntegrity: LOCK_A, run: "run-2" })).toMatchObject({
+      ok: false,
+      code: "PAGE_CURSOR_INVALID",
+    });
     const second = await plans.reserved("cave_page", { cursor }, { lockIntegrity: LOCK_A, run: "run-1" });
     const next = argumentOf(second, "cave_page").cursor;
-    expect(await plans.reserved("cave_page", { cursor: next }, { lockIntegrity: LOCK_B, run: "run-1" })).toMatchObject({ ok: false, code: "PAGE_CURSOR_INVALID" });
-    expect(await plans.reserved("cave_page", { cursor: next }, { lockIntegrity: LOCK_A, run: "run-1" })).toMatchObject({ ok: true });
+    expect(await plans.reserved("cave_page", { cursor: next }, { lockIntegrity: LOCK_B, run: "run-1" })).toMatchObject({
+      ok: false,
+      code: "PAGE_CURSOR_INVALID",
+    });
+    expect(await plans.reserved("cave_page", { cursor: next }, { lockIntegrity: LOCK_A, run: "run-1" })).toMatchObject({
+      ok: true,
+    });
   });
 
   it("expires with the store's retention, never before it", async () => {
@@ -71,7 +94,10 @@ describe("cursors and references are bound to the lock, the tool and the run, an
     const expired = await plans.reserved("cave_recover", { ref }, binding);
     expect(expired).toMatchObject({ ok: false, code: "RECOVERY_REF_INVALID" });
     expect((expired as { message: string }).message).toMatch(/expired/);
-    expect(await plans.reserved("cave_page", { cursor }, binding)).toMatchObject({ ok: false, code: "PAGE_CURSOR_INVALID" });
+    expect(await plans.reserved("cave_page", { cursor }, binding)).toMatchObject({
+      ok: false,
+      code: "PAGE_CURSOR_INVALID",
+    });
   });
 
   it("a store that does not state its retention gets the default one (7 days)", async () => {
@@ -82,6 +108,9 @@ describe("cursors and references are bound to the lock, the tool and the run, an
     now += RECOVERY_RETENTION.maxAgeMs;
     expect(await plans.reserved("cave_recover", { ref }, binding)).toMatchObject({ ok: true });
     now += 1_001;
-    expect(await plans.reserved("cave_recover", { ref }, binding)).toMatchObject({ ok: false, code: "RECOVERY_REF_INVALID" });
+    expect(await plans.reserved("cave_recover", { ref }, binding)).toMatchObject({
+      ok: false,
+      code: "RECOVERY_REF_INVALID",
+    });
   });
 });

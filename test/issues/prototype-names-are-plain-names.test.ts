@@ -58,19 +58,29 @@ describe("names that are Object.prototype properties", () => {
     expect(explained).toMatchObject({ code: 0, stderr: "" });
     expect(explained.stdout).toContain('tool "constructor": export ctor of tools.ts');
     expect(explained.stdout).toContain('used by: agent "valueOf".');
-    expect((await cave(["explain", "toString"], root)).stdout).toContain('used by: agent "hasOwnProperty", agent "valueOf".');
+    expect((await cave(["explain", "toString"], root)).stdout).toContain(
+      'used by: agent "hasOwnProperty", agent "valueOf".',
+    );
 
     const runtime = await createRuntime({ root, mode: "host" });
     expect(await runtime.call("constructor", { toString: "x" })).toMatchObject({ ok: true, content: { valueOf: "x" } });
     expect(await runtime.call("toString", {})).toMatchObject({ ok: true, content: "ok" });
     expect(await runtime.call("valueOf", {})).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
     expect(await runtime.call("__proto__", {})).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
-    expect(runtime.toolDeclarations("mcp").map((d) => d.name).filter((n) => !n.startsWith("cave_"))).toEqual(["constructor", "toString"]);
+    expect(
+      runtime
+        .toolDeclarations("mcp")
+        .map((d) => d.name)
+        .filter((n) => !n.startsWith("cave_")),
+    ).toEqual(["constructor", "toString"]);
     runtime.close();
   }, 120_000);
 
   it("cave explain of a prototype name that is not locked says it is not there (exit 1), never crashes (70)", async () => {
-    const root = writeProject({ "tools.ts": TOOLS.replace('name: "constructor"', 'name: "lookup"'), "package.json": JSON.stringify({ name: "proto", type: "module" }) });
+    const root = writeProject({
+      "tools.ts": TOOLS.replace('name: "constructor"', 'name: "lookup"'),
+      "package.json": JSON.stringify({ name: "proto", type: "module" }),
+    });
     expect((await cave(["build"], root)).code).toBe(0);
     for (const name of ["constructor", "__proto__", "hasOwnProperty", "valueOf", "__defineGetter__", "isPrototypeOf"]) {
       const run = await cave(["explain", name], root);
@@ -121,7 +131,14 @@ describe("a build that fails after planning", () => {
     expect(written.ok).toBe(true);
     expect(existsSync(join(root, "cave.lock"))).toBe(true);
     const before = readFileSync(join(root, "cave.lock"), "utf8");
-    await expect(build({ root, review: () => { throw new Error("again"); } })).rejects.toThrow("again");
+    await expect(
+      build({
+        root,
+        review: () => {
+          throw new Error("again");
+        },
+      }),
+    ).rejects.toThrow("again");
     expect(readFileSync(join(root, "cave.lock"), "utf8")).toBe(before);
   });
 
@@ -129,6 +146,9 @@ describe("a build that fails after planning", () => {
     const { build } = await import("../../compiler/build.js");
     const result = await build({ root: writeProject({ "tools.ts": TOOLS }), review: "yes" as never });
     expect(result.ok).toBe(false);
-    expect(result.diagnostics[0]).toMatchObject({ code: "CAVE2007", message: "build option review must be a function" });
+    expect(result.diagnostics[0]).toMatchObject({
+      code: "CAVE2007",
+      message: "build option review must be a function",
+    });
   });
 });

@@ -48,7 +48,8 @@ describe("the recovery key", () => {
     expect((stored as { message: string }).message).toMatch(/delete/i);
 
     // The attack: an empty key makes the MAC computable by anyone.
-    const forged = (body: string) => `${body}.${createHmac("sha256", new Uint8Array(0)).update(body).digest().subarray(0, 16).toString("base64url")}`;
+    const forged = (body: string) =>
+      `${body}.${createHmac("sha256", new Uint8Array(0)).update(body).digest().subarray(0, 16).toString("base64url")}`;
     const ref = forged(`rf1.${"a".repeat(64)}.1200`);
     const outcome = await plans.reserved("cave_recover", { ref }, BINDING);
     expect(outcome).toMatchObject({ ok: false, code: "RECOVERY_KEY_INVALID" });

@@ -42,7 +42,10 @@ describe("control characters in human-readable output are escaped", () => {
   });
 
   it("cave build, explain, diff and call never print a raw control character from a description or a tool's error", async () => {
-    const root = writeProject({ "tools.ts": tools("Safe tool."), "package.json": JSON.stringify({ name: "esc", type: "module" }) });
+    const root = writeProject({
+      "tools.ts": tools("Safe tool."),
+      "package.json": JSON.stringify({ name: "esc", type: "module" }),
+    });
     expect((await cave(["build"], root)).code).toBe(0);
     copyFileSync(join(root, "cave.lock"), join(root, "base.lock"));
     writeFileSync(join(root, "tools.ts"), tools(`Reads things.${ATTACK}  + nothing risky here`));

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, type CallOutcome, type Runtime } from "../../runtime/index.js";
 import { startHost } from "../sandbox/support/host-process.js";
 import { removeCopies } from "../support/projects.js";
-import { BACKENDS, builtDurableProject, dropFreshSchemas, effects, freshJournal, recordedCalls, type Backend } from "./support/journals.js";
+import {
+  BACKENDS,
+  builtDurableProject,
+  dropFreshSchemas,
+  effects,
+  freshJournal,
+  recordedCalls,
+  type Backend,
+} from "./support/journals.js";
 
 const HOST = "test/journal/support/durable-host.ts";
 type Step = { name: string; args: unknown } | { wait: true };
@@ -25,7 +33,11 @@ afterAll(async () => {
   await dropFreshSchemas();
 });
 
-async function waitFor(condition: () => boolean | Promise<boolean>, what: () => Promise<string>, ms = 30_000): Promise<void> {
+async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: () => Promise<string>,
+  ms = 30_000,
+): Promise<void> {
   const until = Date.now() + ms;
   while (!(await condition())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${await what()}`);
@@ -35,11 +47,28 @@ async function waitFor(condition: () => boolean | Promise<boolean>, what: () => 
 
 /** Runs `steps` in a host process, waits for `killWhen`, kills it with SIGKILL; returns the outcomes it printed (JSON text, by step). */
 type Journal = ReturnType<typeof freshJournal>;
-async function crashHost(backend: Backend, journal: Journal, runId: string, steps: Step[], killWhen: (lines: string[]) => boolean | Promise<boolean>, maxCalls?: number): Promise<Map<number, string>> {
-  const host = await startHost({ root, journal: journal.setting, runId, steps, ...(maxCalls === undefined ? {} : { maxCalls }) }, journal.env, HOST);
+async function crashHost(
+  backend: Backend,
+  journal: Journal,
+  runId: string,
+  steps: Step[],
+  killWhen: (lines: string[]) => boolean | Promise<boolean>,
+  maxCalls?: number,
+): Promise<Map<number, string>> {
+  const host = await startHost(
+    { root, journal: journal.setting, runId, steps, ...(maxCalls === undefined ? {} : { maxCalls }) },
+    journal.env,
+    HOST,
+  );
   try {
-    await waitFor(async () => (await killWhen(host.lines)) || host.lines.some((l) => l.includes('"done"')), async () => `the crash point (recorded: ${JSON.stringify(await recordedCalls(backend, journal.path))})`);
-    expect(host.lines.some((l) => l.includes('"done"')), "the host must be killed before it finishes").toBe(false);
+    await waitFor(
+      async () => (await killWhen(host.lines)) || host.lines.some((l) => l.includes('"done"')),
+      async () => `the crash point (recorded: ${JSON.stringify(await recordedCalls(backend, journal.path))})`,
+    );
+    expect(
+      host.lines.some((l) => l.includes('"done"')),
+      "the host must be killed before it finishes",
+    ).toBe(false);
   } finally {
     host.child.kill("SIGKILL");
   }
@@ -71,7 +100,11 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
     const journal = freshJournal(backend);
     const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
-    const steps: Step[] = [{ name: "append_line", args: { line: "one", file } }, { wait: true }, { name: "append_line", args: { line: "two", file } }];
+    const steps: Step[] = [
+      { name: "append_line", args: { line: "one", file } },
+      { wait: true },
+      { name: "append_line", args: { line: "two", file } },
+    ];
     const printed = await crashHost(backend, journal, "before-intent", steps, waiting);
     expect(await recordedCalls(backend, path)).toEqual([{ tool: "append_line", complete: true }]);
     const [one, two] = await resume(setting, "before-intent", steps);
@@ -86,9 +119,15 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
     const file = join(dir, "effects.txt");
     const gate = join(dir, "gate");
     writeFileSync(gate, "");
-    const steps: Step[] = [{ name: "lookup", args: { key: "a", file } }, { name: "append_line", args: { line: "charge card", file, gate } }];
+    const steps: Step[] = [
+      { name: "lookup", args: { key: "a", file } },
+      { name: "append_line", args: { line: "charge card", file, gate } },
+    ];
     const printed = await crashHost(backend, journal, "mid-write", steps, () => effects(file).includes("charge card"));
-    expect(await recordedCalls(backend, path)).toEqual([{ tool: "lookup", complete: true }, { tool: "append_line", complete: false }]);
+    expect(await recordedCalls(backend, path)).toEqual([
+      { tool: "lookup", complete: true },
+      { tool: "append_line", complete: false },
+    ]);
     rmSync(gate);
     const [lookup, write] = await resume(setting, "mid-write", steps);
     expect(JSON.stringify(lookup)).toBe(printed.get(0));
@@ -130,7 +169,11 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
     const journal = freshJournal(backend);
     const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
-    const steps: Step[] = [{ name: "append_line", args: { line: "sent email", file } }, { name: "gather", args: { keys: ["p", "q"], file } }, { wait: true }];
+    const steps: Step[] = [
+      { name: "append_line", args: { line: "sent email", file } },
+      { name: "gather", args: { keys: ["p", "q"], file } },
+      { wait: true },
+    ];
     const printed = await crashHost(backend, journal, "after-completion", steps, waiting);
     const [sent, gathered] = await resume(setting, "after-completion", steps);
     expect(JSON.stringify(sent)).toBe(printed.get(0));
@@ -142,11 +185,15 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
     const journal = freshJournal(backend);
     const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
-    const steps: Step[] = [{ name: "append_line", args: { line: "first", file } }, { name: "slow_sandboxed", args: { id: "s1", ms: 60_000 } }];
+    const steps: Step[] = [
+      { name: "append_line", args: { line: "first", file } },
+      { name: "slow_sandboxed", args: { id: "s1", ms: 60_000 } },
+    ];
     let seenAt = 0;
     const printed = await crashHost(backend, journal, "sandboxed", steps, async (lines) => {
       // The intent is committed before the sandbox child is asked; give the child time to start and run.
-      if (seenAt === 0 && (await recordedCalls(backend, path)).some((c) => c.tool === "slow_sandboxed")) seenAt = Date.now();
+      if (seenAt === 0 && (await recordedCalls(backend, path)).some((c) => c.tool === "slow_sandboxed"))
+        seenAt = Date.now();
       return seenAt !== 0 && Date.now() - seenAt > 1_500 && lines.some((l) => l.includes('"calling":1'));
     });
     const [first, slow] = await resume(setting, "sandboxed", steps);
@@ -159,7 +206,11 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
     const journal = freshJournal(backend);
     const { setting, path, dir } = journal;
     const file = join(dir, "effects.txt");
-    const steps: Step[] = [{ name: "lookup", args: { key: "k", file } }, { name: "lookup", args: { key: "k", file } }, { wait: true }];
+    const steps: Step[] = [
+      { name: "lookup", args: { key: "k", file } },
+      { name: "lookup", args: { key: "k", file } },
+      { wait: true },
+    ];
     const printed = await crashHost(backend, journal, "guarded", steps, waiting, 3);
     expect(JSON.parse(printed.get(1)!)).toMatchObject({ ok: false, error: { code: "REPEAT_STOPPED" } });
     const after: Step[] = [...steps, { name: "lookup", args: { key: "k", file } }, { name: "tick", args: { i: 1 } }];

@@ -39,7 +39,8 @@ function printed(lines: string[]): Map<number, CallOutcome> {
   }
   return outcomes;
 }
-const code = (outcome: CallOutcome | undefined) => (outcome === undefined ? "none" : outcome.ok ? "ok" : outcome.error.code);
+const code = (outcome: CallOutcome | undefined) =>
+  outcome === undefined ? "none" : outcome.ok ? "ok" : outcome.error.code;
 
 describe("leases between host processes (postgres journal)", () => {
   it("two hosts racing for one run never both drive it: one runs its calls, the other is refused and runs nothing", async () => {
@@ -47,16 +48,29 @@ describe("leases between host processes (postgres journal)", () => {
       const journal = freshJournal("postgres");
       const setting = journal.setting.replace("lease=3", "lease=1");
       const file = join(journal.dir, "effects.txt");
-      const job = (host: string) => ({ root, journal: setting, runId: `race-${round}`, steps: [{ name: "append_line", args: { line: host, file } }, { wait: true }] satisfies Step[] });
-      const [a, b] = await Promise.all([startHost(job("a"), journal.env, HOST), startHost(job("b"), journal.env, HOST)]);
+      const job = (host: string) => ({
+        root,
+        journal: setting,
+        runId: `race-${round}`,
+        steps: [{ name: "append_line", args: { line: host, file } }, { wait: true }] satisfies Step[],
+      });
+      const [a, b] = await Promise.all([
+        startHost(job("a"), journal.env, HOST),
+        startHost(job("b"), journal.env, HOST),
+      ]);
       try {
-        await waitFor(() => printed(a.lines).has(0) && printed(b.lines).has(0), `both hosts' first outcome (a: ${a.lines.join(" ")}, b: ${b.lines.join(" ")})`);
+        await waitFor(
+          () => printed(a.lines).has(0) && printed(b.lines).has(0),
+          `both hosts' first outcome (a: ${a.lines.join(" ")}, b: ${b.lines.join(" ")})`,
+        );
         const codes = [code(printed(a.lines).get(0)), code(printed(b.lines).get(0))].sort();
         expect(codes, `round ${round}`).toEqual(["JOURNAL_FAILED", "ok"]);
         const loser = [printed(a.lines).get(0)!, printed(b.lines).get(0)!].find((o) => !o.ok)!;
         expect(loser.ok ? "" : loser.error.message).toContain("is being driven by another host");
         expect(effects(file)).toHaveLength(1);
-        const { rows } = await adminPool().query<{ n: number }>(`SELECT count(*)::int4 AS n FROM "${journal.path}".calls`);
+        const { rows } = await adminPool().query<{ n: number }>(
+          `SELECT count(*)::int4 AS n FROM "${journal.path}".calls`,
+        );
         expect(rows[0]!.n).toBe(1);
       } finally {
         a.child.kill("SIGKILL");
@@ -85,22 +99,35 @@ describe("leases between host processes (postgres journal)", () => {
       const other = await createRuntime({ root, mode: "host", journal: journal.setting });
       runtimes.push(other);
       const run = other.startRun({ id: "paused" });
-      const [one, two] = [await run.call("append_line", { line: "one", file }), await run.call("append_line", { line: "two", file, gate })];
+      const [one, two] = [
+        await run.call("append_line", { line: "one", file }),
+        await run.call("append_line", { line: "two", file, gate }),
+      ];
       expect(JSON.stringify(one)).toBe(JSON.stringify(printed(paused.lines).get(0)));
       expect(code(two)).toBe("EFFECT_UNKNOWN");
       expect(code(await run.call("append_line", { line: "three", file }))).toBe("ok");
-      const snapshot = async () => (await adminPool().query(`SELECT key, call_id, outcome, completed_at FROM "${journal.path}".calls ORDER BY seq`)).rows;
+      const snapshot = async () =>
+        (
+          await adminPool().query(
+            `SELECT key, call_id, outcome, completed_at FROM "${journal.path}".calls ORDER BY seq`,
+          )
+        ).rows;
       const before = await snapshot();
       expect(before).toHaveLength(3);
 
       // The frozen host wakes up: its call finishes, but nothing it tries to record is accepted.
       rmSync(gate);
       paused.child.kill("SIGCONT");
-      await waitFor(() => paused.lines.some((l) => l.includes('"done"')), `the woken host to finish (${paused.lines.join(" ")})`);
+      await waitFor(
+        () => paused.lines.some((l) => l.includes('"done"')),
+        `the woken host to finish (${paused.lines.join(" ")})`,
+      );
       const late = printed(paused.lines);
       expect(code(late.get(1))).toBe("JOURNAL_FAILED");
       expect(late.get(1)!.receipt.effectUnknown).toBe(true);
-      expect(late.get(1)!.ok ? "" : (late.get(1) as { error: { message: string } }).error.message).toContain("was taken over by another host");
+      expect(late.get(1)!.ok ? "" : (late.get(1) as { error: { message: string } }).error.message).toContain(
+        "was taken over by another host",
+      );
       expect(code(late.get(2))).toBe("JOURNAL_FAILED");
       expect(effects(file)).toEqual(["one", "two", "three"]);
       expect(await snapshot()).toEqual(before);

@@ -22,7 +22,9 @@ describe("run() with a journal", () => {
     expect(await run(shout, { word: "quiet" }, { entryPath })).toMatchObject({ ok: true });
     await expect(run(shout, { word: "quiet" }, { entryPath, journal: setting, runId: "r" })).rejects.toMatchObject({
       code: "RUN_NOT_STAGED",
-      message: expect.stringMatching(/durable run, with a journal, refuses opaque validators without schemaSemanticsSHA256[\s\S]*CAVE5007/),
+      message: expect.stringMatching(
+        /durable run, with a journal, refuses opaque validators without schemaSemanticsSHA256[\s\S]*CAVE5007/,
+      ),
     });
   });
 
@@ -33,6 +35,8 @@ describe("run() with a journal", () => {
     expect(first).toMatchObject({ ok: true, content: { doubled: 8 } });
     const again = await run(double, { n: 4 }, { entryPath, journal: setting, runId: "ordinary" });
     expect(JSON.stringify(again)).toBe(JSON.stringify(first));
-    await expect(run(double, { n: 4 }, { entryPath, journal: setting })).rejects.toMatchObject({ code: "OPTIONS_INVALID" });
+    await expect(run(double, { n: 4 }, { entryPath, journal: setting })).rejects.toMatchObject({
+      code: "OPTIONS_INVALID",
+    });
   });
 });

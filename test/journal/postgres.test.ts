@@ -3,7 +3,14 @@
 // hosts. Against the test server (test/support/postgres.ts); each test has a schema of its own.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRuntime, openJournal, type CallOutcome, type Intent, type Journal, type Runtime } from "../../runtime/index.js";
+import {
+  createRuntime,
+  openJournal,
+  type CallOutcome,
+  type Intent,
+  type Journal,
+  type Runtime,
+} from "../../runtime/index.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../runtime/journal/postgres-migrations.js";
 import { cave } from "../cli/helpers.js";
 import { adminPool, TEST_PG_ENV, testPgUrl } from "../support/postgres.js";
@@ -39,7 +46,20 @@ async function schemaExists(schema: string): Promise<boolean> {
   return (await adminPool().query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema])).rows.length === 1;
 }
 function intentOf(runId: string, key: string): Intent {
-  return { runId, key, parentKey: null, tool: "append_line", argsSha256: "sha256-x", occurrence: 0, callId: `c-${key}`, parentId: null, lockIntegrity: null, effect: "write", idempotencyKey: null, at: Date.now() };
+  return {
+    runId,
+    key,
+    parentKey: null,
+    tool: "append_line",
+    argsSha256: "sha256-x",
+    occurrence: 0,
+    callId: `c-${key}`,
+    parentId: null,
+    lockIntegrity: null,
+    effect: "write",
+    idempotencyKey: null,
+    at: Date.now(),
+  };
 }
 
 describe("the postgres journal setting", () => {
@@ -55,9 +75,13 @@ describe("the postgres journal setting", () => {
       expect(refused.message).toContain("cave:***@127.0.0.1");
       expect(refused.message).not.toContain(password);
     }
-    await expect(createRuntime({ root, mode: "host", journal: "postgres:CAVE_TEST_NOT_SET_ANYWHERE" })).rejects.toMatchObject({
+    await expect(
+      createRuntime({ root, mode: "host", journal: "postgres:CAVE_TEST_NOT_SET_ANYWHERE" }),
+    ).rejects.toMatchObject({
       code: "JOURNAL_FAILED",
-      message: expect.stringContaining("environment variable CAVE_TEST_NOT_SET_ANYWHERE, which is not set; set it to postgres://"),
+      message: expect.stringContaining(
+        "environment variable CAVE_TEST_NOT_SET_ANYWHERE, which is not set; set it to postgres://",
+      ),
     });
   });
 
@@ -70,7 +94,10 @@ describe("the postgres journal setting", () => {
       [`postgres:${TEST_PG_ENV}?schema=${schema}&lease=soon`, "must be a number of seconds from 1 to 3600"],
       ["postgres:not-a-name", "is not an environment variable name"],
     ] as const) {
-      await expect(createRuntime({ root, mode: "host", journal: setting }), setting).rejects.toMatchObject({ code: "JOURNAL_FAILED", message: expect.stringContaining(says) });
+      await expect(createRuntime({ root, mode: "host", journal: setting }), setting).rejects.toMatchObject({
+        code: "JOURNAL_FAILED",
+        message: expect.stringContaining(says),
+      });
     }
     expect(await schemaExists(schema)).toBe(false);
   });
@@ -80,7 +107,9 @@ describe("the postgres journal setting", () => {
     url.port = "1";
     process.env.CAVE_TEST_PG_UNREACHABLE = url.toString();
     try {
-      const refused = (await createRuntime({ root, mode: "host", journal: "postgres:CAVE_TEST_PG_UNREACHABLE" }).catch((e: unknown) => e)) as { code: string; message: string };
+      const refused = (await createRuntime({ root, mode: "host", journal: "postgres:CAVE_TEST_PG_UNREACHABLE" }).catch(
+        (e: unknown) => e,
+      )) as { code: string; message: string };
       expect(refused.code).toBe("JOURNAL_FAILED");
       expect(refused.message).toContain("ECONNREFUSED");
       expect(refused.message).toContain("connection string from CAVE_TEST_PG_UNREACHABLE");
@@ -95,7 +124,9 @@ describe("the postgres journal schema", () => {
   it("is created at the last version, each migration recorded once, also when hosts open it together", async () => {
     const { setting } = freshJournal("postgres");
     await Promise.all([journalOn(setting), journalOn(setting), journalOn(setting)]);
-    const { rows } = await adminPool().query<{ version: number }>(`SELECT version FROM "${schemaOf(setting)}".migrations ORDER BY version`);
+    const { rows } = await adminPool().query<{ version: number }>(
+      `SELECT version FROM "${schemaOf(setting)}".migrations ORDER BY version`,
+    );
     expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.at(-1)!.version);
   });
@@ -106,7 +137,9 @@ describe("the postgres journal schema", () => {
     // A database as the first version left it: one run with one completed call.
     const pool = adminPool();
     await pool.query(`CREATE SCHEMA "${schema}"`);
-    await pool.query(`CREATE TABLE "${schema}".migrations (version int4 PRIMARY KEY, what text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await pool.query(
+      `CREATE TABLE "${schema}".migrations (version int4 PRIMARY KEY, what text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     await pool.query(MIGRATIONS[0]!.sql.replaceAll("{s}", `"${schema}"`));
     await pool.query(`INSERT INTO "${schema}".migrations (version, what) VALUES (1, $1)`, [MIGRATIONS[0]!.what]);
     await pool.query(`INSERT INTO "${schema}".runs VALUES ('old', 1, 2, NULL)`);
@@ -118,9 +151,16 @@ describe("the postgres journal schema", () => {
     expect(run.calls.map((c) => [c.intent.tool, c.completion?.outcome])).toEqual([["tick", '{"ok":true}']]);
     // The run's own sequence continues after the calls it had.
     await journal.recordIntent(intentOf("old", "k2"));
-    const { rows } = await pool.query<{ key: string; seq: number }>(`SELECT key, seq FROM "${schema}".calls ORDER BY seq`);
-    expect(rows).toEqual([{ key: "k1", seq: 7 }, { key: "k2", seq: 8 }]);
-    expect((await pool.query(`SELECT version FROM "${schema}".migrations ORDER BY version`)).rows.map((r) => r.version)).toEqual([1, 2]);
+    const { rows } = await pool.query<{ key: string; seq: number }>(
+      `SELECT key, seq FROM "${schema}".calls ORDER BY seq`,
+    );
+    expect(rows).toEqual([
+      { key: "k1", seq: 7 },
+      { key: "k2", seq: 8 },
+    ]);
+    expect(
+      (await pool.query(`SELECT version FROM "${schema}".migrations ORDER BY version`)).rows.map((r) => r.version),
+    ).toEqual([1, 2]);
   });
 
   it("refuses a database a newer cave migrated, saying to upgrade, and writes nothing into it", async () => {
@@ -128,11 +168,15 @@ describe("the postgres journal schema", () => {
     const schema = schemaOf(setting);
     await journalOn(setting);
     const pool = adminPool();
-    await pool.query(`INSERT INTO "${schema}".migrations (version, what) VALUES ($1, 'from the future')`, [SCHEMA_VERSION + 1]);
+    await pool.query(`INSERT INTO "${schema}".migrations (version, what) VALUES ($1, 'from the future')`, [
+      SCHEMA_VERSION + 1,
+    ]);
     const before = (await pool.query(`SELECT * FROM "${schema}".migrations ORDER BY version`)).rows;
     await expect(createRuntime({ root, mode: "host", journal: setting })).rejects.toMatchObject({
       code: "JOURNAL_FAILED",
-      message: expect.stringContaining(`is at version ${SCHEMA_VERSION + 1}, newer than this cave knows (${SCHEMA_VERSION}): a newer cave migrated it. Upgrade cave`),
+      message: expect.stringContaining(
+        `is at version ${SCHEMA_VERSION + 1}, newer than this cave knows (${SCHEMA_VERSION}): a newer cave migrated it. Upgrade cave`,
+      ),
     });
     expect((await pool.query(`SELECT * FROM "${schema}".migrations ORDER BY version`)).rows).toEqual(before);
     expect((await pool.query(`SELECT count(*)::int4 AS n FROM "${schema}".runs`)).rows[0]).toEqual({ n: 0 });
@@ -173,11 +217,26 @@ describe("leases and fencing", () => {
     await adminPool().query(`UPDATE "${schema}".runs SET lease_expires_at = clock_timestamp() - interval '1 second'`);
     const taken = await b.openRun("fenced", Date.now());
     expect(taken.calls.map((c) => c.intent.key)).toEqual(["k1"]);
-    const snapshot = async () => (await adminPool().query(`SELECT key, call_id, outcome FROM "${schema}".calls ORDER BY seq`)).rows;
+    const snapshot = async () =>
+      (await adminPool().query(`SELECT key, call_id, outcome FROM "${schema}".calls ORDER BY seq`)).rows;
     const before = await snapshot();
 
-    const completion = { runId: "fenced", key: "k1", outcome: '{"ok":true}', resultSha256: null, plan: "inline", dispatched: true, runElapsedMs: 1, at: Date.now() };
-    for (const write of [() => a.recordCompletion(completion), () => a.recordIntent(intentOf("fenced", "k2")), () => a.recordRefused(intentOf("fenced", "k3"), { ...completion, key: "k3" }), () => a.finishRun("fenced", Date.now())]) {
+    const completion = {
+      runId: "fenced",
+      key: "k1",
+      outcome: '{"ok":true}',
+      resultSha256: null,
+      plan: "inline",
+      dispatched: true,
+      runElapsedMs: 1,
+      at: Date.now(),
+    };
+    for (const write of [
+      () => a.recordCompletion(completion),
+      () => a.recordIntent(intentOf("fenced", "k2")),
+      () => a.recordRefused(intentOf("fenced", "k3"), { ...completion, key: "k3" }),
+      () => a.finishRun("fenced", Date.now()),
+    ]) {
       await expect(write()).rejects.toMatchObject({ reason: expect.stringMatching(/^(FENCED|NO_LEASE)$/) });
     }
     expect(await snapshot()).toEqual(before);
@@ -194,7 +253,10 @@ describe("leases and fencing", () => {
     await a.openRun("stale", Date.now());
     await adminPool().query(`UPDATE "${schema}".runs SET lease_expires_at = clock_timestamp() - interval '1 second'`);
     await b.openRun("stale", Date.now());
-    const refused = (await a.recordIntent(intentOf("stale", "k1")).catch((e: unknown) => e)) as { reason: string; message: string };
+    const refused = (await a.recordIntent(intentOf("stale", "k1")).catch((e: unknown) => e)) as {
+      reason: string;
+      message: string;
+    };
     expect(refused.reason).toBe("FENCED");
     expect(refused.message).toContain("was taken over by another host");
     expect(refused.message).toContain("lease epoch 2; this host held epoch 1");
@@ -231,7 +293,11 @@ describe("cave runs on the postgres journal", () => {
 
     const listed = await cave(["runs", "list", "--root", root, "--journal", setting, "--json"], root, env);
     expect(listed.code, listed.stderr).toBe(0);
-    expect((JSON.parse(listed.stdout) as { runs: Array<{ runId: string; calls: number; finishedAt: number | null }> }).runs.map((r) => [r.runId, r.calls, r.finishedAt !== null])).toEqual([
+    expect(
+      (
+        JSON.parse(listed.stdout) as { runs: Array<{ runId: string; calls: number; finishedAt: number | null }> }
+      ).runs.map((r) => [r.runId, r.calls, r.finishedAt !== null]),
+    ).toEqual([
       ["finished", 1, true],
       ["driven", 1, false],
     ]);
@@ -241,11 +307,19 @@ describe("cave runs on the postgres journal", () => {
 
     // "driven" is unfinished and a live host holds its lease: expire leaves it, even with --include-unfinished.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const expired = await cave(["runs", "expire", "--older-than", "1ms", "--include-unfinished", "--root", root, "--journal", setting, "--json"], root, env);
+    const expired = await cave(
+      ["runs", "expire", "--older-than", "1ms", "--include-unfinished", "--root", root, "--journal", setting, "--json"],
+      root,
+      env,
+    );
     expect(expired.code, expired.stderr).toBe(0);
     expect(JSON.parse(expired.stdout)).toEqual({ ok: true, expired: ["finished"] });
     await live.close();
-    const after = await cave(["runs", "expire", "--older-than", "1ms", "--include-unfinished", "--root", root, "--journal", setting, "--json"], root, env);
+    const after = await cave(
+      ["runs", "expire", "--older-than", "1ms", "--include-unfinished", "--root", root, "--journal", setting, "--json"],
+      root,
+      env,
+    );
     expect(JSON.parse(after.stdout)).toEqual({ ok: true, expired: ["driven"] });
   });
 });
@@ -265,8 +339,12 @@ describe("a database that refuses a write", () => {
     });
     const before = await state();
     // The server refuses every new call row, as a full disk or a revoked grant would.
-    await pool.query(`CREATE FUNCTION "${schema}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$`);
-    await pool.query(`CREATE TRIGGER refuse BEFORE INSERT ON "${schema}".calls FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse()`);
+    await pool.query(
+      `CREATE FUNCTION "${schema}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$`,
+    );
+    await pool.query(
+      `CREATE TRIGGER refuse BEFORE INSERT ON "${schema}".calls FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse()`,
+    );
     const refused = await run.call("append_line", { line: "two", file });
     expect(code(refused)).toBe("JOURNAL_FAILED");
     expect(message(refused)).toContain("53100");

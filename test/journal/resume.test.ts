@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../compiler/build.js";
 import { createRuntime, openJournal, RuntimeError, type CallOutcome, type Runtime } from "../../runtime/index.js";
 import { removeCopies } from "../support/projects.js";
-import { BACKENDS, builtDurableProject, dropFreshSchemas, effects, everythingWritten, freshJournal } from "./support/journals.js";
+import {
+  BACKENDS,
+  builtDurableProject,
+  dropFreshSchemas,
+  effects,
+  everythingWritten,
+  freshJournal,
+} from "./support/journals.js";
 
 let root: string;
 beforeAll(async () => {
@@ -57,10 +64,18 @@ describe.each(BACKENDS)("durable runs on the %s journal", (backend) => {
     const { setting } = freshJournal(backend);
     const first = await runtimeOn(setting);
     const run = first.startRun({ id: "ticks" });
-    const before = [await run.call("tick", { i: 1 }), await run.call("tick", { i: 1 }), await run.call("tick", { i: 2 })];
+    const before = [
+      await run.call("tick", { i: 1 }),
+      await run.call("tick", { i: 1 }),
+      await run.call("tick", { i: 2 }),
+    ];
     const second = await restart(first, setting);
     const resumed = second.startRun({ id: "ticks" });
-    const after = [await resumed.call("tick", { i: 1 }), await resumed.call("tick", { i: 1 }), await resumed.call("tick", { i: 2 })];
+    const after = [
+      await resumed.call("tick", { i: 1 }),
+      await resumed.call("tick", { i: 1 }),
+      await resumed.call("tick", { i: 2 }),
+    ];
     expect(after.map((o) => JSON.stringify(o))).toEqual(before.map((o) => JSON.stringify(o)));
     expect(new Set(after.map((o) => o.receipt.callId)).size).toBe(3);
     const fresh = await resumed.call("tick", { i: 1 });
@@ -78,12 +93,17 @@ describe.each(BACKENDS)("durable runs on the %s journal", (backend) => {
     const journal = openJournalAfter(first, setting);
     const recorded = (await (await journal).readRun("nested"))!;
     const parent = recorded.calls.find((c) => c.intent.tool === "gather")!;
-    expect(recorded.calls.filter((c) => c.intent.tool === "lookup").map((c) => c.intent.parentKey)).toEqual([parent.intent.key, parent.intent.key]);
+    expect(recorded.calls.filter((c) => c.intent.tool === "lookup").map((c) => c.intent.parentKey)).toEqual([
+      parent.intent.key,
+      parent.intent.key,
+    ]);
     expect(recorded.calls.every((c) => c.completion !== null)).toBe(true);
     await (await journal).close();
 
     const second = await runtimeOn(setting);
-    expect(JSON.stringify(await second.startRun({ id: "nested" }).call("gather", { keys: ["x", "y"], file }))).toBe(JSON.stringify(original));
+    expect(JSON.stringify(await second.startRun({ id: "nested" }).call("gather", { keys: ["x", "y"], file }))).toBe(
+      JSON.stringify(original),
+    );
     expect(effects(file)).toEqual(["lookup x", "lookup y"]);
   });
 
@@ -152,7 +172,9 @@ describe.each(BACKENDS)("durable runs on the %s journal", (backend) => {
     const { setting } = fresh;
     const sentinel = "SENTINEL-durable-5f2a91";
     const first = await runtimeOn(setting);
-    const outcome = await first.startRun({ id: "invalid" }).call("bad_output", { sentinel: sentinel.split("").reverse().join("") });
+    const outcome = await first
+      .startRun({ id: "invalid" })
+      .call("bad_output", { sentinel: sentinel.split("").reverse().join("") });
     expect(code(outcome)).toBe("OUTPUT_INVALID");
     await first.close();
     const written = await everythingWritten(backend, fresh);
@@ -172,7 +194,10 @@ describe.each(BACKENDS)("durable runs on the %s journal", (backend) => {
     const journal = await openJournal(setting, root);
     try {
       const listed = await journal.listRuns();
-      expect(listed.map((r) => [r.runId, r.finishedAt !== null, r.calls])).toEqual([["done", true, 1], ["open", false, 1]]);
+      expect(listed.map((r) => [r.runId, r.finishedAt !== null, r.calls])).toEqual([
+        ["done", true, 1],
+        ["open", false, 1],
+      ]);
       const stored = (await journal.readRun("done"))!.calls[0]!.completion!.resultSha256!;
       expect(await journal.results.get(stored)).not.toBeNull();
       expect(await journal.expire({ finishedBefore: 0 })).toEqual([]);
@@ -236,10 +261,15 @@ describe("journal settings", () => {
   });
 
   it("refuses an unknown backend, a malformed run id and an unknown lockChange, saying what to use", async () => {
-    await expect(createRuntime({ root, mode: "host", journal: "mysql://localhost/db" })).rejects.toMatchObject({ code: "JOURNAL_FAILED", message: expect.stringContaining('"sqlite:<path>"') });
+    await expect(createRuntime({ root, mode: "host", journal: "mysql://localhost/db" })).rejects.toMatchObject({
+      code: "JOURNAL_FAILED",
+      message: expect.stringContaining('"sqlite:<path>"'),
+    });
     const runtime = await runtimeOn(freshJournal("file").setting);
     expect(() => runtime.startRun({ id: "" })).toThrow(RuntimeError);
-    expect(() => runtime.startRun({ id: "x", lockChange: "ignore" as "replay" })).toThrow(/lockChange must be "refuse" or "replay"/);
+    expect(() => runtime.startRun({ id: "x", lockChange: "ignore" as "replay" })).toThrow(
+      /lockChange must be "refuse" or "replay"/,
+    );
   });
 });
 

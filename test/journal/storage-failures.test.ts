@@ -25,12 +25,15 @@ function tmpfs(size: string): string {
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { stdio: "pipe" });
   } catch (thrown) {
-    throw new Error(`these tests mount a small tmpfs (mount -t tmpfs -o size=${size}) and need root: ${String((thrown as { stderr?: unknown }).stderr ?? thrown)}`);
+    throw new Error(
+      `these tests mount a small tmpfs (mount -t tmpfs -o size=${size}) and need root: ${String((thrown as { stderr?: unknown }).stderr ?? thrown)}`,
+    );
   }
   mounts.push(dir);
   return dir;
 }
-const remount = (dir: string, options: string) => execFileSync("mount", ["-o", `remount,${options}`, dir], { stdio: "pipe" });
+const remount = (dir: string, options: string) =>
+  execFileSync("mount", ["-o", `remount,${options}`, dir], { stdio: "pipe" });
 const immutable: string[] = [];
 function readOnly(files: string[]): void {
   for (const file of files) {
@@ -50,7 +53,8 @@ afterEach(() => {
 });
 
 const code = (outcome: CallOutcome) => (outcome.ok ? "ok" : outcome.error.code);
-const settingIn = (backend: string, dir: string) => (backend === "sqlite" ? `sqlite:${join(dir, "journal.db")}` : `file:${join(dir, "journal.jsonl")}`);
+const settingIn = (backend: string, dir: string) =>
+  backend === "sqlite" ? `sqlite:${join(dir, "journal.db")}` : `file:${join(dir, "journal.jsonl")}`;
 
 // Disk full and read-only storage are the local backends' failures (a PostgreSQL server's are its own).
 describe.each(["sqlite", "file"] as const)("journal storage failures on the %s journal", (backend) => {
@@ -75,12 +79,16 @@ describe.each(["sqlite", "file"] as const)("journal storage failures on the %s j
     expect(code(failed!)).toBe("JOURNAL_FAILED");
     expect(failed!.ok ? "" : failed!.error.message).toMatch(/ENOSPC|SQLITE_FULL|disk|full/i);
     // A later call of the same size fails the same way, as an outcome (a failed record took no space).
-    expect(code(await run.call("append_line", { line: `after:${"x".repeat(10_000)}`, file: effectFile }))).toBe("JOURNAL_FAILED");
+    expect(code(await run.call("append_line", { line: `after:${"x".repeat(10_000)}`, file: effectFile }))).toBe(
+      "JOURNAL_FAILED",
+    );
     // Space again, same process: the next record is whole, not glued to what a failed write left.
     rmSync(join(disk, "ballast"));
     const later = await run.call("append_line", { line: "later", file: effectFile });
     expect(code(later)).toBe("ok");
-    if (backend === "file") for (const line of readFileSync(join(disk, "journal.jsonl"), "utf8").split("\n").slice(0, -1)) expect(() => JSON.parse(line)).not.toThrow();
+    if (backend === "file")
+      for (const line of readFileSync(join(disk, "journal.jsonl"), "utf8").split("\n").slice(0, -1))
+        expect(() => JSON.parse(line)).not.toThrow();
     returned.push(later);
     runtime.close();
 
@@ -101,10 +109,14 @@ describe.each(["sqlite", "file"] as const)("journal storage failures on the %s j
     // With space again, the run resumes: what was returned replays byte for byte.
     const resumed = await createRuntime({ root, mode: "host", journal: setting });
     const again = resumed.startRun({ id: "full-disk" });
-    for (const [i, outcome] of returned.slice(0, -1).entries()) expect(JSON.stringify(await again.call("append_line", { line: `${i}:${"x".repeat(10_000)}`, file: effectFile }))).toBe(JSON.stringify(outcome));
+    for (const [i, outcome] of returned.slice(0, -1).entries())
+      expect(
+        JSON.stringify(await again.call("append_line", { line: `${i}:${"x".repeat(10_000)}`, file: effectFile })),
+      ).toBe(JSON.stringify(outcome));
     expect(code(await again.call("append_line", { line: "new", file: effectFile }))).not.toBe("JOURNAL_FAILED");
     resumed.close();
-    if (backend === "file") for (const line of fileText().split("\n").slice(0, -1)) expect(() => JSON.parse(line)).not.toThrow();
+    if (backend === "file")
+      for (const line of fileText().split("\n").slice(0, -1)) expect(() => JSON.parse(line)).not.toThrow();
   });
 
   it("a database made read-only mid-run gives JOURNAL_FAILED before dispatch; the tool does not run; the record stays whole", async () => {
@@ -116,7 +128,9 @@ describe.each(["sqlite", "file"] as const)("journal storage failures on the %s j
     const first = await run.call("append_line", { line: "one", file: effectFile });
     expect(code(first)).toBe("ok");
     // Not the -shm file: SQLite maps it into memory, and a write fault on an immutable mapping is SIGBUS, not an error.
-    readOnly(backend === "sqlite" ? ["journal.db", "journal.db-wal"].map((f) => join(dir, f)) : [join(dir, "journal.jsonl")]);
+    readOnly(
+      backend === "sqlite" ? ["journal.db", "journal.db-wal"].map((f) => join(dir, f)) : [join(dir, "journal.jsonl")],
+    );
     const refused = await run.call("append_line", { line: "two", file: effectFile });
     expect(code(refused)).toBe("JOURNAL_FAILED");
     expect(refused.ok ? "" : refused.error.message).toContain("was not run");
@@ -127,7 +141,9 @@ describe.each(["sqlite", "file"] as const)("journal storage failures on the %s j
     writable();
     const resumed = await createRuntime({ root, mode: "host", journal: setting });
     const again = resumed.startRun({ id: "read-only" });
-    expect(JSON.stringify(await again.call("append_line", { line: "one", file: effectFile }))).toBe(JSON.stringify(first));
+    expect(JSON.stringify(await again.call("append_line", { line: "one", file: effectFile }))).toBe(
+      JSON.stringify(first),
+    );
     expect(code(await again.call("append_line", { line: "two", file: effectFile }))).toBe("ok");
     expect(effects(effectFile)).toEqual(["one", "two"]);
     resumed.close();

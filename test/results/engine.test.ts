@@ -13,7 +13,8 @@ import { randomValue, rng } from "./generate.js";
 
 const root = mkdtempSync(join(tmpdir(), "cave-results-"));
 mkdirSync(join(root, ".cave", "transforms"), { recursive: true });
-for (const transform of REGISTRY) writeFileSync(join(root, ".cave", "transforms", `${transform.id}@${transform.version}.mjs`), transform.code);
+for (const transform of REGISTRY)
+  writeFileSync(join(root, ".cave", "transforms", `${transform.id}@${transform.version}.mjs`), transform.code);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function planFor(requested: RequestedResult, schema: Record<string, unknown> | null): ResultPlan {
@@ -22,8 +23,16 @@ function planFor(requested: RequestedResult, schema: Record<string, unknown> | n
   return planned.plan;
 }
 
-const ORDERS = { type: "array", items: { type: "object", properties: { id: { type: "integer" }, customer: { type: "string" }, total: { type: "number" } }, additionalProperties: false } };
-const orders = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, customer: `Zoë Ångström ${i} 日本`, total: i * 1.5 }));
+const ORDERS = {
+  type: "array",
+  items: {
+    type: "object",
+    properties: { id: { type: "integer" }, customer: { type: "string" }, total: { type: "number" } },
+    additionalProperties: false,
+  },
+};
+const orders = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: i, customer: `Zoë Ångström ${i} 日本`, total: i * 1.5 }));
 
 function text(outcome: ResultOutcome): string {
   if (!outcome.ok) throw new Error(`${outcome.code}: ${outcome.message}`);
@@ -50,7 +59,8 @@ async function recoverAll(plans: ResultPlans, ref: string): Promise<string> {
   const match = /page 1 of (\d+)/.exec(first.split("\n")[0]!);
   if (!match) return first;
   let out = body(first);
-  for (let page = 2; page <= Number(match[1]); page++) out += body(text(await plans.reserved("cave_recover", { ref, page }, SCOPE)));
+  for (let page = 2; page <= Number(match[1]); page++)
+    out += body(text(await plans.reserved("cave_recover", { ref, page }, SCOPE)));
   return out;
 }
 
@@ -106,13 +116,19 @@ describe("page", () => {
     expect((beyond as { message: string }).message).toMatch(/ask for a page from 1 to \d+/);
     // Another runtime's store signs with another key: its cursors are not valid here.
     const other = new ResultPlans({ root, store: createMemoryRecoveryStore() });
-    expect(await other.reserved("cave_page", { cursor }, SCOPE)).toMatchObject({ ok: false, code: "PAGE_CURSOR_INVALID" });
+    expect(await other.reserved("cave_page", { cursor }, SCOPE)).toMatchObject({
+      ok: false,
+      code: "PAGE_CURSOR_INVALID",
+    });
   });
 
   it("calls a cursor stale when its result is no longer stored", async () => {
     const key = new Uint8Array(32).fill(7);
     const plans = new ResultPlans({ root, store: createMemoryRecoveryStore(key) });
-    const cursor = argumentOf(text(await plans.apply(planFor({ policy: "page" }, ORDERS), orders(400), undefined, BINDING)), "cave_page").cursor;
+    const cursor = argumentOf(
+      text(await plans.apply(planFor({ policy: "page" }, ORDERS), orders(400), undefined, BINDING)),
+      "cave_page",
+    ).cursor;
     const fresh = new ResultPlans({ root, store: createMemoryRecoveryStore(key) });
     const outcome = await fresh.reserved("cave_page", { cursor }, SCOPE);
     expect(outcome).toMatchObject({ ok: false, code: "PAGE_CURSOR_INVALID" });
@@ -121,8 +137,15 @@ describe("page", () => {
 
   it("checks the reserved tools' input against their schema", async () => {
     const plans = new ResultPlans({ root, store: createMemoryRecoveryStore() });
-    expect(await plans.reserved("cave_page", { cursr: "x" }, SCOPE)).toMatchObject({ ok: false, code: "INPUT_INVALID" });
-    expect(await plans.reserved("cave_page", { cursor: "x", page: 0 }, SCOPE)).toMatchObject({ ok: false, code: "INPUT_INVALID", message: "cave_page page must be an integer from 1" });
+    expect(await plans.reserved("cave_page", { cursr: "x" }, SCOPE)).toMatchObject({
+      ok: false,
+      code: "INPUT_INVALID",
+    });
+    expect(await plans.reserved("cave_page", { cursor: "x", page: 0 }, SCOPE)).toMatchObject({
+      ok: false,
+      code: "INPUT_INVALID",
+      message: "cave_page page must be an integer from 1",
+    });
     expect(await plans.reserved("cave_recover", "ref", SCOPE)).toMatchObject({ ok: false, code: "INPUT_INVALID" });
   });
 });
@@ -132,7 +155,10 @@ describe("exact_ccr and cave_recover", () => {
     const plans = new ResultPlans({ root, store: createFileRecoveryStore(join(root, ".cave-state", "recovery")) });
     const random = rng(5);
     const values: unknown[] = [
-      { note: "naïve café 😀 \u0000 \u2028 \"quoted\" \\ back", list: Array.from({ length: 800 }, (_, i) => `élément ${i} — 漢字`) },
+      {
+        note: 'naïve café 😀 \u0000 \u2028 "quoted" \\ back',
+        list: Array.from({ length: 800 }, (_, i) => `élément ${i} — 漢字`),
+      },
       Array.from({ length: 30 }, () => randomValue(random)),
       `${"x".repeat(200_000)}🇫🇷`,
     ];
@@ -158,17 +184,29 @@ describe("exact_ccr and cave_recover", () => {
   it("refuses a forged reference with RECOVERY_REF_INVALID and a missing one with RECOVERY_NOT_FOUND", async () => {
     const key = new Uint8Array(32).fill(1);
     const plans = new ResultPlans({ root, store: createMemoryRecoveryStore(key) });
-    const ref = argumentOf(text(await plans.apply(planFor({ policy: "exact_ccr" }, null), orders(100), undefined, BINDING)), "cave_recover").ref as string;
+    const ref = argumentOf(
+      text(await plans.apply(planFor({ policy: "exact_ccr" }, null), orders(100), undefined, BINDING)),
+      "cave_recover",
+    ).ref as string;
     const forged = `rf2.tool.${"0".repeat(64)}.1200.${ref.split(".")[4]}.${ref.slice(-22)}`;
-    expect(await plans.reserved("cave_recover", { ref: forged }, SCOPE)).toMatchObject({ ok: false, code: "RECOVERY_REF_INVALID" });
+    expect(await plans.reserved("cave_recover", { ref: forged }, SCOPE)).toMatchObject({
+      ok: false,
+      code: "RECOVERY_REF_INVALID",
+    });
     const fresh = new ResultPlans({ root, store: createMemoryRecoveryStore(key) });
-    expect(await fresh.reserved("cave_recover", { ref }, SCOPE)).toMatchObject({ ok: false, code: "RECOVERY_NOT_FOUND" });
+    expect(await fresh.reserved("cave_recover", { ref }, SCOPE)).toMatchObject({
+      ok: false,
+      code: "RECOVERY_NOT_FOUND",
+    });
   });
 
   it("refuses bytes that no longer match their hash with RECOVERY_CORRUPT", async () => {
     const dir = join(root, "corrupt-store");
     const plans = new ResultPlans({ root, store: createFileRecoveryStore(dir) });
-    const ref = argumentOf(text(await plans.apply(planFor({ policy: "exact_ccr" }, null), orders(100), undefined, BINDING)), "cave_recover").ref as string;
+    const ref = argumentOf(
+      text(await plans.apply(planFor({ policy: "exact_ccr" }, null), orders(100), undefined, BINDING)),
+      "cave_recover",
+    ).ref as string;
     const hex = ref.split(".")[2]!;
     writeFileSync(join(dir, hex.slice(0, 2), `${hex}.json`), "[]");
     expect(await plans.reserved("cave_recover", { ref }, SCOPE)).toMatchObject({ ok: false, code: "RECOVERY_CORRUPT" });
@@ -200,7 +238,14 @@ describe("exact_ccr and cave_recover", () => {
     expect(outcome).toMatchObject({ ok: false, code: "RECOVERY_STORE_FAILED" });
     expect((outcome as { message: string }).message).toContain("does not return what was just stored");
     const lying: RecoveryStore = { ...createMemoryRecoveryStore(), get: async () => new Uint8Array([1, 2]) };
-    expect(await new ResultPlans({ root, store: lying }).apply(planFor({ policy: "exact_ccr" }, null), orders(300), undefined, BINDING)).toMatchObject({ ok: false, code: "RECOVERY_STORE_FAILED" });
+    expect(
+      await new ResultPlans({ root, store: lying }).apply(
+        planFor({ policy: "exact_ccr" }, null),
+        orders(300),
+        undefined,
+        BINDING,
+      ),
+    ).toMatchObject({ ok: false, code: "RECOVERY_STORE_FAILED" });
   });
 });
 
@@ -211,13 +256,18 @@ describe("compress", () => {
     const content = text(await plans.apply(planFor({ policy: "compress" }, ORDERS), value, undefined, BINDING));
     expect(content.split("\n")[0]).toBe("[compressed by table@1 (lossless)]");
     const table = REGISTRY.find((t) => t.id === "table")!;
-    const module = (await import(`data:text/javascript;base64,${Buffer.from(table.code).toString("base64")}`)) as { decode(text: string): unknown };
+    const module = (await import(`data:text/javascript;base64,${Buffer.from(table.code).toString("base64")}`)) as {
+      decode(text: string): unknown;
+    };
     expect(module.decode(body(content))).toEqual(value);
   });
 
   it("stores the exact original before a lossy transform and gives its reference", async () => {
     const plans = new ResultPlans({ root, store: createMemoryRecoveryStore() });
-    const log = Array.from({ length: 4000 }, (_, i) => `2026-01-01 12:00:${String(i % 60).padStart(2, "0")} INFO request ${i} served`).join("\n");
+    const log = Array.from(
+      { length: 4000 },
+      (_, i) => `2026-01-01 12:00:${String(i % 60).padStart(2, "0")} INFO request ${i} served`,
+    ).join("\n");
     const content = text(await plans.apply(planFor({ policy: "auto" }, { type: "string" }), log, undefined, BINDING));
     expect(content.split("\n")[0]).toContain("compressed by elide@1 (lossy)");
     expect(content).toMatch(/…\[elided \d+ of \d+ characters\]…/);
@@ -235,7 +285,10 @@ describe("compress", () => {
     expect(outcome).toMatchObject({ ok: false, code: "TRANSFORM_MISMATCH" });
     expect((outcome as { message: string }).message).toContain("deploy the build folder written with this lock");
     const missing = new ResultPlans({ root: join(tampered, "nowhere"), store: createMemoryRecoveryStore() });
-    expect(await missing.apply(planFor({ policy: "compress" }, ORDERS), orders(5), undefined, BINDING)).toMatchObject({ ok: false, code: "TRANSFORM_MISMATCH" });
+    expect(await missing.apply(planFor({ policy: "compress" }, ORDERS), orders(5), undefined, BINDING)).toMatchObject({
+      ok: false,
+      code: "TRANSFORM_MISMATCH",
+    });
   });
 
   it("reports a transform that throws on the value with TRANSFORM_FAILED", async () => {
@@ -248,7 +301,10 @@ describe("compress", () => {
   it("refuses a plan pinned to another tokenizer with TOKENIZER_MISMATCH", async () => {
     const plans = new ResultPlans({ root, store: createMemoryRecoveryStore() });
     const plan = { ...planFor({ policy: "page" }, ORDERS), tokenizer: { id: "o200k_base", version: "3.0.0" } };
-    expect(await plans.apply(plan, orders(400), undefined, BINDING)).toMatchObject({ ok: false, code: "TOKENIZER_MISMATCH" });
+    expect(await plans.apply(plan, orders(400), undefined, BINDING)).toMatchObject({
+      ok: false,
+      code: "TOKENIZER_MISMATCH",
+    });
   });
 });
 

@@ -11,7 +11,39 @@ export function rng(seed: number): () => number {
   };
 }
 
-const ALPHABET = ["a", "b", "z", "Q", " ", " ", "\n", "\t", '"', "\\", "/", "0", "7", "é", "ß", "漢", "字", "😀", "🇫🇷", "\u0001", "\u001f", "<|endoftext|>", "{", "}", ",", ":", "ā", "\u2028", "word", "the ", "  "];
+const ALPHABET = [
+  "a",
+  "b",
+  "z",
+  "Q",
+  " ",
+  " ",
+  "\n",
+  "\t",
+  '"',
+  "\\",
+  "/",
+  "0",
+  "7",
+  "é",
+  "ß",
+  "漢",
+  "字",
+  "😀",
+  "🇫🇷",
+  "\u0001",
+  "\u001f",
+  "<|endoftext|>",
+  "{",
+  "}",
+  ",",
+  ":",
+  "ā",
+  "\u2028",
+  "word",
+  "the ",
+  "  ",
+];
 
 export function randomText(random: () => number, length: number): string {
   let out = "";

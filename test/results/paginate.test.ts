@@ -12,7 +12,8 @@ function splitsSomething(text: string, at: number): string | null {
   const hi = text.charCodeAt(at - 1);
   const lo = text.charCodeAt(at);
   if (hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff) return "a surrogate pair";
-  if (/[0-9a-z.+\-E]/i.test(before) && /[0-9a-z.+\-E]/i.test(after) && outsideString(text, at)) return "a number or literal";
+  if (/[0-9a-z.+\-E]/i.test(before) && /[0-9a-z.+\-E]/i.test(after) && outsideString(text, at))
+    return "a number or literal";
   // Inside a string: the cut must not fall inside an escape sequence.
   if (!outsideString(text, at)) {
     let i = at - 1;
@@ -60,7 +61,10 @@ describe("paging a serialised result", () => {
       expect(Buffer.concat(pages.map((p) => Buffer.from(p, "utf8"))).equals(Buffer.from(text, "utf8"))).toBe(true);
       if (pages.length > 1) multiPage++;
       expect(Math.max(...pages.map((page) => tokenizer.count(page)))).toBeLessThanOrEqual(budget);
-      const bad = cuts.slice(1, -1).map((at) => [at, splitsSomething(text, at)] as const).filter(([, why]) => why !== null);
+      const bad = cuts
+        .slice(1, -1)
+        .map((at) => [at, splitsSomething(text, at)] as const)
+        .filter(([, why]) => why !== null);
       expect(bad.map(([at, why]) => `${why} at ${at}: ${JSON.stringify(text.slice(at - 10, at + 10))}`)).toEqual([]);
     }
     expect(multiPage).toBeGreaterThan(20);

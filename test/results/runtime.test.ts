@@ -14,8 +14,15 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => removeCopies());
 
-const orders = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, customer: `Zoë Ångström ${i} 東京`, total: i * 1.25, paid: i % 2 === 0 }));
-const argOf = (content: string, tool: string) => JSON.parse(new RegExp(`${tool} (\\{[^}]*\\})`).exec(content)![1]!) as Record<string, unknown>;
+const orders = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: i,
+    customer: `Zoë Ångström ${i} 東京`,
+    total: i * 1.25,
+    paid: i % 2 === 0,
+  }));
+const argOf = (content: string, tool: string) =>
+  JSON.parse(new RegExp(`${tool} (\\{[^}]*\\})`).exec(content)![1]!) as Record<string, unknown>;
 const body = (content: string) => content.slice(content.indexOf("\n") + 1);
 
 describe("result plans through the runtime's call pipeline", () => {
@@ -36,7 +43,11 @@ describe("result plans through the runtime's call pipeline", () => {
 
   it("small results stay inline; large ones are paged and cave_page serves every page with a receipt", async () => {
     const receipts: Array<{ tool: string; outcome: string; resultSha256: string | null }> = [];
-    const runtime = await createRuntime({ root, mode: "host", receipts: { record: (r: (typeof receipts)[number]) => void receipts.push(r) } as never });
+    const runtime = await createRuntime({
+      root,
+      mode: "host",
+      receipts: { record: (r: (typeof receipts)[number]) => void receipts.push(r) } as never,
+    });
     const small = await runtime.call("list_orders", { count: 3 });
     expect(small).toMatchObject({ ok: true, content: orders(3) });
 
@@ -64,15 +75,26 @@ describe("result plans through the runtime's call pipeline", () => {
     const big = await run.call("list_orders", { count: 500 });
     const { cursor } = argOf((big as { content: string }).content, "cave_page");
     expect(await run.call("cave_page", { cursor })).toMatchObject({ ok: true });
-    expect(await runtime.startRun().call("cave_page", { cursor })).toMatchObject({ ok: false, error: { code: "PAGE_CURSOR_INVALID" } });
-    expect(await runtime.call("cave_page", { cursor })).toMatchObject({ ok: false, error: { code: "PAGE_CURSOR_INVALID" } });
+    expect(await runtime.startRun().call("cave_page", { cursor })).toMatchObject({
+      ok: false,
+      error: { code: "PAGE_CURSOR_INVALID" },
+    });
+    expect(await runtime.call("cave_page", { cursor })).toMatchObject({
+      ok: false,
+      error: { code: "PAGE_CURSOR_INVALID" },
+    });
     const other = await createRuntime({ root, mode: "host" });
-    expect(await other.call("cave_page", { cursor })).toMatchObject({ ok: false, error: { code: "PAGE_CURSOR_INVALID" } });
+    expect(await other.call("cave_page", { cursor })).toMatchObject({
+      ok: false,
+      error: { code: "PAGE_CURSOR_INVALID" },
+    });
   });
 
   it("a forged cursor is a clear error through the pipeline", async () => {
     const runtime = await createRuntime({ root, mode: "host" });
-    const outcome = await runtime.call("cave_page", { cursor: `pg2.tool.${"a".repeat(64)}.1200.3.2.4102444800.${"A".repeat(22)}` });
+    const outcome = await runtime.call("cave_page", {
+      cursor: `pg2.tool.${"a".repeat(64)}.1200.3.2.4102444800.${"A".repeat(22)}`,
+    });
     expect(outcome).toMatchObject({ ok: false, error: { code: "PAGE_CURSOR_INVALID" } });
     const bad = await runtime.call("cave_recover", { ref: 5 });
     expect(bad).toMatchObject({ ok: false, error: { code: "INPUT_INVALID" } });
@@ -88,8 +110,12 @@ describe("result plans through the runtime's call pipeline", () => {
     const first = (await runtime.call("cave_recover", { ref })) as { ok: true; content: string };
     const pages = Number(/page 1 of (\d+)/.exec(first.content)?.[1] ?? 1);
     recovered = pages === 1 ? first.content : body(first.content);
-    for (let page = 2; page <= pages; page++) recovered += body(((await runtime.call("cave_recover", { ref, page })) as { content: string }).content);
-    const expected = Array.from({ length: 3000 }, (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO served request ${i} — ok ✓`).join("\n");
+    for (let page = 2; page <= pages; page++)
+      recovered += body(((await runtime.call("cave_recover", { ref, page })) as { content: string }).content);
+    const expected = Array.from(
+      { length: 3000 },
+      (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO served request ${i} — ok ✓`,
+    ).join("\n");
     expect(JSON.parse(recovered)).toBe(expected);
   });
 

@@ -1,7 +1,15 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { fitsTokens, LONG_PIECE_BYTES, loadTokenizer, MAX_TOKEN_BYTES, TOKENIZER, tokenBounds, utf8Bytes } from "../../src/contract/results/tokenizer.js";
+import {
+  fitsTokens,
+  LONG_PIECE_BYTES,
+  loadTokenizer,
+  MAX_TOKEN_BYTES,
+  TOKENIZER,
+  tokenBounds,
+  utf8Bytes,
+} from "../../src/contract/results/tokenizer.js";
 import { randomText, rng } from "./generate.js";
 
 const exact = (text: string) => encode(text, { disallowedSpecial: new Set() }).length;
@@ -31,7 +39,12 @@ describe("the pinned tokenizer", () => {
 
   it("counts a long piece as its bytes: never below the exact count, never above the bytes", async () => {
     const tokenizer = await loadTokenizer();
-    const cases = ["a".repeat(5000), `intro ${"漢字".repeat(400)} outro`, `x ${"Zm9vYmFy".repeat(300)} y`, "word ".repeat(400) + "q".repeat(LONG_PIECE_BYTES + 1)];
+    const cases = [
+      "a".repeat(5000),
+      `intro ${"漢字".repeat(400)} outro`,
+      `x ${"Zm9vYmFy".repeat(300)} y`,
+      "word ".repeat(400) + "q".repeat(LONG_PIECE_BYTES + 1),
+    ];
     for (const text of cases) {
       const count = tokenizer.count(text);
       expect(count).toBeGreaterThanOrEqual(exact(text));

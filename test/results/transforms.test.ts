@@ -20,7 +20,16 @@ async function staged(id: string): Promise<StagedTransform> {
   return (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as StagedTransform;
 }
 
-const FLAT = { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, paid: { type: "boolean" }, note: { type: ["string", "null"] } }, additionalProperties: false };
+const FLAT = {
+  type: "object",
+  properties: {
+    id: { type: "integer" },
+    name: { type: "string" },
+    paid: { type: "boolean" },
+    note: { type: ["string", "null"] },
+  },
+  additionalProperties: false,
+};
 
 function randomRecords(random: () => number): Array<Record<string, unknown>> {
   return Array.from({ length: Math.floor(random() * 40) }, (_, i) => {
@@ -28,7 +37,7 @@ function randomRecords(random: () => number): Array<Record<string, unknown>> {
     if (random() < 0.8) record.name = randomText(random, Math.floor(random() * 30));
     if (random() < 0.7) record.paid = random() < 0.5;
     if (random() < 0.5) record.note = random() < 0.5 ? null : "ünïcödé 😀";
-    if (random() < 0.1) record["key with \"quotes\""] = 1.5e-7;
+    if (random() < 0.1) record['key with "quotes"'] = 1.5e-7;
     return record;
   });
 }
@@ -37,7 +46,11 @@ describe("transforms", () => {
   it("every registered transform exports what the registry says", async () => {
     for (const info of TRANSFORMS) {
       const module = await staged(info.id);
-      expect({ id: module.id, version: module.version, lossless: module.lossless }).toEqual({ id: info.id, version: info.version, lossless: info.lossless });
+      expect({ id: module.id, version: module.version, lossless: module.lossless }).toEqual({
+        id: info.id,
+        version: info.version,
+        lossless: info.lossless,
+      });
       expect(typeof module.encode).toBe("function");
       if (info.lossless) expect(typeof module.decode).toBe("function");
     }
@@ -52,14 +65,26 @@ describe("transforms", () => {
       expect(canonicalJson(decoded)).toBe(canonicalJson(records));
     }
     const text = table.encode([{ a: 1, b: null }, { a: 2 }]);
-    expect(JSON.parse(text)).toEqual({ columns: ["a", "b"], rows: [[1, null], [2, null]], absent: [[1, 1]] });
+    expect(JSON.parse(text)).toEqual({
+      columns: ["a", "b"],
+      rows: [
+        [1, null],
+        [2, null],
+      ],
+      absent: [[1, 1]],
+    });
     expect(table.decode!(text)).toEqual([{ a: 1, b: null }, { a: 2 }]);
   });
 
   it("table@1 saves tokens on records: keys once, then rows", async () => {
     const table = await staged("table");
     const tokenizer = await loadTokenizer();
-    const orders = Array.from({ length: 200 }, (_, i) => ({ orderId: i, customerName: `Customer ${i}`, totalAmount: i * 3.5, currency: "EUR" }));
+    const orders = Array.from({ length: 200 }, (_, i) => ({
+      orderId: i,
+      customerName: `Customer ${i}`,
+      totalAmount: i * 3.5,
+      currency: "EUR",
+    }));
     expect(tokenizer.count(table.encode(orders))).toBeLessThan(tokenizer.count(JSON.stringify(orders)) * 0.75);
   });
 
@@ -107,14 +132,23 @@ describe("transforms", () => {
     const planned = planResult("export_orders", { policy: "compress" }, { type: "array", items: FLAT }, ".cave");
     expect(planned.ok).toBe(true);
     const transform = planned.ok ? planned.plan.transform! : null;
-    expect(transform).toMatchObject({ id: "table", version: 1, lossless: true, module: ".cave/transforms/table@1.mjs" });
+    expect(transform).toMatchObject({
+      id: "table",
+      version: 1,
+      lossless: true,
+      module: ".cave/transforms/table@1.mjs",
+    });
     expect(transform!.sha256).toBe(sha256(REGISTRY.find((t) => t.id === "table")!.code));
   });
 });
 
 describe("transform eligibility", () => {
-  const plan = (requested: Parameters<typeof planResult>[1], schema: Record<string, unknown> | null) => planResult("t", requested, schema, ".cave");
-  const artifactNoRecovery = { policy: "artifact", artifact: { strategy: "compress", maxInlineTokens: 1200, recovery: "none" } } as const;
+  const plan = (requested: Parameters<typeof planResult>[1], schema: Record<string, unknown> | null) =>
+    planResult("t", requested, schema, ".cave");
+  const artifactNoRecovery = {
+    policy: "artifact",
+    artifact: { strategy: "compress", maxInlineTokens: 1200, recovery: "none" },
+  } as const;
 
   it("prefers the lossless table for flat records, compact JSON for other structures, elide for text", () => {
     const pick = (schema: Record<string, unknown> | null) => {
@@ -122,15 +156,30 @@ describe("transform eligibility", () => {
       return planned.ok ? `${planned.plan.transform!.id}:${planned.plan.recovery}` : "refused";
     };
     expect(pick({ type: "array", items: FLAT })).toBe("table:none");
-    expect(pick({ type: "array", items: { type: "object", properties: { tags: { type: "array", items: { type: "string" } } }, additionalProperties: false } })).toBe("compact-json:none");
+    expect(
+      pick({
+        type: "array",
+        items: {
+          type: "object",
+          properties: { tags: { type: "array", items: { type: "string" } } },
+          additionalProperties: false,
+        },
+      }),
+    ).toBe("compact-json:none");
     expect(pick({ type: "object", properties: {} })).toBe("compact-json:none");
     expect(pick({ type: "string" })).toBe("elide:exact_ccr");
     expect(pick(null)).toBe("elide:exact_ccr");
   });
 
   it("refuses table for open or nested records and says why", () => {
-    const open = plan(artifactNoRecovery, { type: "array", items: { type: "object", properties: { a: { type: "string" } } } });
-    const nested = plan(artifactNoRecovery, { type: "array", items: { type: "object", properties: { a: { type: "object" } }, additionalProperties: false } });
+    const open = plan(artifactNoRecovery, {
+      type: "array",
+      items: { type: "object", properties: { a: { type: "string" } } },
+    });
+    const nested = plan(artifactNoRecovery, {
+      type: "array",
+      items: { type: "object", properties: { a: { type: "object" } }, additionalProperties: false },
+    });
     // Both fall back to compact JSON, which is eligible for arrays.
     expect(open.ok && open.plan.transform!.id).toBe("compact-json");
     expect(nested.ok && nested.plan.transform!.id).toBe("compact-json");
@@ -145,12 +194,17 @@ describe("transform eligibility", () => {
     expect(problem!.code).toBe("CAVE7001");
     expect(problem!.message).toContain("table@1: the output is not an array of objects");
     expect(problem!.message).toContain("compact-json@1: the output is a bare value");
-    expect(problem!.message).toContain('elide@1: it is lossy and the exact original is not stored first (recovery is "none")');
+    expect(problem!.message).toContain(
+      'elide@1: it is lossy and the exact original is not stored first (recovery is "none")',
+    );
     expect(problem!.hint).toContain('Keep recovery "exact_ccr"');
   });
 
   it("refuses pages below 64 tokens with CAVE7002", () => {
-    const planned = plan({ policy: "artifact", artifact: { strategy: "page", maxInlineTokens: 10, recovery: "exact_ccr" } }, null);
+    const planned = plan(
+      { policy: "artifact", artifact: { strategy: "page", maxInlineTokens: 10, recovery: "exact_ccr" } },
+      null,
+    );
     expect(planned.ok).toBe(false);
     if (!planned.ok) {
       expect(planned.problems[0]!.code).toBe("CAVE7002");

@@ -36,7 +36,13 @@ describe("snapshotJson's canonical text", () => {
     [{ 1: "a", 2: "b" }, "array-index keys already in code-unit order"],
     [{ é: 1, e: 2, "": 3, "\u{1F600}": 4, E: 5 }, "non-ASCII and empty keys"],
     [Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${(i * 7) % 40}`, i])), "an object with many keys"],
-    [[{ b: 1, a: 2 }, { a: 1, b: 2 }], "an array of objects"],
+    [
+      [
+        { b: 1, a: 2 },
+        { a: 1, b: 2 },
+      ],
+      "an array of objects",
+    ],
     [{ a: -0, b: 1e21, c: 1e-7, d: 0.1 }, "number spellings"],
   ])("is canonicalJson's, and the copy keeps the caller's key order: %j (%s)", (value) => {
     const snapshot = snapshotJson(value, 1_000_000);
@@ -64,22 +70,33 @@ describe("snapshotJson's canonical text", () => {
     for (let i = 0; i < 40; i++) at = (at.n = {}) as Record<string, unknown>;
     at.back = top.n;
     const result = snapshotJson(top, 1_000_000);
-    expect(result).toMatchObject({ ok: false, problem: { kind: "not-data", what: "a cycle (the value contains itself)" } });
-    expect(result.ok === false && result.problem.kind === "not-data" && result.problem.path).toBe(`${"/n".repeat(40)}/back`);
+    expect(result).toMatchObject({
+      ok: false,
+      problem: { kind: "not-data", what: "a cycle (the value contains itself)" },
+    });
+    expect(result.ok === false && result.problem.kind === "not-data" && result.problem.path).toBe(
+      `${"/n".repeat(40)}/back`,
+    );
   });
 });
 
 describe("call ids", () => {
   it("are UUID-shaped and distinct", () => {
     const ids = Array.from({ length: 5_000 }, nextCallId);
-    for (const id of ids.slice(0, 300)) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const id of ids.slice(0, 300))
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it("differ for every receipt, nested calls included", async () => {
     const sink = new MemoryReceiptSink();
     const runtime = await createRuntime({ root, mode: "host", receipts: sink });
-    await runtime.call("composite", { calls: [{ name: "lookup", args: { region: "EU" } }, { name: "echo", args: { x: 1 } }] });
+    await runtime.call("composite", {
+      calls: [
+        { name: "lookup", args: { region: "EU" } },
+        { name: "echo", args: { x: 1 } },
+      ],
+    });
     await runtime.call("lookup", { region: "US" });
     const ids = sink.receipts.map((r) => r.callId);
     expect(ids).toHaveLength(4);

@@ -41,7 +41,9 @@ describe("cancellation through the call option signal", () => {
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.error.code).toBe("CANCELLED");
-    expect(outcome.error.message).toContain('the call of tool "write_hang" was cancelled by the caller (user pressed stop)');
+    expect(outcome.error.message).toContain(
+      'the call of tool "write_hang" was cancelled by the caller (user pressed stop)',
+    );
     expect(outcome.error.message).toContain("effect write and may have done part of it (effectUnknown)");
     expect(outcome.receipt).toMatchObject({ outcome: "CANCELLED", effectUnknown: true, tool: "write_hang" });
     expect(sink.receipts.at(-1)).toEqual(outcome.receipt);
@@ -56,7 +58,9 @@ describe("cancellation through the call option signal", () => {
     controller.abort();
     const outcome = await pending;
     expect(outcome.ok === false && outcome.error.code).toBe("CANCELLED");
-    expect(outcome.ok === false && outcome.error.message).toContain("cancelled by the caller (This operation was aborted)");
+    expect(outcome.ok === false && outcome.error.message).toContain(
+      "cancelled by the caller (This operation was aborted)",
+    );
     expect(outcome.receipt.effectUnknown).toBe(false);
     expect(probe().aborted.hang).toBe(true);
   });
@@ -65,7 +69,10 @@ describe("cancellation through the call option signal", () => {
     const { runtime, sink } = await host();
     const run = runtime.startRun();
     const outcome = await run.call("write_tool", { id: "a" }, { signal: AbortSignal.abort("gone") });
-    expect(outcome.ok === false && outcome.error).toEqual({ code: "CANCELLED", message: 'the call of tool "write_tool" was cancelled by the caller before it started (gone); nothing ran' });
+    expect(outcome.ok === false && outcome.error).toEqual({
+      code: "CANCELLED",
+      message: 'the call of tool "write_tool" was cancelled by the caller before it started (gone); nothing ran',
+    });
     expect(outcome.receipt.effectUnknown).toBe(false);
     expect(probe().calls.write_tool).toBeUndefined();
     const again = await run.call("write_tool", { id: "a" });
@@ -91,7 +98,16 @@ describe("cancellation through the call option signal", () => {
     const { runtime, sink } = await host();
     const controller = new AbortController();
     await runtime.call("composite", { calls: [{ name: "lookup", args: { region: "warm" } }] });
-    const pending = runtime.call("composite", { calls: [{ name: "lookup", args: { region: "EU" } }, { name: "hang", args: {} }] }, { signal: controller.signal, correlationId: "call_7" });
+    const pending = runtime.call(
+      "composite",
+      {
+        calls: [
+          { name: "lookup", args: { region: "EU" } },
+          { name: "hang", args: {} },
+        ],
+      },
+      { signal: controller.signal, correlationId: "call_7" },
+    );
     await calledAlready("hang");
     controller.abort();
     const outcome = await pending;
@@ -112,7 +128,11 @@ describe("correlation ids and named runs in receipts", () => {
     expect(run.id).toBe("conversation-42");
     expect(run.runtime).toBe(runtime);
     const outcome = await run.call("lookup", { region: "EU" }, { correlationId: "toolu_01" });
-    expect(outcome.receipt).toMatchObject({ runId: "conversation-42", correlationId: "toolu_01", argsSha256: hashJson({ region: "EU" }) });
+    expect(outcome.receipt).toMatchObject({
+      runId: "conversation-42",
+      correlationId: "toolu_01",
+      argsSha256: hashJson({ region: "EU" }),
+    });
     const plain = await run.call("lookup", { region: "US" });
     expect(plain.receipt.correlationId).toBeNull();
   });
@@ -129,11 +149,19 @@ describe("correlation ids and named runs in receipts", () => {
     const { runtime } = await host();
     for (const id of ["", "../etc", "a b", "-lead", "x".repeat(129), 42]) {
       expect(() => runtime.startRun({ id } as never)).toThrow(RuntimeError);
-      expect(() => runtime.startRun({ id } as never)).toThrow(/startRun\(\) id must be 1 to 128 letters, digits and _ \. : @ -/);
+      expect(() => runtime.startRun({ id } as never)).toThrow(
+        /startRun\(\) id must be 1 to 128 letters, digits and _ \. : @ -/,
+      );
     }
-    expect(() => runtime.startRun({ name: "x" } as never)).toThrow(/unknown option "name" in startRun\(\) options; known keys: id, budget/);
-    await expect(runtime.call("lookup", {}, { signal: { aborted: false } } as never)).rejects.toThrow(/call option signal must be an AbortSignal/);
-    await expect(runtime.call("lookup", {}, { correlationId: "" })).rejects.toThrow(/call option correlationId must be a string of 1 to 256 characters/);
+    expect(() => runtime.startRun({ name: "x" } as never)).toThrow(
+      /unknown option "name" in startRun\(\) options; known keys: id, budget/,
+    );
+    await expect(runtime.call("lookup", {}, { signal: { aborted: false } } as never)).rejects.toThrow(
+      /call option signal must be an AbortSignal/,
+    );
+    await expect(runtime.call("lookup", {}, { correlationId: "" })).rejects.toThrow(
+      /call option correlationId must be a string of 1 to 256 characters/,
+    );
     await expect(runtime.call("lookup", {}, { correlationId: 7 } as never)).rejects.toThrow(/correlationId/);
   });
 });
@@ -150,7 +178,12 @@ describe("describeTools()", () => {
     expect(lookup.sha256).toMatch(/^sha256-[0-9a-f]{64}$/);
     expect(typeof lookup.timeoutMs).toBe("number");
     const hang = tools.find((t) => t.name === "hang")!;
-    expect(hang).toMatchObject({ timeoutMs: 300, allowRepeat: true, outputSchema: null, inputSchema: { type: "object", properties: {}, additionalProperties: false } });
+    expect(hang).toMatchObject({
+      timeoutMs: 300,
+      allowRepeat: true,
+      outputSchema: null,
+      inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    });
     const write = tools.find((t) => t.name === "write_tool")!;
     expect(write).toMatchObject({ effect: "write", allowRepeat: false, result: expect.any(String) });
     // Fresh copies: changing one does not change the next answer.

@@ -24,9 +24,29 @@ const NINE = {
     price: { type: "number" },
     urgent: { type: "boolean" },
     note: { type: "string", maxLength: 500 },
-    priority: { anyOf: [{ const: "low", type: "string" }, { const: "normal", type: "string" }, { const: "high", type: "string" }] },
-    address: { type: "object", additionalProperties: false, properties: { street: { type: "string" }, city: { type: "string" } }, required: ["street", "city"] },
-    items: { type: "array", maxItems: 50, items: { type: "object", additionalProperties: false, properties: { id: { type: "string" }, weight: { type: "number" } }, required: ["id", "weight"] } },
+    priority: {
+      anyOf: [
+        { const: "low", type: "string" },
+        { const: "normal", type: "string" },
+        { const: "high", type: "string" },
+      ],
+    },
+    address: {
+      type: "object",
+      additionalProperties: false,
+      properties: { street: { type: "string" }, city: { type: "string" } },
+      required: ["street", "city"],
+    },
+    items: {
+      type: "array",
+      maxItems: 50,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        properties: { id: { type: "string" }, weight: { type: "number" } },
+        required: ["id", "weight"],
+      },
+    },
   },
 };
 
@@ -39,9 +59,9 @@ const ODD = {
     "02": { type: "string" },
     b: { type: ["string", "null"] },
     a: { enum: [1, "one", true, null] },
-    "é": { type: "boolean" },
+    é: { type: "boolean" },
     "\u{1F600}": { type: "integer" },
-    "a\"b\\c": { type: "null" },
+    'a"b\\c': { type: "null" },
     constructor: { type: "object", additionalProperties: false, properties: { x: { type: "number" } } },
     grid: { type: "array", items: { type: "array", items: { type: "number" } } },
     empty: { type: "object", additionalProperties: false, properties: {} },
@@ -55,7 +75,9 @@ const ARRAY_ROOT = { type: "array", items: { anyOf: [{ type: "string" }, { type:
 async function serializerOf(schema: unknown): Promise<CanonicalSerializer> {
   const source = canonicalSerializerSource(schema);
   expect(source, "the schema has a fixed shape").toBeDefined();
-  const module = (await import(`data:text/javascript;base64,${Buffer.from(source!).toString("base64")}`)) as { canonical: CanonicalSerializer };
+  const module = (await import(`data:text/javascript;base64,${Buffer.from(source!).toString("base64")}`)) as {
+    canonical: CanonicalSerializer;
+  };
   return module.canonical;
 }
 
@@ -92,7 +114,10 @@ const nineValue = () => ({
   price: 9.5,
   urgent: false,
   address: { street: "1 Row", city: "London" },
-  items: [{ weight: 1.5, id: "a" }, { id: "b", weight: -0 }],
+  items: [
+    { weight: 1.5, id: "a" },
+    { id: "b", weight: -0 },
+  ],
 });
 
 describe("build-time canonical serializers agree with the general walk", () => {
@@ -103,13 +128,43 @@ describe("build-time canonical serializers agree with the general walk", () => {
     expect(copy.ok && Object.keys(copy.value as object)).toEqual(Object.keys(nineValue()));
     expect(copy.ok && Object.keys((copy.value as { items: object[] }).items[0]!)).toEqual(["weight", "id"]);
     // Keys already in code-unit order (the twin is the copy itself), and an order only nested objects break.
-    const inOrder = () => ({ address: { city: "x", street: "y" }, code: "ABC-1234", items: [{ id: "a", weight: 1 }], name: "n", price: 1, priority: "low", quantity: 1, urgent: true });
+    const inOrder = () => ({
+      address: { city: "x", street: "y" },
+      code: "ABC-1234",
+      items: [{ id: "a", weight: 1 }],
+      name: "n",
+      price: 1,
+      priority: "low",
+      quantity: 1,
+      urgent: true,
+    });
     expect(same(nine, inOrder)).toBe("fast");
-    expect(same(nine, () => ({ ...inOrder(), items: [{ id: "a", weight: 1 }, { weight: 2, id: "b" }] }))).toBe("fast");
-    expect(same(nine, () => ({ ...nineValue(), note: "a \"quoted\"\n note \u2028 é \u{1F600}" }))).toBe("fast");
+    expect(
+      same(nine, () => ({
+        ...inOrder(),
+        items: [
+          { id: "a", weight: 1 },
+          { weight: 2, id: "b" },
+        ],
+      })),
+    ).toBe("fast");
+    expect(same(nine, () => ({ ...nineValue(), note: 'a "quoted"\n note \u2028 é \u{1F600}' }))).toBe("fast");
     expect(same(nine, () => Object.assign(Object.create(null), nineValue()))).toBe("fast");
     const odd = await serializerOf(ODD);
-    expect(same(odd, () => ({ b: null, a: "one", "1a": 1e21, "02": "two", "é": true, "\u{1F600}": -5, "a\"b\\c": null, constructor: { x: 1 }, grid: [[1, 2], [], [0.1]], empty: {} }))).toBe("fast");
+    expect(
+      same(odd, () => ({
+        b: null,
+        a: "one",
+        "1a": 1e21,
+        "02": "two",
+        é: true,
+        "\u{1F600}": -5,
+        'a"b\\c': null,
+        constructor: { x: 1 },
+        grid: [[1, 2], [], [0.1]],
+        empty: {},
+      })),
+    ).toBe("fast");
     expect(same(await serializerOf(LEAF_ROOT), () => "just a string")).toBe("fast");
     expect(same(await serializerOf(ARRAY_ROOT), () => ["a", 1, 2.5e-7, "b"])).toBe("fast");
   });
@@ -123,15 +178,47 @@ describe("build-time canonical serializers agree with the general walk", () => {
       ["Infinity in an item", () => ({ ...nineValue(), items: [{ id: "a", weight: Infinity }] })],
       ["lone surrogate", () => ({ ...nineValue(), name: "\ud800" })],
       ["a Date", () => ({ ...nineValue(), address: new Date(0) })],
-      ["a class instance", () => ({ ...nineValue(), address: new (class Address { street = "x"; city = "y"; })() })],
+      [
+        "a class instance",
+        () => ({
+          ...nineValue(),
+          address: new (class Address {
+            street = "x";
+            city = "y";
+          })(),
+        }),
+      ],
       ["Symbol key", () => ({ ...nineValue(), [Symbol("s")]: 1 })],
       ["BigInt", () => ({ ...nineValue(), quantity: 1n })],
       ["function", () => ({ ...nineValue(), name: () => "x" })],
       ["array hole", () => ({ ...nineValue(), items: [, { id: "b", weight: 1 }] })],
       ["array subclass", () => ({ ...nineValue(), items: new (class Items extends Array {})() })],
-      ["cycle", () => { const v = nineValue() as Record<string, unknown>; (v.address as Record<string, unknown>).city = v; return v; }],
-      ["getter that throws", () => ({ ...nineValue(), get name(): string { throw new Error("no"); } })],
-      ["proxy whose traps throw", () => new Proxy(nineValue(), { ownKeys() { throw new Error("trap"); } })],
+      [
+        "cycle",
+        () => {
+          const v = nineValue() as Record<string, unknown>;
+          (v.address as Record<string, unknown>).city = v;
+          return v;
+        },
+      ],
+      [
+        "getter that throws",
+        () => ({
+          ...nineValue(),
+          get name(): string {
+            throw new Error("no");
+          },
+        }),
+      ],
+      [
+        "proxy whose traps throw",
+        () =>
+          new Proxy(nineValue(), {
+            ownKeys() {
+              throw new Error("trap");
+            },
+          }),
+      ],
       ["__proto__ key", () => JSON.parse('{"__proto__": {"x": 1}}')],
       ["not an object", () => [nineValue()]],
     ];
@@ -157,14 +244,26 @@ describe("build-time canonical serializers agree with the general walk", () => {
   it("reads each property once, and a getter that starts another snapshot gets a correct one", async () => {
     const nine = await serializerOf(NINE);
     let reads = 0;
-    const counted = () => ({ ...nineValue(), get name() { reads++; return `read ${reads}`; } });
+    const counted = () => ({
+      ...nineValue(),
+      get name() {
+        reads++;
+        return `read ${reads}`;
+      },
+    });
     reads = 0;
     const snapshot = snapshotJson(counted(), 1_000_000, nine);
     expect(reads).toBe(1);
     expect(snapshot.ok && (snapshot.value as { name: string }).name).toBe("read 1");
     expect(snapshot.ok && snapshot.text).toContain('"name":"read 1"');
     const inner: unknown[] = [];
-    const reentrant = () => ({ ...nineValue(), get name() { inner.push(snapshotJson(nineValue(), 1_000_000, nine)); return "outer"; } });
+    const reentrant = () => ({
+      ...nineValue(),
+      get name() {
+        inner.push(snapshotJson(nineValue(), 1_000_000, nine));
+        return "outer";
+      },
+    });
     same(nine, reentrant);
     for (const result of inner) expect(result).toEqual(snapshotJson(nineValue(), 1_000_000));
   });
@@ -172,11 +271,25 @@ describe("build-time canonical serializers agree with the general walk", () => {
   it("agrees with the general walk on arbitrary values and on values near the schema's shape (property-based)", async () => {
     const nine = await serializerOf(NINE);
     const odd = await serializerOf(ODD);
-    const leaf = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.string({ unit: "binary" }));
+    const leaf = fc.oneof(
+      fc.string(),
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.string({ unit: "binary" }),
+    );
     const item = fc.record({ id: leaf, weight: leaf }, { requiredKeys: [] });
     const nearNine = fc.record(
       {
-        name: leaf, code: leaf, quantity: leaf, price: leaf, urgent: leaf, note: leaf, priority: leaf,
+        name: leaf,
+        code: leaf,
+        quantity: leaf,
+        price: leaf,
+        urgent: leaf,
+        note: leaf,
+        priority: leaf,
         address: fc.oneof(fc.record({ street: leaf, city: leaf }, { requiredKeys: [] }), leaf),
         items: fc.oneof(fc.array(item, { maxLength: 5 }), leaf),
       },
@@ -204,16 +317,26 @@ describe("build-time canonical serializers agree with the general walk", () => {
       { $ref: "#/definitions/x", definitions: { x: { type: "string" } } },
       JSON.parse('{"type":"object","additionalProperties":false,"properties":{"__proto__":{"type":"string"}}}'),
       { type: "array", items: [{ type: "string" }] },
-      { type: "object", additionalProperties: false, properties: { "10": { type: "number" }, "2": { type: "string" } } },
-    ]) expect(canonicalSerializerSource(schema), JSON.stringify(schema)).toBeUndefined();
+      {
+        type: "object",
+        additionalProperties: false,
+        properties: { "10": { type: "number" }, "2": { type: "string" } },
+      },
+    ])
+      expect(canonicalSerializerSource(schema), JSON.stringify(schema)).toBeUndefined();
   });
 
   it("is emitted into the schema's validator module, which the runtime loads with it", async () => {
     const root = mkdtempSync(join(tmpdir(), "cave-canonical-"));
     try {
-      const result = await compileValidators(root, ".cave", [{ jsonSchema: NINE, owner: 'tool "t" input' }, { jsonSchema: { type: "object" }, owner: 'tool "open" input' }]);
+      const result = await compileValidators(root, ".cave", [
+        { jsonSchema: NINE, owner: 'tool "t" input' },
+        { jsonSchema: { type: "object" }, owner: 'tool "open" input' },
+      ]);
       expect(result.diagnostics).toEqual([]);
-      const [closed, open] = [...result.validators.values()].sort((a, b) => (a.code.includes("canonicalSerializer") ? -1 : 1) - (b.code.includes("canonicalSerializer") ? -1 : 1));
+      const [closed, open] = [...result.validators.values()].sort(
+        (a, b) => (a.code.includes("canonicalSerializer") ? -1 : 1) - (b.code.includes("canonicalSerializer") ? -1 : 1),
+      );
       for (const module of [closed!, open!]) {
         mkdirSync(join(root, module.path, ".."), { recursive: true });
         writeFileSync(join(root, module.path), module.code);

@@ -20,8 +20,38 @@ function random(seed: number): () => number {
   };
 }
 
-const STRINGS = ["", "a", "B", "é", "\u0000", "\u001f", "\"", "\\", "/", "\u2028", "😀", "\ud834\udd1e", "10", "9", "__proto__x", "z".repeat(40)];
-const NUMBERS = [0, -0, 1, -1, 1.5, 1e21, 1e-7, 123456789012345680000, 5e-324, Number.MAX_SAFE_INTEGER, 0.1 + 0.2, -1e300];
+const STRINGS = [
+  "",
+  "a",
+  "B",
+  "é",
+  "\u0000",
+  "\u001f",
+  '"',
+  "\\",
+  "/",
+  "\u2028",
+  "😀",
+  "\ud834\udd1e",
+  "10",
+  "9",
+  "__proto__x",
+  "z".repeat(40),
+];
+const NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  1.5,
+  1e21,
+  1e-7,
+  123456789012345680000,
+  5e-324,
+  Number.MAX_SAFE_INTEGER,
+  0.1 + 0.2,
+  -1e300,
+];
 
 function generate(next: () => number, depth: number): unknown {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;

@@ -12,7 +12,12 @@ afterAll(removeCopies);
 async function run(args: string[], cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const code = await callCommand(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env: {} });
+  const code = await callCommand(args, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    cwd,
+    env: {},
+  });
   return { code, stdout, stderr };
 }
 
@@ -31,7 +36,11 @@ describe("cave call", () => {
     const result = await run(["echo", "[1,2]", "--json", "--root", root], "/");
     expect(result.code).toBe(0);
     const outcome = JSON.parse(result.stdout);
-    expect(outcome).toMatchObject({ ok: true, content: [1, 2], receipt: { tool: "echo", outcome: "ok", parentId: null } });
+    expect(outcome).toMatchObject({
+      ok: true,
+      content: [1, 2],
+      receipt: { tool: "echo", outcome: "ok", parentId: null },
+    });
   });
 
   it("blocks effects with --fixture and exits 1 with the code and message", async () => {
@@ -45,7 +54,9 @@ describe("cave call", () => {
   it("reports a missing lock without an absolute path", async () => {
     const result = await run(["lookup", "{}", "--root", "/nonexistent-cave-root"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("cave call: LOCK_NOT_FOUND: cave.lock does not exist; run cave build in the project root, or pass root and lock to createRuntime()\n");
+    expect(result.stderr).toBe(
+      "cave call: LOCK_NOT_FOUND: cave.lock does not exist; run cave build in the project root, or pass root and lock to createRuntime()\n",
+    );
   });
 
   it.each([

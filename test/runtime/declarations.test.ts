@@ -20,7 +20,12 @@ describe("toolDeclarations", () => {
       function: {
         name: "lookup",
         description: "Read the refund window of a region.",
-        parameters: { type: "object", properties: { region: { type: "string", minLength: 2 } }, required: ["region"], additionalProperties: false },
+        parameters: {
+          type: "object",
+          properties: { region: { type: "string", minLength: 2 } },
+          required: ["region"],
+          additionalProperties: false,
+        },
       },
     });
   });
@@ -37,11 +42,37 @@ describe("toolDeclarations", () => {
 
   it("gives MCP all four annotations, derived from the effect", () => {
     const byName = new Map(runtime.toolDeclarations("mcp").map((d) => [d.name, d]));
-    expect(byName.get("lookup")!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(byName.get("write_tool")!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
-    expect(byName.get("idem_tool")!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
-    expect(byName.get("ext_tool")!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
-    for (const declaration of byName.values()) expect(Object.keys(declaration.annotations).sort()).toEqual(["destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint"]);
+    expect(byName.get("lookup")!.annotations).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.get("write_tool")!.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+    expect(byName.get("idem_tool")!.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.get("ext_tool")!.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    for (const declaration of byName.values())
+      expect(Object.keys(declaration.annotations).sort()).toEqual([
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+        "readOnlyHint",
+      ]);
     expect(Object.keys(MCP_HINTS).sort()).toEqual(["external", "idempotent", "read", "write"]);
   });
 

@@ -33,26 +33,35 @@ describe("arguments nested deeper than the limit", () => {
     ["arrays", 2_000, true],
     ["objects", 100_000, false],
     ["arrays", 100_000, true],
-  ])("%s nested %i levels deep are INPUT_TOO_DEEP with a receipt, every time, never a rejection", async (_what, depth, arrays) => {
-    const { runtime, sink } = await setup();
-    const args = nest(depth as number, arrays as boolean);
-    for (let i = 0; i < 2; i++) {
-      const outcome = await runtime.call("echo", args);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.error.code).toBe("INPUT_TOO_DEEP");
-      expect(outcome.error.message).toContain(`more than ${MAX_JSON_DEPTH} levels deep`);
-      expect(outcome.error.message).toContain("send flatter data");
-      expect(sink.receipts.at(-1)).toEqual(outcome.receipt);
-    }
-    expect(sink.receipts.map((r) => r.outcome)).toEqual(["INPUT_TOO_DEEP", "INPUT_TOO_DEEP"]);
-  });
+  ])(
+    "%s nested %i levels deep are INPUT_TOO_DEEP with a receipt, every time, never a rejection",
+    async (_what, depth, arrays) => {
+      const { runtime, sink } = await setup();
+      const args = nest(depth as number, arrays as boolean);
+      for (let i = 0; i < 2; i++) {
+        const outcome = await runtime.call("echo", args);
+        expect(outcome.ok).toBe(false);
+        if (outcome.ok) return;
+        expect(outcome.error.code).toBe("INPUT_TOO_DEEP");
+        expect(outcome.error.message).toContain(`more than ${MAX_JSON_DEPTH} levels deep`);
+        expect(outcome.error.message).toContain("send flatter data");
+        expect(sink.receipts.at(-1)).toEqual(outcome.receipt);
+      }
+      expect(sink.receipts.map((r) => r.outcome)).toEqual(["INPUT_TOO_DEEP", "INPUT_TOO_DEEP"]);
+    },
+  );
 
   it("accepts exactly the limit and refuses one level more", async () => {
     const { runtime } = await setup();
     for (const arrays of [false, true]) {
-      expect(await runtime.call("echo", nest(MAX_JSON_DEPTH, arrays))).toMatchObject({ ok: true, content: nest(MAX_JSON_DEPTH, arrays) });
-      expect(await runtime.call("echo", nest(MAX_JSON_DEPTH + 1, arrays))).toMatchObject({ ok: false, error: { code: "INPUT_TOO_DEEP" } });
+      expect(await runtime.call("echo", nest(MAX_JSON_DEPTH, arrays))).toMatchObject({
+        ok: true,
+        content: nest(MAX_JSON_DEPTH, arrays),
+      });
+      expect(await runtime.call("echo", nest(MAX_JSON_DEPTH + 1, arrays))).toMatchObject({
+        ok: false,
+        error: { code: "INPUT_TOO_DEEP" },
+      });
     }
   });
 
@@ -68,17 +77,20 @@ describe("arguments nested deeper than the limit", () => {
 });
 
 describe("results nested deeper than the limit", () => {
-  it.each([false, true])("(arrays: %s) OUTPUT_TOO_DEEP with a receipt, and the runtime keeps working", async (arrays) => {
-    const { runtime, sink } = await setup();
-    for (const depth of [2_000, 100_000]) {
-      const outcome = await runtime.call("deep_output", { depth, arrays });
-      expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_TOO_DEEP" } });
-      if (outcome.ok) return;
-      expect(outcome.error.message).toContain("Return flatter data");
-      expect(sink.receipts.at(-1)).toEqual(outcome.receipt);
-    }
-    expect(await runtime.call("deep_output", { depth: MAX_JSON_DEPTH, arrays })).toMatchObject({ ok: true });
-  });
+  it.each([false, true])(
+    "(arrays: %s) OUTPUT_TOO_DEEP with a receipt, and the runtime keeps working",
+    async (arrays) => {
+      const { runtime, sink } = await setup();
+      for (const depth of [2_000, 100_000]) {
+        const outcome = await runtime.call("deep_output", { depth, arrays });
+        expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_TOO_DEEP" } });
+        if (outcome.ok) return;
+        expect(outcome.error.message).toContain("Return flatter data");
+        expect(sink.receipts.at(-1)).toEqual(outcome.receipt);
+      }
+      expect(await runtime.call("deep_output", { depth: MAX_JSON_DEPTH, arrays })).toMatchObject({ ok: true });
+    },
+  );
 });
 
 describe("the repeat guard names only receipts that were written", () => {
@@ -120,7 +132,9 @@ describe("canonical JSON", () => {
     expect(() => canonicalJson(nest(100_000, true))).toThrow(JsonTooDeepError);
     expect(() => canonicalJson(nest(100_000, true))).toThrow(`nested deeper than ${MAX_JSON_DEPTH} levels`);
     // Unsorted keys take the general path first.
-    expect(() => canonicalJson({ b: 1, a: nest(100_000, false) })).toThrow(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(() => canonicalJson({ b: 1, a: nest(100_000, false) })).toThrow(
+      `nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
     expect(canonicalJson({ b: 1, a: nest(MAX_JSON_DEPTH - 1, false) })).toContain('"b":1');
   });
 });

@@ -33,7 +33,10 @@ describe("fixture mode", () => {
   it("runs read tools", async () => {
     const probe = freshProbe();
     const runtime = await createRuntime({ root, mode: "fixture" });
-    expect(await runtime.call("lookup", { region: "EU" })).toMatchObject({ ok: true, content: { region: "EU", days: 14 } });
+    expect(await runtime.call("lookup", { region: "EU" })).toMatchObject({
+      ok: true,
+      content: { region: "EU", days: 14 },
+    });
     expect(probe.calls.lookup).toBe(1);
     expect(probe.loads.effects ?? 0).toBe(0);
   });

@@ -64,34 +64,47 @@ const throwingProxy = (): unknown =>
   );
 
 /** Values no JSON parser produces. */
-const odd = fc.constantFrom<() => unknown>(
-  () => undefined,
-  () => Number.NaN,
-  () => -Infinity,
-  () => -0,
-  () => 10n,
-  () => Symbol("s"),
-  () => () => 1,
-  () => new Date(0),
-  () => new Map([[1, 2]]),
-  () => new Uint8Array(4),
-  () => Object.create(null),
-  () => ({ toJSON: () => ({ replaced: true }) }),
-  () => ({ toJSON: () => { throw new Error("toJSON"); } }),
-  () => ({ get g(): number { throw new Error("getter"); } }),
-  cyclic,
-  throwingProxy,
-  endless,
-  () => "\ud800",
-  () => ({ "\udc00": 1 }),
-  () => JSON.parse('{"__proto__":{"polluted":true}}'),
-  () => ({ constructor: { prototype: { polluted: true } } }),
-  () => [1, , 3],
-  () => new Array(2 ** 31),
-  () => Object.assign([1, 2], { extra: true }),
-  () => ({ [Symbol("k")]: 1 }),
-  () => new (class Point { x = 1; })(),
-).map((make) => make());
+const odd = fc
+  .constantFrom<() => unknown>(
+    () => undefined,
+    () => Number.NaN,
+    () => -Infinity,
+    () => -0,
+    () => 10n,
+    () => Symbol("s"),
+    () => () => 1,
+    () => new Date(0),
+    () => new Map([[1, 2]]),
+    () => new Uint8Array(4),
+    () => Object.create(null),
+    () => ({ toJSON: () => ({ replaced: true }) }),
+    () => ({
+      toJSON: () => {
+        throw new Error("toJSON");
+      },
+    }),
+    () => ({
+      get g(): number {
+        throw new Error("getter");
+      },
+    }),
+    cyclic,
+    throwingProxy,
+    endless,
+    () => "\ud800",
+    () => ({ "\udc00": 1 }),
+    () => JSON.parse('{"__proto__":{"polluted":true}}'),
+    () => ({ constructor: { prototype: { polluted: true } } }),
+    () => [1, , 3],
+    () => new Array(2 ** 31),
+    () => Object.assign([1, 2], { extra: true }),
+    () => ({ [Symbol("k")]: 1 }),
+    () =>
+      new (class Point {
+        x = 1;
+      })(),
+  )
+  .map((make) => make());
 
 const json = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: "small" }, fc.jsonValue(), tie("array"), tie("object")),
@@ -103,11 +116,17 @@ const json = fc.letrec((tie) => ({
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
   json,
   odd,
-  fc.tuple(fc.integer({ min: 0, max: 3_000 }), fc.boolean(), fc.oneof(json, odd)).map(([depth, arrays, leaf]) => nest(depth, arrays, leaf)),
+  fc
+    .tuple(fc.integer({ min: 0, max: 3_000 }), fc.boolean(), fc.oneof(json, odd))
+    .map(([depth, arrays, leaf]) => nest(depth, arrays, leaf)),
   fc.integer({ min: 250, max: 262 }).map((depth) => nest(depth, depth % 2 === 0, 1)),
   fc.integer({ min: 0, max: 40_000 }).map((n) => Array.from({ length: n }, (_, i) => i)),
-  fc.integer({ min: 0, max: 10_000 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${n - i}`, i]))),
-  fc.tuple(fc.integer({ min: 0, max: 1_200_000 }), fc.constantFrom("x", '"', "\u0000", "é", "😀")).map(([n, c]) => c.repeat(n)),
+  fc
+    .integer({ min: 0, max: 10_000 })
+    .map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${n - i}`, i]))),
+  fc
+    .tuple(fc.integer({ min: 0, max: 1_200_000 }), fc.constantFrom("x", '"', "\u0000", "é", "😀"))
+    .map(([n, c]) => c.repeat(n)),
   fc.tuple(json, odd, fc.string()).map(([a, b, key]) => ({ a, [key]: b })),
 );
 
@@ -124,48 +143,83 @@ async function settles(call: () => Promise<CallOutcome>): Promise<CallOutcome> {
 }
 
 describe("fuzz: call() always resolves to an outcome with a receipt", () => {
-  it("for any arguments", async () => {
-    await fc.assert(
-      fc.asyncProperty(hostile, fc.constantFrom("echo", "lookup", "composite", "zod_tool", "write_tool"), async (args, tool) => {
-        await settles(() => runtime.startRun().call(tool, args as never));
-      }),
-      { numRuns: 50 },
-    );
-  }, FUZZ_TIMEOUT_MS);
+  it(
+    "for any arguments",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          hostile,
+          fc.constantFrom("echo", "lookup", "composite", "zod_tool", "write_tool"),
+          async (args, tool) => {
+            await settles(() => runtime.startRun().call(tool, args as never));
+          },
+        ),
+        { numRuns: 50 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it("for any tool name", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), hostile), async (name) => {
-        const outcome = await settles(() => runtime.call(name as string, {}));
-        if (typeof name !== "string") expect(outcome).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
-      }),
-      { numRuns: 50 },
-    );
-  }, FUZZ_TIMEOUT_MS);
+  it(
+    "for any tool name",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.string(), hostile), async (name) => {
+          const outcome = await settles(() => runtime.call(name as string, {}));
+          if (typeof name !== "string") expect(outcome).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
+        }),
+        { numRuns: 50 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it("for any result, with or without an output schema", async () => {
-    await fc.assert(
-      fc.asyncProperty(hostile, fc.boolean(), async (output, typed) => {
-        probe().flags.output = typed ? { value: output } : output;
-        await settles(() => runtime.startRun().call(typed ? "probe_typed_output" : "probe_output", {}));
-      }),
-      { numRuns: 50 },
-    );
-  }, FUZZ_TIMEOUT_MS);
+  it(
+    "for any result, with or without an output schema",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hostile, fc.boolean(), async (output, typed) => {
+          probe().flags.output = typed ? { value: output } : output;
+          await settles(() => runtime.startRun().call(typed ? "probe_typed_output" : "probe_output", {}));
+        }),
+        { numRuns: 50 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it("for nested calls with any arguments", async () => {
-    await fc.assert(
-      fc.asyncProperty(hostile, async (args) => {
-        const outcome = await settles(() => runtime.startRun().call("composite", { calls: [{ name: "echo", args: args as never }] }));
-        if (outcome.ok) expect(sink.receipts.at(-2)!.parentId).toBe(outcome.receipt.callId);
-      }),
-      { numRuns: 50 },
-    );
-  }, FUZZ_TIMEOUT_MS);
+  it(
+    "for nested calls with any arguments",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hostile, async (args) => {
+          const outcome = await settles(() =>
+            runtime.startRun().call("composite", { calls: [{ name: "echo", args: args as never }] }),
+          );
+          if (outcome.ok) expect(sink.receipts.at(-2)!.parentId).toBe(outcome.receipt.callId);
+        }),
+        { numRuns: 50 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 });
 
 describe("fuzz: lock entries", () => {
-  const FIELDS = ["description", "input", "output", "nestedTools", "timeoutMs", "result", "sandbox", "allowRepeat", "effect", "export", "source", "unknownField"];
+  const FIELDS = [
+    "description",
+    "input",
+    "output",
+    "nestedTools",
+    "timeoutMs",
+    "result",
+    "sandbox",
+    "allowRepeat",
+    "effect",
+    "export",
+    "source",
+    "unknownField",
+  ];
   const lockValue = fc.oneof(
     json,
     fc.tuple(fc.integer({ min: 200, max: 3_000 }), fc.boolean()).map(([depth, arrays]) => nest(depth, arrays, "leaf")),
@@ -173,41 +227,52 @@ describe("fuzz: lock entries", () => {
     fc.integer({ min: 0, max: 500_000 }).map((n) => "d".repeat(n)),
   );
 
-  it("a re-signed lock whose entry holds any JSON: createRuntime refuses it with a RuntimeError, or every call resolves with a receipt", async () => {
-    const project = copyProject("test/runtime/projects/pipeline");
-    const built = await builtProject("pipeline");
-    const lockText = readFileSync(join(built, "cave.lock"), "utf8");
-    // The lock's build folder is used as is; only cave.lock changes.
-    const { cpSync } = await import("node:fs");
-    cpSync(join(built, ".cave"), join(project, ".cave"), { recursive: true });
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...FIELDS), lockValue, fc.constantFrom("echo", "lookup", "composite"), async (field, value, tool) => {
-        const lock = JSON.parse(lockText) as Record<string, unknown> & { tools: Record<string, Record<string, unknown>> };
-        lock.tools[tool]![field] = value;
-        delete lock.integrity;
-        delete lock.toolHashes;
-        let sealed: unknown;
-        try {
-          sealed = sealLock(lock as never);
-        } catch {
-          sealed = { ...lock, integrity: `sha256-${"0".repeat(64)}` };
-        }
-        writeFileSync(join(project, "cave.lock"), JSON.stringify(sealed, null, 2));
-        const receipts = new MemoryReceiptSink();
-        let rt: Runtime;
-        try {
-          rt = await createRuntime({ root: project, mode: "host", receipts });
-        } catch (thrown) {
-          expect(thrown).toBeInstanceOf(RuntimeError);
-          return;
-        }
-        for (const name of [tool, "echo"]) {
-          const outcome = await rt.call(name, { region: "EU", calls: [] });
-          expect(receipts.receipts.at(-1)).toBe(outcome.receipt);
-          if (!outcome.ok) expect(outcome.error.code).not.toBe("RUNTIME_FAULT");
-        }
-      }),
-      { numRuns: 20 },
-    );
-  }, FUZZ_TIMEOUT_MS);
+  it(
+    "a re-signed lock whose entry holds any JSON: createRuntime refuses it with a RuntimeError, or every call resolves with a receipt",
+    async () => {
+      const project = copyProject("test/runtime/projects/pipeline");
+      const built = await builtProject("pipeline");
+      const lockText = readFileSync(join(built, "cave.lock"), "utf8");
+      // The lock's build folder is used as is; only cave.lock changes.
+      const { cpSync } = await import("node:fs");
+      cpSync(join(built, ".cave"), join(project, ".cave"), { recursive: true });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...FIELDS),
+          lockValue,
+          fc.constantFrom("echo", "lookup", "composite"),
+          async (field, value, tool) => {
+            const lock = JSON.parse(lockText) as Record<string, unknown> & {
+              tools: Record<string, Record<string, unknown>>;
+            };
+            lock.tools[tool]![field] = value;
+            delete lock.integrity;
+            delete lock.toolHashes;
+            let sealed: unknown;
+            try {
+              sealed = sealLock(lock as never);
+            } catch {
+              sealed = { ...lock, integrity: `sha256-${"0".repeat(64)}` };
+            }
+            writeFileSync(join(project, "cave.lock"), JSON.stringify(sealed, null, 2));
+            const receipts = new MemoryReceiptSink();
+            let rt: Runtime;
+            try {
+              rt = await createRuntime({ root: project, mode: "host", receipts });
+            } catch (thrown) {
+              expect(thrown).toBeInstanceOf(RuntimeError);
+              return;
+            }
+            for (const name of [tool, "echo"]) {
+              const outcome = await rt.call(name, { region: "EU", calls: [] });
+              expect(receipts.receipts.at(-1)).toBe(outcome.receipt);
+              if (!outcome.ok) expect(outcome.error.code).not.toBe("RUNTIME_FAULT");
+            }
+          },
+        ),
+        { numRuns: 20 },
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 });

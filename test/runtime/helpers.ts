@@ -7,7 +7,10 @@ import type { Probe } from "./projects/pipeline/tools/probe.js";
 export async function builtProject(name: string): Promise<string> {
   const root = copyProject(`test/runtime/projects/${name}`);
   const result = await build({ root });
-  expect(result.diagnostics.filter((d) => d.severity === "error"), "the test project must build").toEqual([]);
+  expect(
+    result.diagnostics.filter((d) => d.severity === "error"),
+    "the test project must build",
+  ).toEqual([]);
   expect(result.ok).toBe(true);
   return root;
 }

@@ -17,7 +17,10 @@ describe("snapshotJson", () => {
   it("accepts shared (non-cyclic) references and null-prototype objects", () => {
     const shared = { x: 1 };
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, { y: 2 });
-    expect(snapshotJson({ a: shared, b: shared, bare }, 1_000)).toMatchObject({ ok: true, value: { a: { x: 1 }, b: { x: 1 }, bare: { y: 2 } } });
+    expect(snapshotJson({ a: shared, b: shared, bare }, 1_000)).toMatchObject({
+      ok: true,
+      value: { a: { x: 1 }, b: { x: 1 }, bare: { y: 2 } },
+    });
   });
 
   it.each([

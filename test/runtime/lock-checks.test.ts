@@ -42,20 +42,37 @@ describe("splitLock", () => {
 
   it("answers only for the layout cave build writes, and then faithfully (seeded random values, names and indents)", () => {
     let seed = 42;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const strings = ["", "a", 'he said "hi"', "back\\slash\\", "colon: space", '": ', "{[,]}", "é ü \u2028", "tab\tnew\nline", "\\\"", "tools", '\n    "x": '];
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const strings = [
+      "",
+      "a",
+      'he said "hi"',
+      "back\\slash\\",
+      "colon: space",
+      '": ',
+      "{[,]}",
+      "é ü \u2028",
+      "tab\tnew\nline",
+      '\\"',
+      "tools",
+      '\n    "x": ',
+    ];
     const value = (depth: number): unknown => {
       const kind = depth > 3 ? random() * 3 : random() * 6;
       if (kind < 1) return pick(strings);
       if (kind < 2) return pick([0, -1.5, 1e21, 12345, 0.000001, true, false, null]);
       if (kind < 3) return pick(strings) + String(Math.floor(random() * 100));
       if (kind < 4.5) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, (_, i) => [pick(strings) + i, value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, (_, i) => [pick(strings) + i, value(depth + 1)]),
+      );
     };
     let answered = 0;
     for (let round = 0; round < 300; round++) {
-      const tools = Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, (_, i) => [pick(["t", "a b", 'q"', "é"]) + i, value(2)]));
+      const tools = Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, (_, i) => [pick(["t", "a b", 'q"', "é"]) + i, value(2)]),
+      );
       const lock = { a: value(1), b: value(1), tools };
       const text = `${JSON.stringify(lock, null, pick([0, 1, 2, 2, 2, 4, "\t"]))}\n`;
       if (faithful(pick([text, text, text.replaceAll("\n", "\r\n")])) !== undefined) answered++;
@@ -69,18 +86,31 @@ describe("splitLock", () => {
     for (const order of ["sorted", "reversed"]) {
       const names = Array.from({ length: 60 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
       if (order === "reversed") names.reverse();
-      const tools = Object.fromEntries(names.map((name, i) => [name, { ...(entries[i % entries.length] as Json), description: `${name} ${"x".repeat(i * 97)}` }]));
+      const tools = Object.fromEntries(
+        names.map((name, i) => [
+          name,
+          { ...(entries[i % entries.length] as Json), description: `${name} ${"x".repeat(i * 97)}` },
+        ]),
+      );
       const text = `${JSON.stringify({ ...example, tools }, null, 2)}\n`;
       const split = splitLock(Buffer.from(text))!;
       // More reads than bisections: the later ones come from the index.
-      for (const name of [...names].sort().reverse()) expect(split.entry(name), `${order} ${name}`).toEqual({ value: tools[name] });
+      for (const name of [...names].sort().reverse())
+        expect(split.entry(name), `${order} ${name}`).toEqual({ value: tools[name] });
       expect(split.entry("tool_999")).toBeUndefined();
     }
   });
 
   it("gives up on what is not a whole lock in that layout: the runtime then parses it whole", () => {
     const cut = exampleText.slice(0, Math.floor(exampleText.length / 2));
-    for (const text of [cut, exampleText.slice(0, -3), "{}\n", '{\n  "tools": {}\n}\n', '{\n  "a": 1,\n  "tools": [\n  ]\n}\n', '{\n  "a": 1 2,\n  "tools": {}\n}\n']) {
+    for (const text of [
+      cut,
+      exampleText.slice(0, -3),
+      "{}\n",
+      '{\n  "tools": {}\n}\n',
+      '{\n  "a": 1,\n  "tools": [\n  ]\n}\n',
+      '{\n  "a": 1 2,\n  "tools": {}\n}\n',
+    ]) {
       expect(splitLock(Buffer.from(text)), text.slice(0, 40)).toBeUndefined();
     }
     expect(splitLock(Buffer.from('{\n  "a": 1,\n  "tools": {}\n}\n'))?.entry("a")).toBeUndefined();
@@ -101,34 +131,143 @@ describe("checkLockShape", () => {
   });
 
   it.each<[string, (lock: Json) => void, string]>([
-    ["an unknown effect", (l) => (l.tools[first].effect = "delete"), `tools.${first}.effect must be one of read, write, idempotent, external`],
-    ["missing keys, reported in the schema's order", (l) => { delete l.tools[first].timeoutMs; delete l.tools[first].module; }, `tools.${first}.module must be present`],
-    ["missing top-level keys, in the schema's order", (l) => { delete l.agents; delete l.buildDir; }, "buildDir must be present"],
+    [
+      "an unknown effect",
+      (l) => (l.tools[first].effect = "delete"),
+      `tools.${first}.effect must be one of read, write, idempotent, external`,
+    ],
+    [
+      "missing keys, reported in the schema's order",
+      (l) => {
+        delete l.tools[first].timeoutMs;
+        delete l.tools[first].module;
+      },
+      `tools.${first}.module must be present`,
+    ],
+    [
+      "missing top-level keys, in the schema's order",
+      (l) => {
+        delete l.agents;
+        delete l.buildDir;
+      },
+      "buildDir must be present",
+    ],
     ["an unknown key", (l) => (l.tools[first].zzz = 1), `tools.${first}.zzz must be absent (unknown key)`],
-    ["an unknown plan key", (l) => (l.tools[first].result.plan.extra = 1), `tools.${first}.result.plan.extra must be absent (unknown key)`],
-    ["a path leaving the project", (l) => (l.tools[first].source.bundle = "../outside.mjs"), `tools.${first}.source.bundle must be a POSIX path relative to the project root, inside it`],
-    ["an absolute path", (l) => (l.tools[first].module = "/abs/tool.ts"), `tools.${first}.module must be a POSIX path relative to the project root, inside it`],
-    ["a drive letter", (l) => (l.buildDir = "C:/build"), "buildDir must be a POSIX path relative to the project root, inside it"],
-    ["a backslash", (l) => (l.tools[first].source.bundle = ".cave\\bundle.mjs"), `tools.${first}.source.bundle must be a POSIX path relative to the project root, inside it`],
-    ["an empty segment", (l) => (l.tools[first].source.bundle = ".cave//bundle.mjs"), `tools.${first}.source.bundle must be a POSIX path relative to the project root, inside it`],
-    ["a trailing slash", (l) => (l.tools[first].module = "tools/"), `tools.${first}.module must be a POSIX path relative to the project root, inside it`],
-    ["a dot segment", (l) => (l.tools[first].module = "tools/./a.ts"), `tools.${first}.module must be a POSIX path relative to the project root, inside it`],
-    ["an upper-case hash", (l) => (l.tools[first].source.sha256 = `sha256-${"A".repeat(64)}`), `tools.${first}.source.sha256 must be a sha256-<64 hex> hash`],
-    ["a short validator hash", (l) => (l.tools[first].input.validation.sha256 = "sha256-abc"), `tools.${first}.input.validation.sha256 must be a sha256-<64 hex> hash`],
-    ["a repeated environment name", (l) => (l.tools[first].sandbox.env = ["API_KEY", "API_KEY"]), `tools.${first}.sandbox.env must be an array of distinct environment names`],
-    ["a bad environment name", (l) => (l.tools[first].sandbox.env = ["1KEY"]), `tools.${first}.sandbox.env must be an array of distinct environment names`],
-    ["unsorted nested tools", (l) => (l.tools[first].nestedTools = [second, first].sort().reverse()), `tools.${first}.nestedTools must be a sorted array of distinct tool names`],
-    ["an unknown validation kind", (l) => (l.tools[first].input.validation.kind = "runtime"), `tools.${first}.input.validation.kind must be "precompiled" or "opaque"`],
-    ["a dangling nested tool", (l) => (l.tools[first].nestedTools = ["ghost"]), `tools.${first}.nestedTools must be names of locked tools ("ghost" is not in the lock)`],
-    ["a dangling agent tool", (l) => (l.agents[agent].tools = ["ghost"]), `agents.${agent}.tools must be names of locked tools ("ghost" is not in the lock)`],
+    [
+      "an unknown plan key",
+      (l) => (l.tools[first].result.plan.extra = 1),
+      `tools.${first}.result.plan.extra must be absent (unknown key)`,
+    ],
+    [
+      "a path leaving the project",
+      (l) => (l.tools[first].source.bundle = "../outside.mjs"),
+      `tools.${first}.source.bundle must be a POSIX path relative to the project root, inside it`,
+    ],
+    [
+      "an absolute path",
+      (l) => (l.tools[first].module = "/abs/tool.ts"),
+      `tools.${first}.module must be a POSIX path relative to the project root, inside it`,
+    ],
+    [
+      "a drive letter",
+      (l) => (l.buildDir = "C:/build"),
+      "buildDir must be a POSIX path relative to the project root, inside it",
+    ],
+    [
+      "a backslash",
+      (l) => (l.tools[first].source.bundle = ".cave\\bundle.mjs"),
+      `tools.${first}.source.bundle must be a POSIX path relative to the project root, inside it`,
+    ],
+    [
+      "an empty segment",
+      (l) => (l.tools[first].source.bundle = ".cave//bundle.mjs"),
+      `tools.${first}.source.bundle must be a POSIX path relative to the project root, inside it`,
+    ],
+    [
+      "a trailing slash",
+      (l) => (l.tools[first].module = "tools/"),
+      `tools.${first}.module must be a POSIX path relative to the project root, inside it`,
+    ],
+    [
+      "a dot segment",
+      (l) => (l.tools[first].module = "tools/./a.ts"),
+      `tools.${first}.module must be a POSIX path relative to the project root, inside it`,
+    ],
+    [
+      "an upper-case hash",
+      (l) => (l.tools[first].source.sha256 = `sha256-${"A".repeat(64)}`),
+      `tools.${first}.source.sha256 must be a sha256-<64 hex> hash`,
+    ],
+    [
+      "a short validator hash",
+      (l) => (l.tools[first].input.validation.sha256 = "sha256-abc"),
+      `tools.${first}.input.validation.sha256 must be a sha256-<64 hex> hash`,
+    ],
+    [
+      "a repeated environment name",
+      (l) => (l.tools[first].sandbox.env = ["API_KEY", "API_KEY"]),
+      `tools.${first}.sandbox.env must be an array of distinct environment names`,
+    ],
+    [
+      "a bad environment name",
+      (l) => (l.tools[first].sandbox.env = ["1KEY"]),
+      `tools.${first}.sandbox.env must be an array of distinct environment names`,
+    ],
+    [
+      "unsorted nested tools",
+      (l) => (l.tools[first].nestedTools = [second, first].sort().reverse()),
+      `tools.${first}.nestedTools must be a sorted array of distinct tool names`,
+    ],
+    [
+      "an unknown validation kind",
+      (l) => (l.tools[first].input.validation.kind = "runtime"),
+      `tools.${first}.input.validation.kind must be "precompiled" or "opaque"`,
+    ],
+    [
+      "a dangling nested tool",
+      (l) => (l.tools[first].nestedTools = ["ghost"]),
+      `tools.${first}.nestedTools must be names of locked tools ("ghost" is not in the lock)`,
+    ],
+    [
+      "a dangling agent tool",
+      (l) => (l.agents[agent].tools = ["ghost"]),
+      `agents.${agent}.tools must be names of locked tools ("ghost" is not in the lock)`,
+    ],
     ["a tool that is not an object", (l) => (l.tools[first] = []), `tools.${first} must be an object`],
-    ["a tool hash that is not a hash", (l) => (l.toolHashes[first] = "sha256-abc"), `toolHashes.${first} must be a sha256-<64 hex> hash`],
-    ["an osLayerTools name that is not locked", (l) => (l.osLayerTools = ["ghost"]), `osLayerTools must be names of locked tools ("ghost" is not in the lock)`],
-    ["a missing v2 field (sandbox.addons)", (l) => delete l.tools[first].sandbox.addons, `tools.${first}.sandbox.addons must be present`],
-    ["a missing v2 field (source.assets)", (l) => delete l.tools[first].source.assets, `tools.${first}.source.assets must be present`],
+    [
+      "a tool hash that is not a hash",
+      (l) => (l.toolHashes[first] = "sha256-abc"),
+      `toolHashes.${first} must be a sha256-<64 hex> hash`,
+    ],
+    [
+      "an osLayerTools name that is not locked",
+      (l) => (l.osLayerTools = ["ghost"]),
+      `osLayerTools must be names of locked tools ("ghost" is not in the lock)`,
+    ],
+    [
+      "a missing v2 field (sandbox.addons)",
+      (l) => delete l.tools[first].sandbox.addons,
+      `tools.${first}.sandbox.addons must be present`,
+    ],
+    [
+      "a missing v2 field (source.assets)",
+      (l) => delete l.tools[first].source.assets,
+      `tools.${first}.source.assets must be present`,
+    ],
     ["a missing v2 field (externals)", (l) => delete l.externals, "externals must be present"],
-    ["an fs scope for sandbox none", (l) => { l.tools[first].sandbox.mode = "none"; l.tools[first].sandbox.fs = { read: ["data"], write: [] }; }, `tools.${first}.sandbox.fs must be null with sandbox "none" (scopes are enforced by the sandbox)`],
-    ["an external pin without optional", (l) => (l.externals = { "node_modules/x": { name: "x", version: "1.0.0", integrity: "sha512-x" } }), "externals.node_modules/x.optional must be present"],
+    [
+      "an fs scope for sandbox none",
+      (l) => {
+        l.tools[first].sandbox.mode = "none";
+        l.tools[first].sandbox.fs = { read: ["data"], write: [] };
+      },
+      `tools.${first}.sandbox.fs must be null with sandbox "none" (scopes are enforced by the sandbox)`,
+    ],
+    [
+      "an external pin without optional",
+      (l) => (l.externals = { "node_modules/x": { name: "x", version: "1.0.0", integrity: "sha512-x" } }),
+      "externals.node_modules/x.optional must be present",
+    ],
   ])("reports %s", (_what, mutate, expected) => {
     const lock = example();
     mutate(lock);

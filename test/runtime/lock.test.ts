@@ -39,7 +39,8 @@ function writeSealed(root: string, lock: Record<string, unknown>): void {
 }
 
 /** Writes the lock with only `edit` applied, every hash left as cave build wrote it. */
-function writeEdited(root: string, edit: (lock: Record<string, any>) => void): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+function writeEdited(root: string, edit: (lock: Record<string, any>) => void): void {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const lock = readLock(root) as unknown as Record<string, unknown>;
   edit(lock);
   writeFileSync(join(root, "cave.lock"), `${JSON.stringify(lock, null, 2)}\n`);
@@ -64,7 +65,14 @@ function flipByte(file: string, at = 200): void {
 describe("start-up verification", () => {
   it("refuses a lock whose header was edited after the build (stale integrity), naming the file relative to the root", async () => {
     const root = copy();
-    writeEdited(root, (lock) => (lock.agents = { ...lock.agents, team: { module: "tools/read.ts", export: "team", description: null, tools: ["lookup"] } }));
+    writeEdited(
+      root,
+      (lock) =>
+        (lock.agents = {
+          ...lock.agents,
+          team: { module: "tools/read.ts", export: "team", description: null, tools: ["lookup"] },
+        }),
+    );
     const error = await refusal({ root, mode: "host" });
     expect(error.code).toBe("LOCK_MISMATCH");
     expect(error.message).toMatch(/^cave\.lock does not match its integrity hash/);
@@ -82,7 +90,9 @@ describe("start-up verification", () => {
       writeEdited(root, edit);
       const error = await refusal({ root, mode: "host" });
       expect(error.code).toBe("LOCK_MISMATCH");
-      expect(error.message).toMatch(/^cave\.lock does not match its integrity hash .*: it was edited after cave build; regenerate it with cave build$/);
+      expect(error.message).toMatch(
+        /^cave\.lock does not match its integrity hash .*: it was edited after cave build; regenerate it with cave build$/,
+      );
     }
   });
 
@@ -118,7 +128,12 @@ describe("start-up verification", () => {
   it("refuses a lock v1 (an earlier cave build), saying to rebuild with this version", async () => {
     const root = copy();
     // A lock v1 as cave build wrote it: one hash over everything but integrity (version is checked before any hash).
-    const { integrity: _i, toolHashes: _h, osLayerTools: _o, ...body } = { ...readLock(root), lockfileVersion: 1 } as Record<string, unknown>;
+    const {
+      integrity: _i,
+      toolHashes: _h,
+      osLayerTools: _o,
+      ...body
+    } = { ...readLock(root), lockfileVersion: 1 } as Record<string, unknown>;
     writeFileSync(join(root, "cave.lock"), `${JSON.stringify({ ...body, integrity: hashJson(body) }, null, 2)}\n`);
     const error = await refusal({ root, mode: "host" });
     expect(error.code).toBe("LOCK_VERSION_UNSUPPORTED");
@@ -129,12 +144,20 @@ describe("start-up verification", () => {
 
   it("refuses a lock cut short at start-up, wherever it was cut", async () => {
     const text = readFileSync(join(built, "cave.lock"));
-    for (const at of [text.length - 2, text.length - 4, Math.floor(text.length * 0.9), Math.floor(text.length / 2), 40]) {
+    for (const at of [
+      text.length - 2,
+      text.length - 4,
+      Math.floor(text.length * 0.9),
+      Math.floor(text.length / 2),
+      40,
+    ]) {
       const root = copy();
       writeFileSync(join(root, "cave.lock"), text.subarray(0, at));
       const error = await refusal({ root, mode: "host" });
       expect(error.code).toBe("LOCK_INVALID");
-      expect(error.message).toBe("cave.lock is not valid JSON (or was cut short); regenerate it with cave build and never edit it by hand");
+      expect(error.message).toBe(
+        "cave.lock is not valid JSON (or was cut short); regenerate it with cave build and never edit it by hand",
+      );
     }
   });
 
@@ -157,13 +180,20 @@ describe("start-up verification", () => {
     writeSealed(root, { ...lock, buildDir: "../elsewhere" } as unknown as Record<string, unknown>);
     const error = await refusal({ root, mode: "host" });
     expect(error.code).toBe("LOCK_INVALID");
-    expect(error.message).toBe("cave.lock is not a valid lockfileVersion 2 lock: buildDir must be a POSIX path relative to the project root, inside it; regenerate it with cave build");
+    expect(error.message).toBe(
+      "cave.lock is not a valid lockfileVersion 2 lock: buildDir must be a POSIX path relative to the project root, inside it; regenerate it with cave build",
+    );
 
     const agent = { module: "tools/read.ts", export: "team", description: null, tools: ["ghost", "lookup"] };
     writeSealed(root, { ...lock, agents: { ...lock.agents, team: agent } } as unknown as Record<string, unknown>);
-    expect((await refusal({ root, mode: "host" })).message).toContain('agents.team.tools must be names of locked tools ("ghost" is not in the lock)');
+    expect((await refusal({ root, mode: "host" })).message).toContain(
+      'agents.team.tools must be names of locked tools ("ghost" is not in the lock)',
+    );
 
-    writeSealed(root, { ...lock, tools: { ...lock.tools, "bad name!": lock.tools.lookup } } as unknown as Record<string, unknown>);
+    writeSealed(root, { ...lock, tools: { ...lock.tools, "bad name!": lock.tools.lookup } } as unknown as Record<
+      string,
+      unknown
+    >);
     expect((await refusal({ root, mode: "host" })).message).toContain("toolHashes.bad name! must be named by");
   });
 
@@ -179,12 +209,17 @@ describe("start-up verification", () => {
       if (outcome.ok) return;
       expect(outcome.error.code).toBe("LOCK_MISMATCH");
       expect(outcome.error.message).toMatch(
-        new RegExp(`^cave\\.lock: the entry of tool "lookup" does not match its hash in toolHashes \\(it says ${pinned}, the entry hashes to sha256-[0-9a-f]{64}\\): it was edited after cave build, so this tool is not run; regenerate the lock with cave build and deploy it unchanged \\(the other tools still run\\)$`),
+        new RegExp(
+          `^cave\\.lock: the entry of tool "lookup" does not match its hash in toolHashes \\(it says ${pinned}, the entry hashes to sha256-[0-9a-f]{64}\\): it was edited after cave build, so this tool is not run; regenerate the lock with cave build and deploy it unchanged \\(the other tools still run\\)$`,
+        ),
       );
       expect(outcome.receipt.outcome).toBe("LOCK_MISMATCH");
     }
     expect(await runtime.call("echo", { text: "still here" })).toMatchObject({ ok: true });
-    await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining('the entry of tool "lookup"') });
+    await expect(runtime.verifyAll()).rejects.toMatchObject({
+      code: "LOCK_MISMATCH",
+      message: expect.stringContaining('the entry of tool "lookup"'),
+    });
   });
 
   it("refuses a tool whose entry is gone from the lock on its first use, while the other tools run", async () => {
@@ -194,7 +229,8 @@ describe("start-up verification", () => {
     const outcome = await runtime.call("lookup", { region: "EU" });
     expect(outcome.ok ? undefined : outcome.error).toEqual({
       code: "LOCK_MISMATCH",
-      message: 'cave.lock has no entry for tool "lookup", which its toolHashes pins: the lock was cut short or edited after cave build; regenerate it with cave build and deploy it unchanged (the other tools still run)',
+      message:
+        'cave.lock has no entry for tool "lookup", which its toolHashes pins: the lock was cut short or edited after cave build; regenerate it with cave build and deploy it unchanged (the other tools still run)',
     });
     expect(await runtime.call("echo", {})).toMatchObject({ ok: true });
   });
@@ -227,13 +263,18 @@ describe("start-up verification", () => {
     expect(lookup.ok).toBe(false);
     expect(lookup.ok ? undefined : lookup.error).toEqual({
       code: "LOCK_INVALID",
-      message: "cave.lock is not a valid lockfileVersion 2 lock: tools.lookup.effect must be one of read, write, idempotent, external; regenerate it with cave build",
+      message:
+        "cave.lock is not a valid lockfileVersion 2 lock: tools.lookup.effect must be one of read, write, idempotent, external; regenerate it with cave build",
     });
     expect(lookup.receipt.outcome).toBe("LOCK_INVALID");
     const composite = await runtime.call("composite", {});
-    expect(composite.ok ? undefined : composite.error.message).toContain('tools.composite.nestedTools must be names of locked tools ("ghost" is not in the lock)');
+    expect(composite.ok ? undefined : composite.error.message).toContain(
+      'tools.composite.nestedTools must be names of locked tools ("ghost" is not in the lock)',
+    );
     const hang = await runtime.call("hang", {});
-    expect(hang.ok ? undefined : hang.error.message).toContain("tools.hang.source.bundle must be a POSIX path relative to the project root");
+    expect(hang.ok ? undefined : hang.error.message).toContain(
+      "tools.hang.source.bundle must be a POSIX path relative to the project root",
+    );
 
     // The other tools run; the deploy-time checks read every entry and refuse.
     expect(await runtime.call("echo", { text: "still here" })).toMatchObject({ ok: true });
@@ -245,7 +286,10 @@ describe("start-up verification", () => {
     const root = copy();
     const lock = readLock(root);
     const description = 'Looks up "a": b, {c}: \\"d\\" \u00e9\n';
-    writeSealed(root, { ...lock, tools: { ...lock.tools, lookup: { ...lock.tools.lookup, description } } } as unknown as Record<string, unknown>);
+    writeSealed(root, {
+      ...lock,
+      tools: { ...lock.tools, lookup: { ...lock.tools.lookup, description } },
+    } as unknown as Record<string, unknown>);
     const text = readFileSync(join(root, "cave.lock"), "utf8");
     writeFileSync(join(root, "cave.lock"), text.replaceAll("\n", "\r\n").replaceAll("  ", "\t"));
     const runtime = await createRuntime({ root, mode: "host" });
@@ -260,13 +304,21 @@ describe("start-up verification", () => {
     writeFileSync(join(root, "cave.lock"), text.replace('"lockfileVersion": 2', '"lockfileVersion": 2 0'));
     const error = await refusal({ root, mode: "host" });
     expect(error.code).toBe("LOCK_INVALID");
-    expect(error.message).toBe("cave.lock is not valid JSON (or was cut short); regenerate it with cave build and never edit it by hand");
+    expect(error.message).toBe(
+      "cave.lock is not valid JSON (or was cut short); regenerate it with cave build and never edit it by hand",
+    );
 
     const at = text.indexOf('\n    "lookup": {');
     const timeout = /"timeoutMs": (\d)(\d+)/.exec(text.slice(at))!;
-    writeFileSync(join(root, "cave.lock"), text.slice(0, at) + text.slice(at).replace(timeout[0], `"timeoutMs": ${timeout[1]} ${timeout[2]}`));
+    writeFileSync(
+      join(root, "cave.lock"),
+      text.slice(0, at) + text.slice(at).replace(timeout[0], `"timeoutMs": ${timeout[1]} ${timeout[2]}`),
+    );
     const runtime = await createRuntime({ root, mode: "host" });
-    expect(await runtime.call("lookup", { region: "EU" })).toMatchObject({ ok: false, error: { code: "LOCK_MISMATCH", message: expect.stringContaining("the entry hashes to (not JSON)") } });
+    expect(await runtime.call("lookup", { region: "EU" })).toMatchObject({
+      ok: false,
+      error: { code: "LOCK_MISMATCH", message: expect.stringContaining("the entry hashes to (not JSON)") },
+    });
     expect(await runtime.call("echo", {})).toMatchObject({ ok: true });
   });
 
@@ -282,7 +334,9 @@ describe("start-up verification", () => {
     expect(bad.message).toContain("limits.maxInputBytes must be an integer of at least 1");
     const runtime = await createRuntime({ root: built, mode: "host" });
     expect(() => runtime.startRun({ budjet: {} } as never)).toThrow(/unknown option "budjet"/);
-    await expect(runtime.call("lookup", { region: "EU" }, { speculate: true } as never)).rejects.toThrow(/unknown option "speculate"/);
+    await expect(runtime.call("lookup", { region: "EU" }, { speculate: true } as never)).rejects.toThrow(
+      /unknown option "speculate"/,
+    );
   });
 
   it("reads nothing but the lock at start-up: a missing build folder is found on first use", async () => {
@@ -309,7 +363,10 @@ describe("tampering after the build", () => {
     const bundle = lock.tools.lookup!.source.bundle;
     flipByte(join(root, bundle));
     const runtime = await createRuntime({ root, mode: "host" });
-    await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining(bundle) });
+    await expect(runtime.verifyAll()).rejects.toMatchObject({
+      code: "LOCK_MISMATCH",
+      message: expect.stringContaining(bundle),
+    });
     const outcome = await runtime.call("lookup", { region: "EU" });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
@@ -327,7 +384,10 @@ describe("tampering after the build", () => {
     if (validation.kind !== "precompiled") throw new Error("lookup's input is precompiled");
     flipByte(join(root, validation.module));
     const runtime = await createRuntime({ root, mode: "host" });
-    await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining(validation.module) });
+    await expect(runtime.verifyAll()).rejects.toMatchObject({
+      code: "LOCK_MISMATCH",
+      message: expect.stringContaining(validation.module),
+    });
     const outcome = await runtime.call("lookup", { region: "EU" });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
@@ -364,7 +424,10 @@ describe("the lock's two readings: its layout from cave build (header alone) and
     const text = readFileSync(join(root, "cave.lock"), "utf8");
     // Break echo's entry in place (the file stays the shape cave build writes, the JSON of one entry does not parse).
     const at = text.indexOf('\n    "echo": {');
-    writeFileSync(join(root, "cave.lock"), `${text.slice(0, at)}\n    "echo": {{${text.slice(at + '\n    "echo": {'.length)}`);
+    writeFileSync(
+      join(root, "cave.lock"),
+      `${text.slice(0, at)}\n    "echo": {{${text.slice(at + '\n    "echo": {'.length)}`,
+    );
     const lock = await readLockFile(join(root, "cave.lock"), "cave.lock");
     expect(lock.tool("lookup")?.effect).toBe("read");
     expect(() => lock.tool("echo")).toThrow(/the entry of tool "echo" does not match its hash in toolHashes/);

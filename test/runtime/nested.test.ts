@@ -29,7 +29,12 @@ async function setup() {
 describe("nested calls", () => {
   it("reach declared tools through the pipeline, with receipts carrying the parent's id", async () => {
     const { runtime, sink } = await setup();
-    const outcome = await runtime.call("composite", { calls: [{ name: "lookup", args: { region: "EU" } }, { name: "echo", args: { x: 1 } }] });
+    const outcome = await runtime.call("composite", {
+      calls: [
+        { name: "lookup", args: { region: "EU" } },
+        { name: "echo", args: { x: 1 } },
+      ],
+    });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     const results = outcome.content as NestedResult[];
@@ -55,7 +60,11 @@ describe("nested calls", () => {
     expect(nested!.message).toContain('may not call "write_tool"');
     expect(nested!.message).toContain("nestedTools");
     expect(probe().calls.write_tool).toBeUndefined();
-    expect(sink.receipts[0]).toMatchObject({ tool: "write_tool", outcome: "NESTED_NOT_DECLARED", parentId: outcome.receipt.callId });
+    expect(sink.receipts[0]).toMatchObject({
+      tool: "write_tool",
+      outcome: "NESTED_NOT_DECLARED",
+      parentId: outcome.receipt.callId,
+    });
   });
 
   it("validates nested input with the child's schema", async () => {
@@ -69,10 +78,17 @@ describe("nested calls", () => {
   it("share the run's budget with their parent; a nested call refused for it ends the parent too", async () => {
     const { runtime, sink } = await setup();
     const run = runtime.startRun({ budget: { maxCalls: 2 } });
-    const outcome = await run.call("composite", { calls: [{ name: "echo", args: { a: 1 } }, { name: "echo", args: { a: 2 } }] });
+    const outcome = await run.call("composite", {
+      calls: [
+        { name: "echo", args: { a: 1 } },
+        { name: "echo", args: { a: 2 } },
+      ],
+    });
     expect(outcome).toMatchObject({ ok: false, error: { code: "BUDGET_EXCEEDED" } });
     if (outcome.ok) return;
-    expect(outcome.error.message).toContain(`its nested call of "echo" was refused because run ${run.id} has used its budget`);
+    expect(outcome.error.message).toContain(
+      `its nested call of "echo" was refused because run ${run.id} has used its budget`,
+    );
     expect(sink.receipts.map((r) => [r.tool, r.outcome])).toEqual([
       ["echo", "ok"],
       ["echo", "BUDGET_EXCEEDED"],
@@ -87,7 +103,9 @@ describe("nested calls", () => {
     const outcome = await run.call("composite", { calls: [{ name: "echo", args: { a: 1 } }] });
     expect(outcome).toMatchObject({ ok: false, error: { code: "BUDGET_EXCEEDED" } });
     if (outcome.ok) return;
-    expect(outcome.error.message).toContain(`its nested call of "echo" was refused because run ${run.id} has used its budget`);
+    expect(outcome.error.message).toContain(
+      `its nested call of "echo" was refused because run ${run.id} has used its budget`,
+    );
     expect(sink.receipts.map((r) => [r.tool, r.outcome])).toEqual([
       ["echo", "BUDGET_EXCEEDED"],
       ["composite", "BUDGET_EXCEEDED"],
@@ -107,7 +125,10 @@ describe("nested calls", () => {
     const counted = sink.receipts.slice(0, 11);
     expect(counted.filter((r) => r.outcome === "NESTED_NOT_DECLARED")).toHaveLength(9);
     expect(counted[9]).toMatchObject({ tool: "write_tool", outcome: "BUDGET_EXCEEDED" });
-    expect(sink.receipts.find((r) => r.tool === "composite")).toMatchObject({ outcome: "BUDGET_EXCEEDED", callId: outcome.receipt.callId });
+    expect(sink.receipts.find((r) => r.tool === "composite")).toMatchObject({
+      outcome: "BUDGET_EXCEEDED",
+      callId: outcome.receipt.callId,
+    });
     // This composite runs in-process and ignores its aborted signal, so its loop goes on; each further
     // attempt is refused at once by the budget, before anything else looks at it.
     expect(sink.receipts.slice(11).every((r) => r.outcome === "BUDGET_EXCEEDED")).toBe(true);
@@ -142,6 +163,10 @@ describe("nested calls", () => {
     const [late] = probe().late as Array<{ ok: boolean; error?: { code: string } }>;
     expect(late).toMatchObject({ ok: false, error: { code: "PARENT_SETTLED" } });
     expect(probe().calls.lookup).toBeUndefined();
-    expect(sink.receipts.at(-1)).toMatchObject({ tool: "lookup", outcome: "PARENT_SETTLED", parentId: outcome.receipt.callId });
+    expect(sink.receipts.at(-1)).toMatchObject({
+      tool: "lookup",
+      outcome: "PARENT_SETTLED",
+      parentId: outcome.receipt.callId,
+    });
   });
 });

@@ -5,7 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeNode, jsonParseMessage, nodeFeatures, type NodeProbe, type PermissionScope } from "../../runtime/sandbox/node-features.js";
+import {
+  describeNode,
+  jsonParseMessage,
+  nodeFeatures,
+  type NodeProbe,
+  type PermissionScope,
+} from "../../runtime/sandbox/node-features.js";
 
 const run = promisify(execFile);
 
@@ -22,7 +28,11 @@ const probe = (version: string, abi: string, flags: readonly string[], extra: Pa
 
 describe("describeNode (facts from a probe)", () => {
   it("Node 20: the experimental flag, no network permission, WebSocket behind a flag, .wasm imports behind a flag", () => {
-    const facts = describeNode(probe("v20.20.2", "115", ["--experimental-permission", "--allow-addons", "--allow-wasi"], { webSocketGlobal: false }));
+    const facts = describeNode(
+      probe("v20.20.2", "115", ["--experimental-permission", "--allow-addons", "--allow-wasi"], {
+        webSocketGlobal: false,
+      }),
+    );
     expect(facts).toEqual({
       version: "v20.20.2",
       major: 20,
@@ -38,7 +48,9 @@ describe("describeNode (facts from a probe)", () => {
   });
 
   it("Node 22.13+ accepts both names and takes --permission", () => {
-    const facts = describeNode(probe("22.23.5", "127", ["--permission", "--experimental-permission", "--allow-addons", "--allow-wasi"]));
+    const facts = describeNode(
+      probe("22.23.5", "127", ["--permission", "--experimental-permission", "--allow-addons", "--allow-wasi"]),
+    );
     expect(facts.version).toBe("v22.23.5");
     expect(facts.permissionFlag).toBe("--permission");
     expect(facts.permissionDeniesNetwork).toBe(false);
@@ -47,14 +59,18 @@ describe("describeNode (facts from a probe)", () => {
   });
 
   it("Node 24 rejects the old name; only --permission is taken", () => {
-    const facts = describeNode(probe("v24.22.3", "137", ["--permission", "--allow-addons", "--allow-wasi", "--allow-inspector"]));
+    const facts = describeNode(
+      probe("v24.22.3", "137", ["--permission", "--allow-addons", "--allow-wasi", "--allow-inspector"]),
+    );
     expect(facts.permissionFlag).toBe("--permission");
     expect(facts.permissionCovers).not.toContain("net");
     expect(describeNode(probe("v24.4.1", "137", ["--permission"])).wasmModuleImports).toBe(false);
   });
 
   it("a Node that accepts --allow-net (25+) has the permission model refuse the network", () => {
-    const facts = describeNode(probe("v25.9.0", "141", ["--permission", "--allow-addons", "--allow-wasi", "--allow-net"]));
+    const facts = describeNode(
+      probe("v25.9.0", "141", ["--permission", "--allow-addons", "--allow-wasi", "--allow-net"]),
+    );
     expect(facts.permissionDeniesNetwork).toBe(true);
     expect(facts.permissionCovers).toContain("net");
   });
@@ -141,15 +157,23 @@ describe("nodeFeatures() against the Node running this suite", () => {
 
   it("Node starts with the permission flag it names (every supported Node has one)", async () => {
     expect(facts.permissionFlag).not.toBeNull();
-    const { stdout } = await run(process.execPath, [facts.permissionFlag!, "-p", "typeof process.permission"], { env: {} });
+    const { stdout } = await run(process.execPath, [facts.permissionFlag!, "-p", "typeof process.permission"], {
+      env: {},
+    });
     expect(stdout.trim()).toBe("object");
   });
 
   it("every scope it says the permission model covers is refused, and network is refused exactly when it says so", async () => {
-    const { stdout } = await run(process.execPath, [facts.permissionFlag!, `--allow-fs-read=${dir}/`, "--no-warnings", join(dir, "probe.mjs"), String(port), dir], { env: {} });
+    const { stdout } = await run(
+      process.execPath,
+      [facts.permissionFlag!, `--allow-fs-read=${dir}/`, "--no-warnings", join(dir, "probe.mjs"), String(port), dir],
+      { env: {} },
+    );
     const seen = JSON.parse(stdout) as Record<PermissionScope | "webassembly", string>;
     const covered = new Set<string>(facts.permissionCovers);
-    const refused = Object.entries(seen).filter(([, verdict]) => verdict === "denied").map(([scope]) => scope);
+    const refused = Object.entries(seen)
+      .filter(([, verdict]) => verdict === "denied")
+      .map(([scope]) => scope);
     expect(refused.sort()).toEqual([...covered].sort());
     // What it does not cover really goes through: network reaches the canary here unless Node refuses it.
     expect(seen.net).toBe(facts.permissionDeniesNetwork ? "denied" : "allowed");
@@ -161,7 +185,8 @@ describe("nodeFeatures() against the Node running this suite", () => {
   it("a .wasm module imports without a flag exactly when wasmModuleImports says so", async () => {
     const outcome = await run(process.execPath, ["--no-warnings", join(dir, "wasm.mjs")], { env: {} }).then(
       ({ stdout }) => stdout.trim(),
-      (error: { stderr?: string }) => (/ERR_UNKNOWN_FILE_EXTENSION/.test(error.stderr ?? "") ? "unknown extension" : String(error.stderr)),
+      (error: { stderr?: string }) =>
+        /ERR_UNKNOWN_FILE_EXTENSION/.test(error.stderr ?? "") ? "unknown extension" : String(error.stderr),
     );
     expect(outcome).toBe(facts.wasmModuleImports ? "object" : "unknown extension");
   });
@@ -169,7 +194,11 @@ describe("nodeFeatures() against the Node running this suite", () => {
 
 describe("jsonParseMessage", () => {
   it("drops the line and column suffix V8 in Node 22+ appends, keeping the position", () => {
-    expect(jsonParseMessage(new SyntaxError("Expected double-quoted property name in JSON at position 23 (line 1 column 24)"))).toBe("Expected double-quoted property name in JSON at position 23");
+    expect(
+      jsonParseMessage(
+        new SyntaxError("Expected double-quoted property name in JSON at position 23 (line 1 column 24)"),
+      ),
+    ).toBe("Expected double-quoted property name in JSON at position 23");
     expect(jsonParseMessage("Unexpected end of JSON input")).toBe("Unexpected end of JSON input");
   });
 

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createRuntime, inProcessDispatcher, MemoryReceiptSink, RUNTIME_CODES, type Dispatcher, type Runtime } from "../../runtime/index.js";
+import {
+  createRuntime,
+  inProcessDispatcher,
+  MemoryReceiptSink,
+  RUNTIME_CODES,
+  type Dispatcher,
+  type Runtime,
+} from "../../runtime/index.js";
 import { NO_JSON_SHA256 } from "../../runtime/pipeline/receipt.js";
 import { hashJson } from "../../src/contract/hash.js";
 import { NATIVE_CONTENT, NATIVE_REFUSED, TYPED_REFUSED } from "../support/not-json-data.js";
@@ -106,13 +113,22 @@ describe("resolve", () => {
     const refusing: Dispatcher = {
       async dispatch(request) {
         seen.push(request.name);
-        return { ok: false, code: "SANDBOX_UNAVAILABLE", message: `tool "${request.name}" was not run: no sandbox here`, transient: false, effectUnknown: false };
+        return {
+          ok: false,
+          code: "SANDBOX_UNAVAILABLE",
+          message: `tool "${request.name}" was not run: no sandbox here`,
+          transient: false,
+          effectUnknown: false,
+        };
       },
       validateOpaque: () => Promise.reject(new Error("not used")),
     };
     const { runtime } = await host({ dispatchers: { required: refusing } });
     const outcome = await runtime.call("sandboxed", {});
-    expect(outcome.ok === false && outcome.error).toEqual({ code: "SANDBOX_UNAVAILABLE", message: 'tool "sandboxed" was not run: no sandbox here' });
+    expect(outcome.ok === false && outcome.error).toEqual({
+      code: "SANDBOX_UNAVAILABLE",
+      message: 'tool "sandboxed" was not run: no sandbox here',
+    });
     expect((await runtime.call("echo", { a: 1 })).ok).toBe(true);
     expect(seen).toEqual(["sandboxed"]);
     expect(probe().calls.sandboxed).toBeUndefined();
@@ -189,7 +205,8 @@ describe("breaker", () => {
   it("one run's failures open the tool's breaker for that run only (issue 13: one conversation could deny a tool to everyone)", async () => {
     const { runtime } = await host({ breaker: { failureThreshold: 3, cooldownMs: 60_000 } });
     const hostile = runtime.startRun();
-    for (let n = 1; n <= 3; n++) expect(await hostile.call("boom", { n })).toMatchObject({ ok: false, error: { code: "TOOL_ERROR" } });
+    for (let n = 1; n <= 3; n++)
+      expect(await hostile.call("boom", { n })).toMatchObject({ ok: false, error: { code: "TOOL_ERROR" } });
     const refused = await hostile.call("boom", { n: 4 });
     expect(refused).toMatchObject({ ok: false, error: { code: "BREAKER_OPEN" } });
     if (refused.ok) return;
@@ -205,7 +222,11 @@ describe("breaker", () => {
 
   it("a tool failing in threshold different runs in a row is refused in every run; a success in between resets the streak", async () => {
     const { runtime } = await host({ breaker: { failureThreshold: 3, cooldownMs: 60_000 } });
-    const fail = async () => expect(await runtime.startRun().call("boom", { n: 1 })).toMatchObject({ ok: false, error: { code: "TOOL_ERROR" } });
+    const fail = async () =>
+      expect(await runtime.startRun().call("boom", { n: 1 })).toMatchObject({
+        ok: false,
+        error: { code: "TOOL_ERROR" },
+      });
     await fail();
     await fail();
     probe().flags.boomHealthy = true;
@@ -251,7 +272,11 @@ describe("repeat guard", () => {
   it("never stops an allowRepeat tool", async () => {
     const { runtime } = await host();
     const run = runtime.startRun();
-    const outcomes = [await run.call("poll", { job: "j" }), await run.call("poll", { job: "j" }), await run.call("poll", { job: "j" })];
+    const outcomes = [
+      await run.call("poll", { job: "j" }),
+      await run.call("poll", { job: "j" }),
+      await run.call("poll", { job: "j" }),
+    ];
     expect(outcomes.map((o) => o.ok && (o.content as { calls: number }).calls)).toEqual([1, 2, 3]);
   });
 
@@ -315,7 +340,11 @@ describe("dispatch", () => {
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     // The stack names the original file and line (docs/runtime.md, "Logs and stacks").
-    expect(outcome.error).toEqual({ code: "TOOL_ERROR", message: 'tool "boom" failed: boom 7', stack: ["Object.execute (tools/read.ts:149:11)"] });
+    expect(outcome.error).toEqual({
+      code: "TOOL_ERROR",
+      message: 'tool "boom" failed: boom 7',
+      stack: ["Object.execute (tools/read.ts:149:11)"],
+    });
     expect(outcome.receipt.effectUnknown).toBe(false);
     expect((await runtime.call("lookup", { region: "EU" })).ok).toBe(true);
   });
@@ -323,7 +352,11 @@ describe("dispatch", () => {
   it("turns a synchronous throw into TOOL_ERROR too", async () => {
     const { runtime } = await host();
     const outcome = await runtime.call("sync_throw", {});
-    expect(outcome.ok === false && outcome.error).toEqual({ code: "TOOL_ERROR", message: 'tool "sync_throw" failed: TypeError: sync failure', stack: ["Object.execute (tools/read.ts:186:11)"] });
+    expect(outcome.ok === false && outcome.error).toEqual({
+      code: "TOOL_ERROR",
+      message: 'tool "sync_throw" failed: TypeError: sync failure',
+      stack: ["Object.execute (tools/read.ts:186:11)"],
+    });
     expect(probe().calls.sync_throw).toBe(1);
     expect((await runtime.call("sync_throw", {})).ok).toBe(false);
     expect(probe().calls.sync_throw).toBe(2);
@@ -391,7 +424,13 @@ describe("validate output", () => {
   it("withholds an invalid output: the sentinel is nowhere in the outcome, receipts or console", async () => {
     const { runtime, sink } = await host();
     const written: string[] = [];
-    const original = { out: process.stdout.write, err: process.stderr.write, log: console.log, error: console.error, warn: console.warn };
+    const original = {
+      out: process.stdout.write,
+      err: process.stderr.write,
+      log: console.log,
+      error: console.error,
+      warn: console.warn,
+    };
     const capture = (chunk: unknown) => {
       written.push(String(chunk));
       return true;
@@ -417,7 +456,9 @@ describe("validate output", () => {
       expect(outcome.ok).toBe(false);
       if (outcome.ok) continue;
       expect(outcome.error.code).toBe("OUTPUT_INVALID");
-      expect(outcome.error.message).toMatch(/withheld \(\d+ bytes, fingerprint hmac-sha256-[0-9a-f]{64}, keyed with a secret of this runtime\)/);
+      expect(outcome.error.message).toMatch(
+        /withheld \(\d+ bytes, fingerprint hmac-sha256-[0-9a-f]{64}, keyed with a secret of this runtime\)/,
+      );
       expect(outcome.receipt.resultSha256).toBeNull();
     }
     const everything = JSON.stringify({ outcomes, receipts: sink.receipts }) + written.join("");
@@ -434,37 +475,48 @@ describe("validate output", () => {
     if (outcome.ok) expect(outcome.receipt.resultSha256).toBe(hashJson(content));
   });
 
-  it.each(NATIVE_REFUSED)("without an output schema, %s still fails typed: OUTPUT_NOT_SERIALISABLE", async (kind, detail) => {
-    const { runtime } = await host();
-    const outcome = await runtime.call("not_json", { kind });
-    expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
-    if (outcome.ok) return;
-    expect(outcome.error.message).toContain(`JSON.stringify cannot write: ${detail}`);
-    expect(await runtime.call("not_json", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
-  });
+  it.each(NATIVE_REFUSED)(
+    "without an output schema, %s still fails typed: OUTPUT_NOT_SERIALISABLE",
+    async (kind, detail) => {
+      const { runtime } = await host();
+      const outcome = await runtime.call("not_json", { kind });
+      expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
+      if (outcome.ok) return;
+      expect(outcome.error.message).toContain(`JSON.stringify cannot write: ${detail}`);
+      expect(await runtime.call("not_json", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
+    },
+  );
 
   it("without an output schema, a __proto__ key is still refused", async () => {
     const { runtime } = await host();
     const outcome = await runtime.call("not_json", { kind: "protoKey" });
     expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
-    if (!outcome.ok) expect(outcome.error.message).toContain("a __proto__ or constructor.prototype key at /ok/__proto__");
+    if (!outcome.ok)
+      expect(outcome.error.message).toContain("a __proto__ or constructor.prototype key at /ok/__proto__");
   });
 
-  it.each(TYPED_REFUSED)("with an output schema, %s is refused as not plain JSON data, naming no key or path of it", async (kind, detail) => {
-    const { runtime } = await host();
-    const outcome = await runtime.call("not_json_typed", { kind });
-    expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
-    if (outcome.ok) return;
-    expect(outcome.error.message).toContain(`not plain JSON data (${detail})`);
-    expect(outcome.error.message).toContain("nothing was dropped or converted");
-    expect(outcome.error.message).not.toMatch(/ at \//);
-    expect(outcome.error.message).not.toContain("Point");
-  });
+  it.each(TYPED_REFUSED)(
+    "with an output schema, %s is refused as not plain JSON data, naming no key or path of it",
+    async (kind, detail) => {
+      const { runtime } = await host();
+      const outcome = await runtime.call("not_json_typed", { kind });
+      expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
+      if (outcome.ok) return;
+      expect(outcome.error.message).toContain(`not plain JSON data (${detail})`);
+      expect(outcome.error.message).toContain("nothing was dropped or converted");
+      expect(outcome.error.message).not.toMatch(/ at \//);
+      expect(outcome.error.message).not.toContain("Point");
+    },
+  );
 
   it("with an output schema, neither a key nor a class name of the value reaches the outcome or the receipts (issue 13 item 7)", async () => {
     const { runtime, sink } = await host();
-    const outcomes = [await runtime.call("not_json_typed", { kind: "secretKey" }), await runtime.call("not_json_typed", { kind: "secretClass" })];
-    for (const outcome of outcomes) expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
+    const outcomes = [
+      await runtime.call("not_json_typed", { kind: "secretKey" }),
+      await runtime.call("not_json_typed", { kind: "secretClass" }),
+    ];
+    for (const outcome of outcomes)
+      expect(outcome).toMatchObject({ ok: false, error: { code: "OUTPUT_NOT_SERIALISABLE" } });
     expect(JSON.stringify({ outcomes, receipts: sink.receipts })).not.toContain("4711");
   });
 
@@ -535,7 +587,11 @@ describe("result and receipt", () => {
     order.push("returned");
     expect(order).toEqual(["recorded ok", "returned"]);
 
-    const failing = await createRuntime({ root, mode: "host", receipts: { record: () => Promise.reject(new Error("journal down")) } });
+    const failing = await createRuntime({
+      root,
+      mode: "host",
+      receipts: { record: () => Promise.reject(new Error("journal down")) },
+    });
     await expect(failing.call("lookup", { region: "EU" })).rejects.toThrow("journal down");
   });
 

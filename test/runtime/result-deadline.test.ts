@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryRecoveryStore, createRuntime, MemoryReceiptSink, useRecoveryStore, type RecoveryStore, type Runtime } from "../../runtime/index.js";
+import {
+  createMemoryRecoveryStore,
+  createRuntime,
+  MemoryReceiptSink,
+  useRecoveryStore,
+  type RecoveryStore,
+  type Runtime,
+} from "../../runtime/index.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./helpers.js";
 

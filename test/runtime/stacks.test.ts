@@ -58,11 +58,14 @@ export const ${name.replace("_host", "Host")} = tool({
 async function project(): Promise<string> {
   const root = writeProject(
     {
-      "tools/lib/fail.ts": 'export function failDeep(what: string): never {\n  const message: string = `failed ${what}`;\n  throw new Error(message);\n}\n',
+      "tools/lib/fail.ts":
+        "export function failDeep(what: string): never {\n  const message: string = `failed ${what}`;\n  throw new Error(message);\n}\n",
       "tools/sandboxed.ts": tools("", "required"),
       "tools/host.ts": tools("_host", "none"),
-      "node_modules/thrower/package.json": '{ "name": "thrower", "version": "1.0.0", "type": "module", "exports": "./lib/index.js" }\n',
-      "node_modules/thrower/lib/index.js": "// A package that throws.\nexport function explode() {\n  const where = 'package';\n  throw new TypeError(`exploded in the ${where}`);\n}\n",
+      "node_modules/thrower/package.json":
+        '{ "name": "thrower", "version": "1.0.0", "type": "module", "exports": "./lib/index.js" }\n',
+      "node_modules/thrower/lib/index.js":
+        "// A package that throws.\nexport function explode() {\n  const where = 'package';\n  throw new TypeError(`exploded in the ${where}`);\n}\n",
     },
     { nodeModules: false },
   );
@@ -76,13 +79,32 @@ describe("tool errors carry a mapped stack", () => {
     const root = await project();
     const runtime = await createRuntime({ root, mode: "host" });
     try {
-      for (const [suffix, module, isolation] of [["", "tools/sandboxed.ts", "os"], ["_host", "tools/host.ts", "none"]] as const) {
+      for (const [suffix, module, isolation] of [
+        ["", "tools/sandboxed.ts", "os"],
+        ["_host", "tools/host.ts", "none"],
+      ] as const) {
         const here = await runtime.call(`fails_here${suffix}`, {});
         // Lines and columns of the TypeScript sources: `throw new Error` on line 3 of fail.ts, the call on line 12.
-        expect(here).toMatchObject({ ok: false, error: { code: "TOOL_ERROR", message: `tool "fails_here${suffix}" failed: failed here`, stack: ["failDeep (tools/lib/fail.ts:3:9)", `Object.execute (${module}:12:12)`] } });
-        expect(here.receipt.isolation === isolation || (isolation === "os" && here.receipt.isolation === "node")).toBe(true);
+        expect(here).toMatchObject({
+          ok: false,
+          error: {
+            code: "TOOL_ERROR",
+            message: `tool "fails_here${suffix}" failed: failed here`,
+            stack: ["failDeep (tools/lib/fail.ts:3:9)", `Object.execute (${module}:12:12)`],
+          },
+        });
+        expect(here.receipt.isolation === isolation || (isolation === "os" && here.receipt.isolation === "node")).toBe(
+          true,
+        );
         const there = await runtime.call(`fails_in_package${suffix}`, {});
-        expect(there).toMatchObject({ ok: false, error: { code: "TOOL_ERROR", message: `tool "fails_in_package${suffix}" failed: TypeError: exploded in the package`, stack: ["explode (node_modules/thrower/lib/index.js:4:9)", `Object.execute (${module}:23:12)`] } });
+        expect(there).toMatchObject({
+          ok: false,
+          error: {
+            code: "TOOL_ERROR",
+            message: `tool "fails_in_package${suffix}" failed: TypeError: exploded in the package`,
+            stack: ["explode (node_modules/thrower/lib/index.js:4:9)", `Object.execute (${module}:23:12)`],
+          },
+        });
         // Nothing of this machine: not the project root, not the runtime's private copy in the temporary folder.
         for (const outcome of [here, there]) expect(JSON.stringify(outcome)).not.toContain(tmpdir());
       }
@@ -101,7 +123,10 @@ describe("tool errors carry a mapped stack", () => {
     try {
       for (const name of ["forged", "forged_host"]) {
         const outcome = await runtime.call(name, {});
-        expect(outcome).toMatchObject({ ok: false, error: { code: "TOOL_ERROR", message: `tool "${name}" failed: forged` } });
+        expect(outcome).toMatchObject({
+          ok: false,
+          error: { code: "TOOL_ERROR", message: `tool "${name}" failed: forged` },
+        });
         // No frame left: no stack at all, rather than an empty one.
         expect(outcome.ok === false && "stack" in outcome.error).toBe(false);
       }
@@ -118,7 +143,11 @@ describe("tool errors carry a mapped stack", () => {
     expect(last.startsWith("//# sourceMappingURL=data:application/json;base64,")).toBe(true);
     const map = JSON.parse(Buffer.from(last.slice(last.indexOf(",") + 1), "base64").toString("utf8"));
     expect(map).toMatchObject({ version: 3, sourceRoot: "../../../", names: [] });
-    expect([...map.sources].sort()).toEqual(["node_modules/thrower/lib/index.js", "tools/lib/fail.ts", "tools/sandboxed.ts"]);
+    expect([...map.sources].sort()).toEqual([
+      "node_modules/thrower/lib/index.js",
+      "tools/lib/fail.ts",
+      "tools/sandboxed.ts",
+    ]);
     expect("sourcesContent" in map).toBe(false);
   });
 });

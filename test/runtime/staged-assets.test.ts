@@ -47,13 +47,19 @@ describe("staged assets", () => {
   it("are read from the mirror in both modes: import.meta.url and __dirname agree, __filename is the module's", async () => {
     const root = await project();
     const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8"));
-    for (const name of ["greet_sandboxed", "greet_host"]) expect(lock.tools[name].source.assets).toEqual([{ path: ASSET, sha256: expect.stringMatching(/^sha256-[0-9a-f]{64}$/) }]);
+    for (const name of ["greet_sandboxed", "greet_host"])
+      expect(lock.tools[name].source.assets).toEqual([
+        { path: ASSET, sha256: expect.stringMatching(/^sha256-[0-9a-f]{64}$/) },
+      ]);
     // Text is staged as git would commit it: LF, the same bytes on every checkout.
     expect(readFileSync(join(root, ASSET), "utf8")).toBe("Hello\n");
     const runtime = await createRuntime({ root, mode: "host" });
     try {
       for (const name of ["greet_sandboxed", "greet_host"]) {
-        expect(await runtime.call(name, { name: "Ada" }), name).toMatchObject({ ok: true, content: { text: "Hello, Ada", same: true, file: true } });
+        expect(await runtime.call(name, { name: "Ada" }), name).toMatchObject({
+          ok: true,
+          content: { text: "Hello, Ada", same: true, file: true },
+        });
       }
     } finally {
       runtime.close();
@@ -64,9 +70,14 @@ describe("staged assets", () => {
     const root = await project();
     const runtime = await createRuntime({ root, mode: "host" });
     try {
-      for (const name of ["greet_sandboxed", "greet_host"]) expect(await runtime.call(name, { name: "Ada" })).toMatchObject({ ok: true, content: { text: "Hello, Ada" } });
+      for (const name of ["greet_sandboxed", "greet_host"])
+        expect(await runtime.call(name, { name: "Ada" })).toMatchObject({ ok: true, content: { text: "Hello, Ada" } });
       writeFileSync(join(root, ASSET), "Swapped\n");
-      for (const name of ["greet_sandboxed", "greet_host"]) expect(await runtime.call(name, { name: "Bob" }), name).toMatchObject({ ok: true, content: { text: "Hello, Bob" } });
+      for (const name of ["greet_sandboxed", "greet_host"])
+        expect(await runtime.call(name, { name: "Bob" }), name).toMatchObject({
+          ok: true,
+          content: { text: "Hello, Bob" },
+        });
     } finally {
       runtime.close();
     }
@@ -74,12 +85,21 @@ describe("staged assets", () => {
     try {
       for (const name of ["greet_sandboxed", "greet_host"]) {
         const outcome = await fresh.call(name, { name: "Eve" });
-        expect(outcome, name).toMatchObject({ ok: false, error: { code: "LOCK_MISMATCH", message: expect.stringContaining(`tool "${name}": the file ${ASSET} does not match the lock`) } });
+        expect(outcome, name).toMatchObject({
+          ok: false,
+          error: {
+            code: "LOCK_MISMATCH",
+            message: expect.stringContaining(`tool "${name}": the file ${ASSET} does not match the lock`),
+          },
+        });
       }
     } finally {
       fresh.close();
     }
-    await expect(verifyAll(root, await readLock(join(root, "cave.lock"), "cave.lock"))).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining(ASSET) });
+    await expect(verifyAll(root, await readLock(join(root, "cave.lock"), "cave.lock"))).rejects.toMatchObject({
+      code: "LOCK_MISMATCH",
+      message: expect.stringContaining(ASSET),
+    });
   });
 
   it("a missing asset fails the tool's first use with LOCK_MISMATCH naming the file, before any of its code runs", async () => {
@@ -88,7 +108,15 @@ describe("staged assets", () => {
     const runtime = await createRuntime({ root, mode: "host" });
     try {
       const outcome = await runtime.call("greet_host", { name: "Ada" });
-      expect(outcome).toMatchObject({ ok: false, error: { code: "LOCK_MISMATCH", message: expect.stringContaining(`the file ${ASSET} is missing; deploy cave.lock together with its build folder`) } });
+      expect(outcome).toMatchObject({
+        ok: false,
+        error: {
+          code: "LOCK_MISMATCH",
+          message: expect.stringContaining(
+            `the file ${ASSET} is missing; deploy cave.lock together with its build folder`,
+          ),
+        },
+      });
     } finally {
       runtime.close();
     }

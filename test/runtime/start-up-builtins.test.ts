@@ -13,7 +13,9 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 function loadedAfter(script: string, names: readonly string[]): string[] {
   const wanted = JSON.stringify(names.map((name) => `NativeModule ${name}`));
   const body = `${script}\nprocess.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => ${wanted}.includes(m))));`;
-  return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", body], { encoding: "utf8", cwd: root })) as string[];
+  return JSON.parse(
+    execFileSync(process.execPath, ["--input-type=module", "-e", body], { encoding: "utf8", cwd: root }),
+  ) as string[];
 }
 const HEAVY = ["http", "https", "child_process", "internal/deps/undici/undici"];
 

@@ -17,7 +17,9 @@ afterAll(removeCopies);
 
 describe("validators from the private copy", () => {
   it("writes the verified module into the copy, read-only, and validates with it; a later swap in the build folder changes nothing", async () => {
-    const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as { tools: Record<string, { input: { validation: { kind: string; module: string; sha256: string } } | null }> };
+    const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
+      tools: Record<string, { input: { validation: { kind: string; module: string; sha256: string } } | null }>;
+    };
     const [name, entry] = Object.entries(lock.tools).find(([, tool]) => tool.input?.validation.kind === "precompiled")!;
     const validation = entry.input!.validation;
     const original = readFileSync(join(root, validation.module));
@@ -28,7 +30,10 @@ describe("validators from the private copy", () => {
       const placed = copy.pathOf(validation.module);
       expect(readFileSync(placed)).toEqual(original);
       expect(statSync(placed).mode & 0o777).toBe(0o400);
-      writeFileSync(join(root, validation.module), `${original.toString("utf8")}\nglobalThis.__caveValidatorSwapped = true;\n`);
+      writeFileSync(
+        join(root, validation.module),
+        `${original.toString("utf8")}\nglobalThis.__caveValidatorSwapped = true;\n`,
+      );
       // Loaded once per runtime: the same validator, and nothing of the swapped file ran.
       expect(await loader.validator(name, "input", validation)).toBe(validator);
       expect(typeof validator.validate({}).ok).toBe("boolean");

@@ -15,20 +15,27 @@ afterAll(() => {
 });
 
 describe("item 4: every nested attempt counts", () => {
-  it.each([false, true])("(parallel: %s) 20,000 refused nested attempts under maxCalls 10 leave 11 receipts; the parent's process is killed", async (parallel) => {
-    const { runtime, receipts, sandbox } = await sandboxed(root);
-    const run = runtime.startRun({ budget: { maxCalls: 10 } });
-    // echo is not among composite's nestedTools: each attempt is refused at resolve.
-    const calls = Array.from({ length: 20_000 }, () => ({ name: "echo", args: { text: "x" } }));
-    const outcome = await run.call("composite", { calls, parallel });
-    expect(outcome).toMatchObject({ ok: false, error: { code: "BUDGET_EXCEEDED" } });
-    expect(run.usage().calls).toBe(10);
-    // Let anything still in flight arrive: nothing more may be recorded.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(receipts.receipts.map((r) => r.outcome)).toEqual([...Array(9).fill("NESTED_NOT_DECLARED"), "BUDGET_EXCEEDED", "BUDGET_EXCEEDED"]);
-    expect(receipts.receipts.at(-1)).toMatchObject({ tool: "composite", callId: outcome.receipt.callId });
-    expect(sandbox.stats().live).toBeLessThanOrEqual(1); // at most the tool's spare
-  });
+  it.each([false, true])(
+    "(parallel: %s) 20,000 refused nested attempts under maxCalls 10 leave 11 receipts; the parent's process is killed",
+    async (parallel) => {
+      const { runtime, receipts, sandbox } = await sandboxed(root);
+      const run = runtime.startRun({ budget: { maxCalls: 10 } });
+      // echo is not among composite's nestedTools: each attempt is refused at resolve.
+      const calls = Array.from({ length: 20_000 }, () => ({ name: "echo", args: { text: "x" } }));
+      const outcome = await run.call("composite", { calls, parallel });
+      expect(outcome).toMatchObject({ ok: false, error: { code: "BUDGET_EXCEEDED" } });
+      expect(run.usage().calls).toBe(10);
+      // Let anything still in flight arrive: nothing more may be recorded.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receipts.receipts.map((r) => r.outcome)).toEqual([
+        ...Array(9).fill("NESTED_NOT_DECLARED"),
+        "BUDGET_EXCEEDED",
+        "BUDGET_EXCEEDED",
+      ]);
+      expect(receipts.receipts.at(-1)).toMatchObject({ tool: "composite", callId: outcome.receipt.callId });
+      expect(sandbox.stats().live).toBeLessThanOrEqual(1); // at most the tool's spare
+    },
+  );
 });
 
 describe("item 3: live sandbox processes are capped per runtime", () => {

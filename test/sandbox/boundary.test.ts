@@ -20,10 +20,14 @@ beforeAll(async () => {
   // A host Unix-domain socket, as docker's or a database's would be.
   const dir = join(root, ".host-sockets");
   mkdirSync(dir);
-  unix = { server: createServer((socket) => {
-    unix.connections += 1;
-    socket.destroy();
-  }), path: join(dir, "service.sock"), connections: 0 };
+  unix = {
+    server: createServer((socket) => {
+      unix.connections += 1;
+      socket.destroy();
+    }),
+    path: join(dir, "service.sock"),
+    connections: 0,
+  };
   await new Promise<void>((resolve) => unix.server.listen(unix.path, resolve));
 });
 afterAll(async () => {
@@ -64,14 +68,17 @@ for (const path of PATHS) {
       ["tcp-listen", /native TCP\.bind is denied/],
       ["udp-send", /native UDP\.bind is denied/],
       ["dns-native", /native ChannelWrap\.queryA is denied/],
-    ])("weakness 2: %s through a native handle is NETWORK_REFUSED and the canary sees nothing", async (how, message) => {
-      const before = { ...canary.seen };
-      const outcome = await call({ how, port: canary.port });
-      expect(code(outcome)).toBe("NETWORK_REFUSED");
-      expect(outcome.ok ? "" : outcome.error.message).toMatch(message);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(canary.seen).toEqual(before);
-    });
+    ])(
+      "weakness 2: %s through a native handle is NETWORK_REFUSED and the canary sees nothing",
+      async (how, message) => {
+        const before = { ...canary.seen };
+        const outcome = await call({ how, port: canary.port });
+        expect(code(outcome)).toBe("NETWORK_REFUSED");
+        expect(outcome.ok ? "" : outcome.error.message).toMatch(message);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(canary.seen).toEqual(before);
+      },
+    );
 
     it("weakness 5: no socket inode is created in the build folder, even in fixture mode", async () => {
       const { runtime } = await sandboxed(root, { sandbox: { isolation: path.isolation }, mode: "fixture" });
@@ -117,15 +124,19 @@ describe("weakness 6: characters the permission flags interpret", () => {
   // The child reads only the runtime's private copy of its verified files (in TMPDIR), never a path under the project,
   // so a project path with such a character grants nothing by pattern: the tool runs, reading exactly its own copy.
   // The same check still refuses a copy or bootstrap path holding one (dispatcher.ts, unsafePermissionPath).
-  it.each(["star*dir", "comma,dir"])("a project under %s runs from the private copy, never granted as a pattern", async (name) => {
-    const base = copyProject("test/sandbox/projects/sandbox");
-    const root = join(base, name);
-    mkdirSync(root);
-    for (const entry of readdirSync(base)) if (entry !== name) (await import("node:fs")).renameSync(join(base, entry), join(root, entry));
-    const built = await build({ root });
-    expect(built.ok).toBe(true);
-    const { runtime } = await sandboxed(root, { sandbox: { isolation: "node" } });
-    const outcome = await runtime.call("add", { a: 1, b: 1 });
-    expect(outcome).toMatchObject({ ok: true });
-  });
+  it.each(["star*dir", "comma,dir"])(
+    "a project under %s runs from the private copy, never granted as a pattern",
+    async (name) => {
+      const base = copyProject("test/sandbox/projects/sandbox");
+      const root = join(base, name);
+      mkdirSync(root);
+      for (const entry of readdirSync(base))
+        if (entry !== name) (await import("node:fs")).renameSync(join(base, entry), join(root, entry));
+      const built = await build({ root });
+      expect(built.ok).toBe(true);
+      const { runtime } = await sandboxed(root, { sandbox: { isolation: "node" } });
+      const outcome = await runtime.call("add", { a: 1, b: 1 });
+      expect(outcome).toMatchObject({ ok: true });
+    },
+  );
 });

@@ -22,7 +22,11 @@ describe("cancellation of a sandboxed call", () => {
     expect(s.sandbox.stats()).toMatchObject({ live: 1, idle: 1 });
 
     const controller = new AbortController();
-    const pending = run.call("slow_write", { id: "b", ms: 60_000 }, { signal: controller.signal, correlationId: "c-1" });
+    const pending = run.call(
+      "slow_write",
+      { id: "b", ms: 60_000 },
+      { signal: controller.signal, correlationId: "c-1" },
+    );
     // Wait until the warm child has taken the request: leased (no longer idle), then sent the request
     // (a few microtasks later; a signal aborted in between stops the call before the child gets it).
     const until = Date.now() + 10_000;
@@ -31,10 +35,16 @@ describe("cancellation of a sandboxed call", () => {
     controller.abort(new Error("client cancelled"));
     const outcome = await pending;
     expect(code(outcome)).toBe("CANCELLED");
-    expect(outcome.receipt).toMatchObject({ runId: "cancel-sandbox", correlationId: "c-1", effectUnknown: true, outcome: "CANCELLED" });
+    expect(outcome.receipt).toMatchObject({
+      runId: "cancel-sandbox",
+      correlationId: "c-1",
+      effectUnknown: true,
+      outcome: "CANCELLED",
+    });
 
     const stopped = Date.now() + 10_000;
-    while (s.sandbox.stats().live !== 0 && Date.now() < stopped) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (s.sandbox.stats().live !== 0 && Date.now() < stopped)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(s.sandbox.stats().live, "the cancelled call's process was stopped").toBe(0);
     const next = await run.call("slow_write", { id: "c", ms: 0 });
     expect(next.ok && next.content).toEqual({ wrote: "c", served: 1 });

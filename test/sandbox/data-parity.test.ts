@@ -33,9 +33,25 @@ const VALUES: ReadonlyArray<readonly [string, unknown]> = [
   ["a Date", { d: new Date(0) }],
   ["NaN", { n: Number.NaN }],
   ["Infinity", [Number.POSITIVE_INFINITY]],
-  ["a throwing getter", { get g(): number { throw new Error("getter exploded"); } }],
+  [
+    "a throwing getter",
+    {
+      get g(): number {
+        throw new Error("getter exploded");
+      },
+    },
+  ],
   ["toJSON", { toJSON: () => "replaced" }],
-  ["a throwing toJSON", { t: { toJSON: () => { throw new Error("toJSON exploded"); } } }],
+  [
+    "a throwing toJSON",
+    {
+      t: {
+        toJSON: () => {
+          throw new Error("toJSON exploded");
+        },
+      },
+    },
+  ],
   ["a __proto__ key", JSON.parse('{"ok":{"__proto__":{"polluted":1}}}')],
   ["a constructor.prototype key", { constructor: { prototype: {} } }],
   ["Symbol keys", { [Symbol("k")]: 1 }],

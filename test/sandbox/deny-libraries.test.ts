@@ -33,7 +33,11 @@ process.stdout.write(JSON.stringify(out) + "\\n");
 process.exit(0);
 `;
   const flags = permission ? [permissionFlag()!, `--allow-fs-read=${REPO_ROOT}/`] : [];
-  const child = spawn(process.execPath, [...flags, "--no-warnings", "--input-type=module", "--eval", script], { cwd: REPO_ROOT, env: {}, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...flags, "--no-warnings", "--input-type=module", "--eval", script], {
+    cwd: REPO_ROOT,
+    env: {},
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (text: string) => (stdout += text));
@@ -76,18 +80,24 @@ describe("ordinary libraries under the deny layer", () => {
   it.each([
     ["the deny layer alone", false],
     ["the deny layer and the permission model", true],
-  ])("sharp under %s gets past process.report (detect-libc) and stops only at its native addon, which the sandbox refuses", async (_, permission) => {
-    const seen = await inChild(`
+  ])(
+    "sharp under %s gets past process.report (detect-libc) and stops only at its native addon, which the sandbox refuses",
+    async (_, permission) => {
+      const seen = await inChild(
+        `
       process.report.excludeNetwork = true;
       out.glibc = typeof process.report.getReport().header.glibcVersionRuntime;
       const sharp = (await import("sharp")).default;
       out.imported = typeof sharp;
-    `, permission);
-    expect(seen.glibc).toBe("string");
-    // Native addons need the locked addons power and the OS layer (issue 11); until then process.dlopen is refused.
-    expect(String(seen.threw)).toContain("ERR_SANDBOX_DENIED: process.dlopen is denied");
-    expect(String(seen.threw)).not.toMatch(/read only|read-only|frozen|Cannot assign|report/);
-  });
+    `,
+        permission,
+      );
+      expect(seen.glibc).toBe("string");
+      // Native addons need the locked addons power and the OS layer (issue 11); until then process.dlopen is refused.
+      expect(String(seen.threw)).toContain("ERR_SANDBOX_DENIED: process.dlopen is denied");
+      expect(String(seen.threw)).not.toMatch(/read only|read-only|frozen|Cannot assign|report/);
+    },
+  );
 
   it("writing a report file or changing where reports go is still refused", async () => {
     const seen = await inChild(`

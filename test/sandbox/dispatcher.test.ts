@@ -69,7 +69,9 @@ describe("pooling", () => {
   });
 
   it("keeps at most maxIdle children waiting and stops them after idleTimeoutMs", async () => {
-    const { runtime, sandbox } = await sandboxed(root, { sandbox: { isolation: "node", spare: false, maxIdle: 1, idleTimeoutMs: 300 } });
+    const { runtime, sandbox } = await sandboxed(root, {
+      sandbox: { isolation: "node", spare: false, maxIdle: 1, idleTimeoutMs: 300 },
+    });
     await runtime.call("add", { a: 1, b: 1 });
     await runtime.call("whoami", {});
     expect(sandbox.stats().idle).toBe(1);
@@ -98,23 +100,39 @@ describe("nested calls", () => {
       ],
     });
     const parent = outcome.receipt.callId;
-    const results = content<Array<{ ok: boolean; content?: Record<string, unknown>; code?: string; parentId: string }>>(outcome);
+    const results =
+      content<Array<{ ok: boolean; content?: Record<string, unknown>; code?: string; parentId: string }>>(outcome);
     expect(results.map((r) => (r.ok ? "ok" : r.code))).toEqual(["ok", "ok", "TOOL_ERROR", "NESTED_NOT_DECLARED"]);
     expect(results[0]!.content).toMatchObject({ sum: 3 });
     expect(results[1]!.content).toMatchObject({ key: "k", hostPid: process.pid });
     expect(results.every((r) => r.parentId === parent)).toBe(true);
-    expect(receipts.receipts.filter((r) => r.parentId === parent).map((r) => r.tool).sort()).toEqual(["add", "fault", "host_lookup", "whoami"]);
+    expect(
+      receipts.receipts
+        .filter((r) => r.parentId === parent)
+        .map((r) => r.tool)
+        .sort(),
+    ).toEqual(["add", "fault", "host_lookup", "whoami"]);
   });
 
   it("run in parallel", async () => {
     const { runtime } = await sandboxed(root, NODE);
-    const outcome = await runtime.call("composite", { parallel: true, calls: [{ name: "add", args: { a: 1, b: 1 } }, { name: "add", args: { a: 2, b: 2 } }, { name: "host_lookup", args: { key: "x" } }] });
+    const outcome = await runtime.call("composite", {
+      parallel: true,
+      calls: [
+        { name: "add", args: { a: 1, b: 1 } },
+        { name: "add", args: { a: 2, b: 2 } },
+        { name: "host_lookup", args: { key: "x" } },
+      ],
+    });
     expect(content<Array<{ ok: boolean }>>(outcome).map((r) => r.ok)).toEqual([true, true, true]);
   });
 
   it("arguments that are not JSON data are refused inside the child, saying why", async () => {
     const { runtime } = await sandboxed(root, NODE);
-    expect(content(await runtime.call("bad_nested", {}))).toEqual({ refused: true, message: 'context.call("add") arguments must be plain JSON data to leave the sandbox: a function at /b' });
+    expect(content(await runtime.call("bad_nested", {}))).toEqual({
+      refused: true,
+      message: 'context.call("add") arguments must be plain JSON data to leave the sandbox: a function at /b',
+    });
   });
 
   it("a nested call made after the parent answered goes nowhere, and the child stays healthy", async () => {
@@ -149,7 +167,10 @@ describe("the child's environment", () => {
     try {
       const { runtime } = await sandboxed(root, NODE);
       const seen = content<{ env: Record<string, string> }>(await runtime.call("whoami", {}));
-      expect(seen.env).toEqual({ CAVE_TEST_GREETING: "hello", ...(process.env.LOG_LEVEL === undefined ? {} : { LOG_LEVEL: process.env.LOG_LEVEL }) });
+      expect(seen.env).toEqual({
+        CAVE_TEST_GREETING: "hello",
+        ...(process.env.LOG_LEVEL === undefined ? {} : { LOG_LEVEL: process.env.LOG_LEVEL }),
+      });
     } finally {
       delete process.env.CAVE_TEST_GREETING;
     }
@@ -185,7 +206,10 @@ describe("a tool module that misbehaves while loading", () => {
     set("throw");
     const { runtime } = await sandboxed(root, NODE);
     const outcome = await runtime.call("start_up", {});
-    expect(outcome).toMatchObject({ ok: false, error: { code: "TOOL_ERROR", message: 'tool "start_up": its module failed to load: the module refuses to load' } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: "TOOL_ERROR", message: 'tool "start_up": its module failed to load: the module refuses to load' },
+    });
   });
 
   it("top-level code that reaches for the network: NETWORK_REFUSED (the deny layer is in before the first byte of the tool)", async () => {
@@ -203,6 +227,8 @@ describe("options", () => {
     [{ limits: { maxOutput: 1 } }, 'unknown option "limits.maxOutput" in limits'],
     [{ spare: "no" }, 'spare must be a boolean (got "no")'],
   ])("%j is refused: %s", (options, message) => {
-    expect(() => createSandboxDispatcher(options as never)).toThrow(expect.objectContaining({ code: "OPTIONS_INVALID", message: expect.stringContaining(message) }));
+    expect(() => createSandboxDispatcher(options as never)).toThrow(
+      expect.objectContaining({ code: "OPTIONS_INVALID", message: expect.stringContaining(message) }),
+    );
   });
 });

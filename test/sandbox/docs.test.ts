@@ -9,10 +9,13 @@ import { REPO_ROOT } from "../support/golden.js";
 const doc = readFileSync(join(REPO_ROOT, "docs", "sandbox.md"), "utf8");
 
 describe("docs/sandbox.md", () => {
-  it.each(Object.keys(SANDBOX_CODES).filter((code) => !["ENTRY_PATH_REQUIRED", "RUN_NOT_STAGED"].includes(code)))("documents the outcome %s, a registered runtime code", (code) => {
-    expect(Object.keys(RUNTIME_CODES)).toContain(code);
-    expect(doc).toContain(`| \`${code}\` |`);
-  });
+  it.each(Object.keys(SANDBOX_CODES).filter((code) => !["ENTRY_PATH_REQUIRED", "RUN_NOT_STAGED"].includes(code)))(
+    "documents the outcome %s, a registered runtime code",
+    (code) => {
+      expect(Object.keys(RUNTIME_CODES)).toContain(code);
+      expect(doc).toContain(`| \`${code}\` |`);
+    },
+  );
 
   it("names the errors of ordinary runs", () => {
     expect(doc).toContain("`ENTRY_PATH_REQUIRED`");
@@ -20,6 +23,7 @@ describe("docs/sandbox.md", () => {
   });
 
   it("states the defaults the code uses", () => {
-    for (const [key, value] of Object.entries(SANDBOX_DEFAULTS)) expect(doc).toContain(`| \`${key}\` | \`${JSON.stringify(value)}\` |`);
+    for (const [key, value] of Object.entries(SANDBOX_DEFAULTS))
+      expect(doc).toContain(`| \`${key}\` | \`${JSON.stringify(value)}\` |`);
   });
 });

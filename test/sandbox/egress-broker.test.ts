@@ -4,7 +4,12 @@
 import { existsSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EgressChannel, resolveEgressOptions, upstreamAgents, type EgressScope } from "../../runtime/sandbox/egress/index.js";
+import {
+  EgressChannel,
+  resolveEgressOptions,
+  upstreamAgents,
+  type EgressScope,
+} from "../../runtime/sandbox/egress/index.js";
 import { startUpstream, testCertificates, viaSocket, type Upstream } from "./support/upstream.js";
 
 let api: Upstream;
@@ -38,8 +43,18 @@ function resolveAll(extra: Record<string, string> = {}) {
   };
 }
 
-function open(scope: Partial<EgressScope>, options: { ca?: string; resolve?: Record<string, string> } = {}): EgressChannel {
-  const channel = new EgressChannel({ egress: [], secrets: {}, ...scope }, resolveEgressOptions({ resolve: options.resolve ?? resolveAll(), ...(options.ca === undefined ? {} : { ca: options.ca }) }), agents);
+function open(
+  scope: Partial<EgressScope>,
+  options: { ca?: string; resolve?: Record<string, string> } = {},
+): EgressChannel {
+  const channel = new EgressChannel(
+    { egress: [], secrets: {}, ...scope },
+    resolveEgressOptions({
+      resolve: options.resolve ?? resolveAll(),
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
+    }),
+    agents,
+  );
   channels.push(channel);
   return channel;
 }
@@ -59,7 +74,11 @@ describe("the egress broker", () => {
     const channel = open({ egress: ["api.example.test"] });
     channel.arm(new Map());
     const before = api.seen.length;
-    const answer = await viaSocket(channel.hostPath, "http://api.example.test/echo?q=1", { method: "POST", headers: { "content-type": "text/plain", "x-tool": "yes" }, body: "12345" });
+    const answer = await viaSocket(channel.hostPath, "http://api.example.test/echo?q=1", {
+      method: "POST",
+      headers: { "content-type": "text/plain", "x-tool": "yes" },
+      body: "12345",
+    });
     expect(answer.status).toBe(200);
     const echoed = JSON.parse(answer.body) as { url: string; headers: Record<string, string>; bodyBytes: number };
     expect(echoed.url).toBe("/echo?q=1");
@@ -70,8 +89,25 @@ describe("the egress broker", () => {
     expect(api.seen.length).toBe(before + 1);
     const records = channel.disarm();
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ host: "api.example.test", port: 80, method: "POST", status: 200, outcome: "ok", bytesSent: 5, bytesReceived: Buffer.byteLength(answer.body) });
-    expect(Object.keys(records[0]!).sort()).toEqual(["bytesReceived", "bytesSent", "durationMs", "host", "method", "outcome", "port", "status"]);
+    expect(records[0]).toMatchObject({
+      host: "api.example.test",
+      port: 80,
+      method: "POST",
+      status: 200,
+      outcome: "ok",
+      bytesSent: 5,
+      bytesReceived: Buffer.byteLength(answer.body),
+    });
+    expect(Object.keys(records[0]!).sort()).toEqual([
+      "bytesReceived",
+      "bytesSent",
+      "durationMs",
+      "host",
+      "method",
+      "outcome",
+      "port",
+      "status",
+    ]);
   });
 
   it("refuses an unlisted host with a message naming it, and the upstream sees nothing", async () => {
@@ -82,7 +118,9 @@ describe("the egress broker", () => {
     expect(answer.status).toBe(403);
     expect(answer.headers["x-cave-egress"]).toBe("refused");
     expect(answer.headers["x-cave-egress-route"]).toBe("hooks.example.test:80");
-    expect(answer.body).toContain('egress to hooks.example.test:80 was refused: it is not in the tool\'s sandboxProfile.egress; add "hooks.example.test" there and rebuild');
+    expect(answer.body).toContain(
+      'egress to hooks.example.test:80 was refused: it is not in the tool\'s sandboxProfile.egress; add "hooks.example.test" there and rebuild',
+    );
     expect(hooks.seen.length).toBe(before);
     expect(channel.disarm()).toMatchObject([{ host: "hooks.example.test", outcome: "refused", status: null }]);
   });
@@ -103,7 +141,9 @@ describe("the egress broker", () => {
     wild.arm(new Map());
     const answer = await viaSocket(wild.hostPath, "http://a.wild.example.test/");
     expect(answer.status).toBe(403);
-    expect(answer.body).toContain("egress to a.wild.example.test:80 was refused: it resolves to an internal address (127.0.0.1: loopback, private or link-local), which only a host listed by its exact name in sandboxProfile.egress may reach");
+    expect(answer.body).toContain(
+      "egress to a.wild.example.test:80 was refused: it resolves to an internal address (127.0.0.1: loopback, private or link-local), which only a host listed by its exact name in sandboxProfile.egress may reach",
+    );
     // A real name resolved by DNS: localhost is loopback, and a wildcard entry cannot reach it either.
     const local = open({ egress: ["*.localhost"] }, { resolve: {} });
     local.arm(new Map());
@@ -137,7 +177,10 @@ describe("the egress broker", () => {
     const channel = open({ egress: ["api.example.test"] });
     channel.arm(new Map());
     const before = hooks.seen.length;
-    const redirect = await viaSocket(channel.hostPath, "http://api.example.test/redirect?to=http://hooks.example.test/echo");
+    const redirect = await viaSocket(
+      channel.hostPath,
+      "http://api.example.test/redirect?to=http://hooks.example.test/echo",
+    );
     expect(redirect.status).toBe(302);
     expect(redirect.headers.location).toBe("http://hooks.example.test/echo");
     expect((await viaSocket(channel.hostPath, redirect.headers.location!)).status).toBe(403);
@@ -145,11 +188,16 @@ describe("the egress broker", () => {
   });
 
   it("injects a secret on its hosts only, replacing the tool's own header of that name", async () => {
-    const channel = open({ egress: ["api.example.test", "hooks.example.test"], secrets: { API_TOKEN: { hosts: ["api.example.test"], header: "authorization", format: "Bearer {}" } } });
+    const channel = open({
+      egress: ["api.example.test", "hooks.example.test"],
+      secrets: { API_TOKEN: { hosts: ["api.example.test"], header: "authorization", format: "Bearer {}" } },
+    });
     channel.arm(new Map([["API_TOKEN", "s3cr3t-value"]]));
     await viaSocket(channel.hostPath, "http://api.example.test/echo", { headers: { authorization: "Bearer forged" } });
     expect(api.seen.at(-1)!.headers.authorization).toBe("Bearer s3cr3t-value");
-    const toHooks = JSON.parse((await viaSocket(channel.hostPath, "http://hooks.example.test/echo")).body) as { headers: Record<string, string> };
+    const toHooks = JSON.parse((await viaSocket(channel.hostPath, "http://hooks.example.test/echo")).body) as {
+      headers: Record<string, string>;
+    };
     expect(toHooks.headers.authorization).toBeUndefined();
     expect(JSON.stringify(hooks.seen)).not.toContain("s3cr3t-value");
     // The receipt's records hold no trace of it.
@@ -169,10 +217,16 @@ describe("the egress broker", () => {
     const origin = await viaSocket(channel.hostPath, "/echo", { headers: { host: "api.example.test" } });
     expect(origin.status).toBe(403);
     expect(origin.body).toContain("absolute-form only");
-    const upgrade = await rawAnswer(channel.hostPath, "GET http://api.example.test/ws HTTP/1.1\r\nhost: api.example.test\r\nconnection: upgrade\r\nupgrade: websocket\r\n\r\n");
+    const upgrade = await rawAnswer(
+      channel.hostPath,
+      "GET http://api.example.test/ws HTTP/1.1\r\nhost: api.example.test\r\nconnection: upgrade\r\nupgrade: websocket\r\n\r\n",
+    );
     expect(upgrade).toMatch(/^HTTP\/1\.1 403/);
     expect(upgrade).toContain("x-cave-egress-route: WebSocket");
-    const tunnel = await rawAnswer(channel.hostPath, "CONNECT api.example.test:443 HTTP/1.1\r\nhost: api.example.test:443\r\n\r\n");
+    const tunnel = await rawAnswer(
+      channel.hostPath,
+      "CONNECT api.example.test:443 HTTP/1.1\r\nhost: api.example.test:443\r\n\r\n",
+    );
     expect(tunnel).toContain("x-cave-egress-route: CONNECT tunnel");
   });
 
@@ -185,15 +239,18 @@ describe("the egress broker", () => {
 
     channel.arm(new Map());
     const cut = new Promise<string>((resolve) => {
-      const req = request({ socketPath: channel.hostPath, path: "http://api.example.test/stream?mb=512", agent: false }, (res) => {
-        res.once("data", () => {
-          const records = channel.disarm();
-          expect(records).toMatchObject([{ outcome: "cut", status: 200 }]);
-        });
-        res.on("error", () => resolve("cut"));
-        res.on("end", () => resolve("ended"));
-        res.on("close", () => resolve("cut"));
-      });
+      const req = request(
+        { socketPath: channel.hostPath, path: "http://api.example.test/stream?mb=512", agent: false },
+        (res) => {
+          res.once("data", () => {
+            const records = channel.disarm();
+            expect(records).toMatchObject([{ outcome: "cut", status: 200 }]);
+          });
+          res.on("error", () => resolve("cut"));
+          res.on("end", () => resolve("ended"));
+          res.on("close", () => resolve("cut"));
+        },
+      );
       req.on("error", () => resolve("cut"));
       req.end();
     });
@@ -201,14 +258,24 @@ describe("the egress broker", () => {
   });
 
   it("keeps two scopes apart: each socket allows its own hosts and injects its own secret", async () => {
-    const first = open({ egress: ["api.example.test"], secrets: { A: { hosts: ["api.example.test"], header: "x-key", format: "{}" } } });
-    const second = open({ egress: ["hooks.example.test"], secrets: { B: { hosts: ["hooks.example.test"], header: "x-key", format: "{}" } } });
+    const first = open({
+      egress: ["api.example.test"],
+      secrets: { A: { hosts: ["api.example.test"], header: "x-key", format: "{}" } },
+    });
+    const second = open({
+      egress: ["hooks.example.test"],
+      secrets: { B: { hosts: ["hooks.example.test"], header: "x-key", format: "{}" } },
+    });
     first.arm(new Map([["A", "value-a"]]));
     second.arm(new Map([["B", "value-b"]]));
     expect((await viaSocket(first.hostPath, "http://hooks.example.test/")).status).toBe(403);
     expect((await viaSocket(second.hostPath, "http://api.example.test/")).status).toBe(403);
-    const a = JSON.parse((await viaSocket(first.hostPath, "http://api.example.test/echo")).body) as { headers: Record<string, string> };
-    const b = JSON.parse((await viaSocket(second.hostPath, "http://hooks.example.test/echo")).body) as { headers: Record<string, string> };
+    const a = JSON.parse((await viaSocket(first.hostPath, "http://api.example.test/echo")).body) as {
+      headers: Record<string, string>;
+    };
+    const b = JSON.parse((await viaSocket(second.hostPath, "http://hooks.example.test/echo")).body) as {
+      headers: Record<string, string>;
+    };
     expect([a.headers["x-key"], b.headers["x-key"]]).toEqual(["value-a", "value-b"]);
   });
 });

@@ -1,7 +1,16 @@
 // Filesystem scopes (issue 14), tried as a tool would: reads and writes inside and outside each scope, `..` and
 // symbolic links that leave a scope, a scope replaced by a link after the build, an atomic write-then-rename, a named
 // runtime setting, and the same profile without the OS layer (refused: one rule, runtime/sandbox/os-only.ts).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +45,8 @@ afterAll(() => {
 const message = (outcome: { ok: boolean; error?: { message: string } }) => (outcome.ok ? "" : outcome.error!.message);
 
 describe.skipIf(!linux)("filesystem scopes under the OS layer", () => {
-  const files = async (args: Record<string, unknown>, tool = "order_files") => (await sandboxed(root, { sandbox: { isolation: "os" } })).runtime.call(tool, args);
+  const files = async (args: Record<string, unknown>, tool = "order_files") =>
+    (await sandboxed(root, { sandbox: { isolation: "os" } })).runtime.call(tool, args);
 
   it("createRuntime creates a missing write scope at deploy", async () => {
     rmSync(join(root, "data"), { recursive: true, force: true });
@@ -49,13 +59,22 @@ describe.skipIf(!linux)("filesystem scopes under the OS layer", () => {
     const wrote = await files({ action: "write", path: "data/orders/o-1.json", text: '{"id":"o-1"}' });
     expect(wrote).toMatchObject({ ok: true });
     expect(readFileSync(join(root, "data/orders/o-1.json"), "utf8")).toBe('{"id":"o-1"}');
-    expect(await files({ action: "read", path: "data/orders/o-1.json" })).toMatchObject({ ok: true, content: { text: '{"id":"o-1"}' } });
+    expect(await files({ action: "read", path: "data/orders/o-1.json" })).toMatchObject({
+      ok: true,
+      content: { text: '{"id":"o-1"}' },
+    });
     expect(await files({ action: "mkdir", path: "data/orders/2026/12" })).toMatchObject({ ok: true });
   });
 
   it("reads inside the read scopes: a folder, and the files a glob matches", async () => {
-    expect(await files({ action: "read", path: "config/prices.json" })).toMatchObject({ ok: true, content: { text: '{"currency":"EUR"}\n' } });
-    expect(await files({ action: "read", path: "notes/a.txt" })).toMatchObject({ ok: true, content: { text: "first note\n" } });
+    expect(await files({ action: "read", path: "config/prices.json" })).toMatchObject({
+      ok: true,
+      content: { text: '{"currency":"EUR"}\n' },
+    });
+    expect(await files({ action: "read", path: "notes/a.txt" })).toMatchObject({
+      ok: true,
+      content: { text: "first note\n" },
+    });
   });
 
   it.each([
@@ -137,9 +156,16 @@ describe.skipIf(!linux)("filesystem scopes under the OS layer", () => {
     renameSync(join(root, "data/orders"), join(root, "data/orders-real"));
     symlinkSync(target, join(root, "data/orders"));
     try {
-      await expect(sandboxed(root, { sandbox: { isolation: "os" } })).rejects.toMatchObject({ code: "FS_SCOPE_UNAVAILABLE", message: expect.stringMatching(/tool "order_files": its write scope "data\/orders" passes through a symbolic link \(data\/orders\)/) });
+      await expect(sandboxed(root, { sandbox: { isolation: "os" } })).rejects.toMatchObject({
+        code: "FS_SCOPE_UNAVAILABLE",
+        message: expect.stringMatching(
+          /tool "order_files": its write scope "data\/orders" passes through a symbolic link \(data\/orders\)/,
+        ),
+      });
       // The runtime made before: a new run needs a new child, which is refused, never started on the link's target.
-      const outcome = await runtime.startRun().call("order_files", { action: "write", path: "data/orders/x.txt", text: "x" });
+      const outcome = await runtime
+        .startRun()
+        .call("order_files", { action: "write", path: "data/orders/x.txt", text: "x" });
       expect(code(outcome)).toBe("FS_SCOPE_UNAVAILABLE");
       expect(existsSync(join(target, "x.txt"))).toBe(false);
     } finally {
@@ -153,7 +179,8 @@ describe.skipIf(!linux)("filesystem scopes under the OS layer", () => {
     try {
       await expect(sandboxed(root, { sandbox: { isolation: "os" } })).rejects.toMatchObject({
         code: "FS_SCOPE_UNAVAILABLE",
-        message: 'tool "export_files": its write scope "$CAVE_TEST_EXPORTS/out": the runtime setting CAVE_TEST_EXPORTS is not set; give the directory in the environment variable CAVE_TEST_EXPORTS (an absolute path) where the runtime runs',
+        message:
+          'tool "export_files": its write scope "$CAVE_TEST_EXPORTS/out": the runtime setting CAVE_TEST_EXPORTS is not set; give the directory in the environment variable CAVE_TEST_EXPORTS (an absolute path) where the runtime runs',
       });
     } finally {
       process.env.CAVE_TEST_EXPORTS = exportsDir;
@@ -165,14 +192,19 @@ describe("the same profile without the OS layer", () => {
   it('isolation "node": createRuntime refuses with OS_LAYER_REQUIRED naming each tool and its powers', async () => {
     await expect(createRuntime({ root, mode: "host", isolation: "node" })).rejects.toMatchObject({
       code: "OS_LAYER_REQUIRED",
-      message: expect.stringContaining('tool "order_files" is locked with powers only the sandbox\'s OS layer can enforce (write access to data/orders, read access to config, read access to notes/*.txt), and the OS layer is not in use here (isolation is "node": the Node layers only)'),
+      message: expect.stringContaining(
+        'tool "order_files" is locked with powers only the sandbox\'s OS layer can enforce (write access to data/orders, read access to config, read access to notes/*.txt), and the OS layer is not in use here (isolation is "node": the Node layers only)',
+      ),
     });
   });
 
   it('isolation "auto" on a host without bubblewrap refuses the same way', async () => {
     const sandbox = createSandboxDispatcher({ isolation: "auto", bwrap: "/nonexistent/cave-test/bwrap" });
     try {
-      await expect(createRuntime({ root, mode: "host", dispatchers: { required: sandbox } })).rejects.toMatchObject({ code: "OS_LAYER_REQUIRED", message: expect.stringContaining("the bwrap option names /nonexistent/cave-test/bwrap, which does not exist") });
+      await expect(createRuntime({ root, mode: "host", dispatchers: { required: sandbox } })).rejects.toMatchObject({
+        code: "OS_LAYER_REQUIRED",
+        message: expect.stringContaining("the bwrap option names /nonexistent/cave-test/bwrap, which does not exist"),
+      });
     } finally {
       sandbox.close();
     }
@@ -181,7 +213,16 @@ describe("the same profile without the OS layer", () => {
   it("a dispatcher used without createRuntime's check refuses at the call, and starts nothing", async () => {
     const sandbox = createSandboxDispatcher({ isolation: "node" });
     try {
-      const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: { dispatch: (request) => sandbox.dispatch(request), validateOpaque: (request) => sandbox.validateOpaque(request) } } });
+      const runtime = await createRuntime({
+        root,
+        mode: "host",
+        dispatchers: {
+          required: {
+            dispatch: (request) => sandbox.dispatch(request),
+            validateOpaque: (request) => sandbox.validateOpaque(request),
+          },
+        },
+      });
       const outcome = await runtime.call("order_files", { action: "write", path: "data/orders/n.txt", text: "x" });
       expect(code(outcome)).toBe("OS_LAYER_REQUIRED");
       expect(sandbox.stats().spawned).toBe(0);
@@ -198,36 +239,58 @@ describe("in review and at deploy", () => {
   it("cave explain states the scopes in plain words", async () => {
     const run = await cave(["explain", "order_files"], root);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("files: it writes data/orders (in the project) and reads config (in the project), the files matching notes/*.txt (in the project), and nothing else (enforced by the sandbox's OS layer: where it is not in use, the tool is refused)");
-    expect((await cave(["explain", "export_files"], root)).stdout).toContain("files: it writes out under the directory the deploy names in $CAVE_TEST_EXPORTS");
+    expect(run.stdout).toContain(
+      "files: it writes data/orders (in the project) and reads config (in the project), the files matching notes/*.txt (in the project), and nothing else (enforced by the sandbox's OS layer: where it is not in use, the tool is refused)",
+    );
+    expect((await cave(["explain", "export_files"], root)).stdout).toContain(
+      "files: it writes out under the directory the deploy names in $CAVE_TEST_EXPORTS",
+    );
   });
 
-  it('cave verify: without the OS layer each tool with scopes is OS_LAYER_REQUIRED; the rest of the lock is fine', async () => {
+  it("cave verify: without the OS layer each tool with scopes is OS_LAYER_REQUIRED; the rest of the lock is fine", async () => {
     const run = await cave(["verify", "--json"], root, { CAVE_ISOLATION: "node", CAVE_TEST_EXPORTS: exportsDir });
     expect(run.code).toBe(1);
     expectRelativeOnly(run, root);
     const problems = (JSON.parse(run.stdout) as { problems: Array<{ code: string; message: string }> }).problems;
     expect(problems.map((p) => p.code)).toEqual(["OS_LAYER_REQUIRED", "OS_LAYER_REQUIRED"]);
-    expect(problems[0]!.message).toMatch(/^tool "export_files" is locked with powers only the sandbox's OS layer can enforce \(write access to \$CAVE_TEST_EXPORTS\/out\)/);
+    expect(problems[0]!.message).toMatch(
+      /^tool "export_files" is locked with powers only the sandbox's OS layer can enforce \(write access to \$CAVE_TEST_EXPORTS\/out\)/,
+    );
   });
 
-  it.skipIf(!linux)("cave verify: a named setting that is not set, and a write scope that cannot be a directory, are FS_SCOPE_UNAVAILABLE; nothing is created", async () => {
-    const fresh = mkdtempSync(join(tmpdir(), "cave-exports-"));
-    try {
-      rmSync(join(root, "data"), { recursive: true, force: true });
-      const unset = await cave(["verify", "--json"], root, { CAVE_ISOLATION: "os" });
-      expect(JSON.parse(unset.stdout).problems).toEqual([{ code: "FS_SCOPE_UNAVAILABLE", message: expect.stringContaining('tool "export_files": its write scope "$CAVE_TEST_EXPORTS/out": the runtime setting CAVE_TEST_EXPORTS is not set') }]);
-      writeFileSync(join(fresh, "out"), "a file where the scope's directory belongs");
-      const file = await cave(["verify", "--json"], root, { CAVE_ISOLATION: "os", CAVE_TEST_EXPORTS: fresh });
-      expect(JSON.parse(file.stdout).problems).toEqual([{ code: "FS_SCOPE_UNAVAILABLE", message: 'tool "export_files": its write scope "$CAVE_TEST_EXPORTS/out" is not a directory; write scopes are directories (a single file cannot be mounted read-write safely)' }]);
-      rmSync(join(fresh, "out"));
-      const ok = await cave(["verify"], root, { CAVE_ISOLATION: "os", CAVE_TEST_EXPORTS: fresh });
-      expect(ok.code).toBe(0);
-      // verify checks that write scopes can be created; it creates nothing.
-      expect(existsSync(join(root, "data"))).toBe(false);
-      expect(existsSync(join(fresh, "out"))).toBe(false);
-    } finally {
-      rmSync(fresh, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!linux)(
+    "cave verify: a named setting that is not set, and a write scope that cannot be a directory, are FS_SCOPE_UNAVAILABLE; nothing is created",
+    async () => {
+      const fresh = mkdtempSync(join(tmpdir(), "cave-exports-"));
+      try {
+        rmSync(join(root, "data"), { recursive: true, force: true });
+        const unset = await cave(["verify", "--json"], root, { CAVE_ISOLATION: "os" });
+        expect(JSON.parse(unset.stdout).problems).toEqual([
+          {
+            code: "FS_SCOPE_UNAVAILABLE",
+            message: expect.stringContaining(
+              'tool "export_files": its write scope "$CAVE_TEST_EXPORTS/out": the runtime setting CAVE_TEST_EXPORTS is not set',
+            ),
+          },
+        ]);
+        writeFileSync(join(fresh, "out"), "a file where the scope's directory belongs");
+        const file = await cave(["verify", "--json"], root, { CAVE_ISOLATION: "os", CAVE_TEST_EXPORTS: fresh });
+        expect(JSON.parse(file.stdout).problems).toEqual([
+          {
+            code: "FS_SCOPE_UNAVAILABLE",
+            message:
+              'tool "export_files": its write scope "$CAVE_TEST_EXPORTS/out" is not a directory; write scopes are directories (a single file cannot be mounted read-write safely)',
+          },
+        ]);
+        rmSync(join(fresh, "out"));
+        const ok = await cave(["verify"], root, { CAVE_ISOLATION: "os", CAVE_TEST_EXPORTS: fresh });
+        expect(ok.code).toBe(0);
+        // verify checks that write scopes can be created; it creates nothing.
+        expect(existsSync(join(root, "data"))).toBe(false);
+        expect(existsSync(join(fresh, "out"))).toBe(false);
+      } finally {
+        rmSync(fresh, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -44,7 +44,9 @@ describe('isolation "os" where the OS layer cannot start', () => {
     try {
       await expect(createRuntime({ root, mode: "host", dispatchers: { required: sandbox } })).rejects.toMatchObject({
         code: "SANDBOX_UNAVAILABLE",
-        message: expect.stringMatching(/isolation is "os" but the sandbox's OS layer cannot start here: the bwrap option names \/nonexistent\/cave-test\/bwrap, which does not exist: install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap/),
+        message: expect.stringMatching(
+          /isolation is "os" but the sandbox's OS layer cannot start here: the bwrap option names \/nonexistent\/cave-test\/bwrap, which does not exist: install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap/,
+        ),
       });
       expect(sandbox.stats()).toMatchObject({ spawned: 0 });
     } finally {
@@ -54,7 +56,10 @@ describe('isolation "os" where the OS layer cannot start', () => {
 
   it("the runtime's own sandbox refuses the same way with CAVE_BWRAP pointing at a missing bwrap", async () => {
     await withEnv({ CAVE_BWRAP: MISSING, CAVE_ISOLATION: undefined }, async () => {
-      await expect(createRuntime({ root, mode: "host", isolation: "os" })).rejects.toMatchObject({ code: "SANDBOX_UNAVAILABLE", message: expect.stringContaining("CAVE_BWRAP names /nonexistent/cave-test/bwrap") });
+      await expect(createRuntime({ root, mode: "host", isolation: "os" })).rejects.toMatchObject({
+        code: "SANDBOX_UNAVAILABLE",
+        message: expect.stringContaining("CAVE_BWRAP names /nonexistent/cave-test/bwrap"),
+      });
     });
   });
 
@@ -62,7 +67,14 @@ describe('isolation "os" where the OS layer cannot start', () => {
     const refused = await cave(["verify", "--json"], root, { CAVE_ISOLATION: "os", CAVE_BWRAP: MISSING });
     expect(refused.code).toBe(1);
     expectRelativeOnly(refused, root);
-    expect(JSON.parse(refused.stdout).problems).toEqual([{ code: "SANDBOX_UNAVAILABLE", message: expect.stringContaining("CAVE_BWRAP names /nonexistent/cave-test/bwrap, which does not exist: install bubblewrap") }]);
+    expect(JSON.parse(refused.stdout).problems).toEqual([
+      {
+        code: "SANDBOX_UNAVAILABLE",
+        message: expect.stringContaining(
+          "CAVE_BWRAP names /nonexistent/cave-test/bwrap, which does not exist: install bubblewrap",
+        ),
+      },
+    ]);
     const human = await cave(["verify"], root, { CAVE_ISOLATION: "os", CAVE_BWRAP: MISSING });
     expect(human.stderr).toMatch(/^error SANDBOX_UNAVAILABLE: isolation is "os" but/m);
     expect((await cave(["verify"], root, { CAVE_ISOLATION: "auto", CAVE_BWRAP: MISSING })).code).toBe(0);
@@ -73,12 +85,16 @@ describe('isolation "os" where the OS layer cannot start', () => {
     configure("os");
     try {
       const refused = await cave(["verify", "--json"], root, { CAVE_BWRAP: MISSING });
-      expect(JSON.parse(refused.stdout).problems).toEqual([{ code: "SANDBOX_UNAVAILABLE", message: expect.any(String) }]);
+      expect(JSON.parse(refused.stdout).problems).toEqual([
+        { code: "SANDBOX_UNAVAILABLE", message: expect.any(String) },
+      ]);
       expect((await cave(["verify"], root, { CAVE_BWRAP: MISSING, CAVE_ISOLATION: "auto" })).code).toBe(0);
       configure("strict");
       const invalid = await cave(["verify", "--json"], root, {});
       // The configuration is read (and refused) as cave build reads it, before the lock.
-      expect(JSON.parse(invalid.stdout).problems).toEqual([{ code: "CAVE2004", message: 'cave.config.json: isolation must be "os", "auto" or "node" (got "strict")' }]);
+      expect(JSON.parse(invalid.stdout).problems).toEqual([
+        { code: "CAVE2004", message: 'cave.config.json: isolation must be "os", "auto" or "node" (got "strict")' },
+      ]);
     } finally {
       configure("auto");
     }
@@ -97,12 +113,17 @@ describe("where the setting comes from", () => {
           const runtime = await createRuntime({ root, mode: "host" });
           expect((await runtime.call("add", { a: 1, b: 2 })).receipt.isolation).toBe("node");
           runtime.close();
-          await expect(createRuntime({ root, mode: "host", isolation: "os" })).rejects.toMatchObject({ code: "SANDBOX_UNAVAILABLE" });
+          await expect(createRuntime({ root, mode: "host", isolation: "os" })).rejects.toMatchObject({
+            code: "SANDBOX_UNAVAILABLE",
+          });
         });
       });
       configure(7);
       await withEnv({ CAVE_ISOLATION: undefined }, async () => {
-        await expect(createRuntime({ root, mode: "host" })).rejects.toMatchObject({ code: "OPTIONS_INVALID", message: "isolation in cave.config.json must be \"os\", \"auto\" or \"node\" (got 7)" });
+        await expect(createRuntime({ root, mode: "host" })).rejects.toMatchObject({
+          code: "OPTIONS_INVALID",
+          message: 'isolation in cave.config.json must be "os", "auto" or "node" (got 7)',
+        });
       });
     } finally {
       configure("auto");
@@ -124,12 +145,26 @@ describe("where the setting comes from", () => {
 
 describe('isolation "auto" where the OS layer cannot start', () => {
   it("runs with the Node layers, says so once on stderr, and every receipt says node", async () => {
-    const host = await startHost({ root, calls: [{ name: "add", args: { a: 1, b: 1 } }, { name: "add", args: { a: 2, b: 2 } }] }, { CAVE_BWRAP: MISSING, CAVE_ISOLATION: "auto" });
+    const host = await startHost(
+      {
+        root,
+        calls: [
+          { name: "add", args: { a: 1, b: 1 } },
+          { name: "add", args: { a: 2, b: 2 } },
+        ],
+      },
+      { CAVE_BWRAP: MISSING, CAVE_ISOLATION: "auto" },
+    );
     expect(await host.exited).toEqual({ code: 0, signal: null });
     const outcomes = host.lines.map((line) => JSON.parse(line) as { ok?: boolean; isolation?: string });
     expect(outcomes.filter((o) => o.ok === true).map((o) => o.isolation)).toEqual(["node", "node"]);
-    const warnings = host.stderr().split("\n").filter((line) => line.startsWith("cave: WARNING"));
+    const warnings = host
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("cave: WARNING"));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/the sandbox's OS layer cannot start here, so sandboxed tools run with the Node layers only \(isolation "auto"\): CAVE_BWRAP names \/nonexistent\/cave-test\/bwrap, which does not exist/);
+    expect(warnings[0]).toMatch(
+      /the sandbox's OS layer cannot start here, so sandboxed tools run with the Node layers only \(isolation "auto"\): CAVE_BWRAP names \/nonexistent\/cave-test\/bwrap, which does not exist/,
+    );
   });
 });

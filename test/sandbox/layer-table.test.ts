@@ -18,20 +18,28 @@ beforeAll(async () => {
   ({ matrix, namespace } = await measureLayers());
 }, 180_000);
 
-const column = (name: (typeof COLUMNS)[number]) => Object.fromEntries(Object.entries(matrix).map(([attack, row]) => [attack, row[name]]));
+const column = (name: (typeof COLUMNS)[number]) =>
+  Object.fromEntries(Object.entries(matrix).map(([attack, row]) => [attack, row[name]]));
 
 describe(`sandbox layers on Node ${features.version}`, () => {
   it("every attack is real: with no layer it goes through", () => {
-    expect(Object.values(column("no layer")).every((verdict) => verdict === "through"), JSON.stringify(column("no layer"))).toBe(true);
+    expect(
+      Object.values(column("no layer")).every((verdict) => verdict === "through"),
+      JSON.stringify(column("no layer")),
+    ).toBe(true);
   });
 
   it("no attempt failed for a reason other than a layer (a probe that fails otherwise proves nothing)", () => {
-    const failed = Object.entries(matrix).flatMap(([attack, row]) => COLUMNS.filter((name) => row[name].startsWith("failed")).map((name) => `${attack} / ${name}: ${row[name]}`));
+    const failed = Object.entries(matrix).flatMap(([attack, row]) =>
+      COLUMNS.filter((name) => row[name].startsWith("failed")).map((name) => `${attack} / ${name}: ${row[name]}`),
+    );
     expect(failed).toEqual([]);
   });
 
   it("as shipped, every attack is stopped", () => {
-    expect(Object.entries(column("all (as shipped)")).filter(([, verdict]) => !verdict.startsWith("stopped"))).toEqual([]);
+    expect(Object.entries(column("all (as shipped)")).filter(([, verdict]) => !verdict.startsWith("stopped"))).toEqual(
+      [],
+    );
   });
 
   it("the permission model stops the network exactly where runtime/sandbox/node-features.ts says it does", () => {
@@ -52,20 +60,36 @@ describe(`sandbox layers on Node ${features.version}`, () => {
     const rendered = renderTable(matrix);
     if (UPDATE_GOLDEN && namespace) {
       const block = `<!-- layer-table node=${features.major} -->\n${rendered}\n<!-- /layer-table -->`;
-      const updated = pattern.test(doc) ? doc.replace(pattern, () => block) : doc.replace("<!-- layer-tables -->", () => `#### Node ${features.major}\n\n${block}\n\n<!-- layer-tables -->`);
+      const updated = pattern.test(doc)
+        ? doc.replace(pattern, () => block)
+        : doc.replace(
+            "<!-- layer-tables -->",
+            () => `#### Node ${features.major}\n\n${block}\n\n<!-- layer-tables -->`,
+          );
       writeFileSync(DOC, updated);
       return;
     }
     const found = pattern.exec(doc);
-    expect(found, `docs/sandbox.md has no measured table for Node ${features.major}: run CAVE_UPDATE_GOLDEN=1 npx vitest run test/sandbox/layer-table.test.ts on it (as root, where a network namespace can be made)`).not.toBeNull();
+    expect(
+      found,
+      `docs/sandbox.md has no measured table for Node ${features.major}: run CAVE_UPDATE_GOLDEN=1 npx vitest run test/sandbox/layer-table.test.ts on it (as root, where a network namespace can be made)`,
+    ).not.toBeNull();
     const expected = tableRows(found![1]!);
     const actual = tableRows(rendered);
     // A column this host cannot measure (no network namespace) is compared nowhere; every other cell is.
-    const measured = COLUMNS.map((name, index) => (namespace || (name !== "network namespace" && name !== "all (as shipped)") ? index : -1)).filter((index) => index >= 0);
+    const measured = COLUMNS.map((name, index) =>
+      namespace || (name !== "network namespace" && name !== "all (as shipped)") ? index : -1,
+    ).filter((index) => index >= 0);
     const pick = (row: string) => {
-      const cells = row.split("|").slice(1, -1).map((text) => text.trim());
+      const cells = row
+        .split("|")
+        .slice(1, -1)
+        .map((text) => text.trim());
       return [cells[0], ...measured.map((index) => cells[index + 1])].join(" | ");
     };
-    expect(actual.map(pick), "docs/sandbox.md is stale for this Node: rerun with CAVE_UPDATE_GOLDEN=1 and review the diff").toEqual(expected.map(pick));
+    expect(
+      actual.map(pick),
+      "docs/sandbox.md is stale for this Node: rerun with CAVE_UPDATE_GOLDEN=1 and review the diff",
+    ).toEqual(expected.map(pick));
   });
 });

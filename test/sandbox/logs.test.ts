@@ -50,7 +50,8 @@ export const quiet = tool({
 });
 `;
 
-const ORDERED = (tag: string) => `log ${tag}\nerror ${tag}\nstdout ${tag}\nwarn ${tag}\ninfo ${tag}\ndebug ${tag}\nstderr ${tag}\n`;
+const ORDERED = (tag: string) =>
+  `log ${tag}\nerror ${tag}\nstdout ${tag}\nwarn ${tag}\ninfo ${tag}\ndebug ${tag}\nstderr ${tag}\n`;
 
 async function project(): Promise<string> {
   const root = writeProject({ "tools/chatty.ts": TOOLS });
@@ -64,7 +65,11 @@ describe("a sandboxed call's logs", () => {
     const ok = await runtime.call("chatty", { tag: "a", bytes: 0, fail: false, later: false });
     expect(ok).toMatchObject({ ok: true, content: { tag: "a" }, logs: ORDERED("a") });
     const failed = await runtime.call("chatty", { tag: "b", bytes: 0, fail: true, later: false });
-    expect(failed).toMatchObject({ ok: false, error: { code: "TOOL_ERROR", message: 'tool "chatty" failed: failed b' }, logs: ORDERED("b") });
+    expect(failed).toMatchObject({
+      ok: false,
+      error: { code: "TOOL_ERROR", message: 'tool "chatty" failed: failed b' },
+      logs: ORDERED("b"),
+    });
     const quiet = await runtime.call("quiet", { wait: 0 });
     expect(quiet.ok).toBe(true);
     expect("logs" in quiet).toBe(false);
@@ -93,6 +98,8 @@ describe("a sandboxed call's logs", () => {
     const third = await run.call("chatty", { tag: "f", bytes: 0, fail: false, later: false });
     expect(third.logs).toBe(ORDERED("f"));
     // One process answered all three.
-    expect([first, second, third].map((outcome) => (outcome.ok ? (outcome.content as { served: number }).served : 0))).toEqual([1, 2, 3]);
+    expect(
+      [first, second, third].map((outcome) => (outcome.ok ? (outcome.content as { served: number }).served : 0)),
+    ).toEqual([1, 2, 3]);
   });
 });

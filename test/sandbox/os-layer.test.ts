@@ -66,12 +66,29 @@ describe.skipIf(!linux)("the OS layer on this Linux host", () => {
     // the bootstrap's, and the node binary's, which hold nothing else: a Node installed under /root/.cache by
     // .ci/node-install brings /root with only that path in it): nothing else of the host's /home, /root, /run, /var...
     const bound = [root, process.cwd(), process.execPath].map((path) => path.split("/")[1]!);
-    const expected = new Set(["bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "tmp", "usr", ...bound]);
+    const expected = new Set([
+      "bin",
+      "dev",
+      "etc",
+      "lib",
+      "lib32",
+      "lib64",
+      "libx32",
+      "proc",
+      "sbin",
+      "tmp",
+      "usr",
+      ...bound,
+    ]);
     expect(top.filter((entry) => !expected.has(entry))).toEqual([]);
-    for (const absent of ["home", "root", "run", "var", "srv", "mnt"]) if (!bound.includes(absent)) expect(top).not.toContain(absent);
+    for (const absent of ["home", "root", "run", "var", "srv", "mnt"])
+      if (!bound.includes(absent)) expect(top).not.toContain(absent);
     // A private /tmp: nothing of the host's, only the way to the project root when that lies under /tmp, and the
     // runtime's private copy of this tool's verified files (runtime/loading/private-copy.ts), bound read-only.
-    const onTheWay = (entry: string) => [root, process.cwd(), process.execPath].some((path) => path.startsWith(`/tmp/${entry}/`) || path === `/tmp/${entry}`);
+    const onTheWay = (entry: string) =>
+      [root, process.cwd(), process.execPath].some(
+        (path) => path.startsWith(`/tmp/${entry}/`) || path === `/tmp/${entry}`,
+      );
     const seen = readdirSync(`/proc/${pid}/root/tmp`).filter((entry) => !onTheWay(entry));
     expect(seen.filter((entry) => !/^cave-copy-/.test(entry))).toEqual([]);
     expect(seen.length).toBeLessThanOrEqual(1);
@@ -84,7 +101,8 @@ describe.skipIf(!linux)("the OS layer on this Linux host", () => {
     const { runtime, sandbox } = await sandboxed(root, { sandbox: { isolation: "os", spare: false } });
     expect(code(await runtime.call("add", { a: 1, b: 2 }))).toBe("ok");
     const [pid] = sandbox.pids();
-    for (const ns of ["pid", "net", "ipc", "uts", "mnt"]) expect(readlinkSync(`/proc/${pid}/ns/${ns}`), ns).not.toBe(readlinkSync(`/proc/self/ns/${ns}`));
+    for (const ns of ["pid", "net", "ipc", "uts", "mnt"])
+      expect(readlinkSync(`/proc/${pid}/ns/${ns}`), ns).not.toBe(readlinkSync(`/proc/self/ns/${ns}`));
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     expect(status).toMatch(/^CapEff:\s+0+$/m);
     expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
@@ -118,7 +136,9 @@ describe.skipIf(!linux)("the OS layer on this Linux host", () => {
   it("close() kills the process group and the node process inside it", async () => {
     const { runtime, sandbox } = await sandboxed(root, { sandbox: { isolation: "os", spare: false } });
     const pending = runtime.call("fault", { kind: "pending" });
-    await waitFor(() => sandbox.pids().some((pid) => readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("bootstrap.mjs")));
+    await waitFor(() =>
+      sandbox.pids().some((pid) => readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("bootstrap.mjs")),
+    );
     const pids = sandbox.pids();
     sandbox.close();
     expect(code(await pending)).toBe("TOOL_CRASHED");
@@ -126,7 +146,10 @@ describe.skipIf(!linux)("the OS layer on this Linux host", () => {
   });
 
   it("a host killed with SIGKILL while its child is busy leaves no process behind (--die-with-parent)", async () => {
-    const { child, exited } = await startHost({ root, calls: [{ name: "fault", args: { kind: "spin" } }] }, { CAVE_ISOLATION: "os" });
+    const { child, exited } = await startHost(
+      { root, calls: [{ name: "fault", args: { kind: "spin" } }] },
+      { CAVE_ISOLATION: "os" },
+    );
     // A process may end between listing and reading (the spawns on the way to the child): such a one is not it.
     const commandLine = (pid: number) => {
       try {
@@ -162,19 +185,32 @@ describe.skipIf(!linux)("the OS layer on this Linux host", () => {
 
   it("bind mounts: read-only unless asked, at the same path or another", () => {
     if (!probe.available) throw new Error(probe.reason);
-    const argv = osLayerCommand(probe.layer, { mounts: [{ path: "/srv/a" }, { path: "/srv/b", target: "/data", write: true }], command: ["/bin/true"] });
+    const argv = osLayerCommand(probe.layer, {
+      mounts: [{ path: "/srv/a" }, { path: "/srv/b", target: "/data", write: true }],
+      command: ["/bin/true"],
+    });
     expect(argv.join(" ")).toContain("--ro-bind /srv/a /srv/a");
     expect(argv.join(" ")).toContain("--bind /srv/b /data");
     expect(argv.slice(argv.indexOf("--") + 1)).toEqual(["/bin/true"]);
-    expect(() => osLayerCommand(probe.layer, { mounts: [{ path: "relative" }], command: ["/bin/true"] })).toThrow(/absolute paths/);
+    expect(() => osLayerCommand(probe.layer, { mounts: [{ path: "relative" }], command: ["/bin/true"] })).toThrow(
+      /absolute paths/,
+    );
   });
 });
 
 describe("the isolation setting", () => {
-  const missing = { available: false as const, reason: "bubblewrap (bwrap) is not installed: install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; ...)" };
+  const missing = {
+    available: false as const,
+    reason: "bubblewrap (bwrap) is not installed: install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; ...)",
+  };
 
   it('"os" where the OS layer cannot start: SANDBOX_UNAVAILABLE, naming what to install', () => {
-    expect(() => decideIsolation("os", missing)).toThrow(expect.objectContaining({ code: "SANDBOX_UNAVAILABLE", message: expect.stringContaining("apt-get install bubblewrap") }));
+    expect(() => decideIsolation("os", missing)).toThrow(
+      expect.objectContaining({
+        code: "SANDBOX_UNAVAILABLE",
+        message: expect.stringContaining("apt-get install bubblewrap"),
+      }),
+    );
   });
 
   it('"auto" there falls back to the Node layers and says so once, loudly', () => {
@@ -184,21 +220,34 @@ describe("the isolation setting", () => {
     decideIsolation("auto", missing, stderr);
     expect(first).toMatchObject({ isolation: "node", reason: missing.reason });
     expect(written.length).toBeLessThanOrEqual(1);
-    if (written.length === 1) expect(written[0]).toMatch(/^cave: WARNING: the sandbox's OS layer cannot start here.*Node layers only/);
+    if (written.length === 1)
+      expect(written[0]).toMatch(/^cave: WARNING: the sandbox's OS layer cannot start here.*Node layers only/);
   });
 
   it("comes from the option, else CAVE_ISOLATION, else auto; anything else is OPTIONS_INVALID", () => {
     expect(isolationSetting(undefined, {})).toBe("auto");
     expect(isolationSetting(undefined, { CAVE_ISOLATION: "os" })).toBe("os");
     expect(isolationSetting("node", { CAVE_ISOLATION: "os" })).toBe("node");
-    expect(() => isolationSetting(undefined, { CAVE_ISOLATION: "bwrap" })).toThrow(expect.objectContaining({ code: "OPTIONS_INVALID", message: expect.stringContaining("CAVE_ISOLATION must be") }));
+    expect(() => isolationSetting(undefined, { CAVE_ISOLATION: "bwrap" })).toThrow(
+      expect.objectContaining({ code: "OPTIONS_INVALID", message: expect.stringContaining("CAVE_ISOLATION must be") }),
+    );
     expect(() => isolationSetting("strict", {})).toThrow(expect.objectContaining({ code: "OPTIONS_INVALID" }));
   });
 
   it("says which setting blocks bubblewrap", () => {
     const host = (uid: number, settings: Record<string, string>) => ({ uid, read: (path: string) => settings[path] });
-    expect(whyNot("bwrap: No permissions to creating new namespace", host(1000, { "/proc/sys/kernel/unprivileged_userns_clone": "0" }))).toContain("kernel.unprivileged_userns_clone is 0");
-    expect(whyNot("bwrap: setting up uid map: Permission denied", host(1000, { "/proc/sys/kernel/apparmor_restrict_unprivileged_userns": "1" }))).toContain("AppArmor");
+    expect(
+      whyNot(
+        "bwrap: No permissions to creating new namespace",
+        host(1000, { "/proc/sys/kernel/unprivileged_userns_clone": "0" }),
+      ),
+    ).toContain("kernel.unprivileged_userns_clone is 0");
+    expect(
+      whyNot(
+        "bwrap: setting up uid map: Permission denied",
+        host(1000, { "/proc/sys/kernel/apparmor_restrict_unprivileged_userns": "1" }),
+      ),
+    ).toContain("AppArmor");
     expect(whyNot("bwrap: Creating new namespace failed: Operation not permitted", host(0, {}))).toContain("seccomp");
   });
 });

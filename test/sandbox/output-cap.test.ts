@@ -8,14 +8,20 @@ import { OUTPUT_CAP_BYTES } from "../../runtime/sandbox/child/output.mjs";
 const module = fileURLToPath(new URL("../../runtime/sandbox/child/output.mjs", import.meta.url));
 
 function run(script: string): { stdout: string; stderr: string } {
-  const child = spawnSync(process.execPath, ["--input-type=module", "-e", `import { installOutputCap } from ${JSON.stringify(module)};\n${script}`], { encoding: "utf8", maxBuffer: 64 * 1_048_576 });
+  const child = spawnSync(
+    process.execPath,
+    ["--input-type=module", "-e", `import { installOutputCap } from ${JSON.stringify(module)};\n${script}`],
+    { encoding: "utf8", maxBuffer: 64 * 1_048_576 },
+  );
   expect(child.status, child.stderr.slice(-2000)).toBe(0);
   return { stdout: child.stdout, stderr: child.stderr };
 }
 
 describe("the per-request output cap", () => {
   it("passes output under the cap through unchanged, on both streams", () => {
-    const { stdout, stderr } = run(`const cap = installOutputCap(); cap.reset(); console.log("to stdout"); console.error("to stderr"); await cap.flushed();`);
+    const { stdout, stderr } = run(
+      `const cap = installOutputCap(); cap.reset(); console.log("to stdout"); console.error("to stderr"); await cap.flushed();`,
+    );
     expect(stdout).toBe("to stdout\n");
     expect(stderr).toBe("to stderr\n");
   });

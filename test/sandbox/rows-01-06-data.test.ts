@@ -19,7 +19,10 @@ afterAll(() => {
   removeCopies();
 });
 
-function failed(outcome: { ok: boolean; error?: { code: string; message: string } }): { code: string; message: string } {
+function failed(outcome: { ok: boolean; error?: { code: string; message: string } }): {
+  code: string;
+  message: string;
+} {
   expect(outcome.ok).toBe(false);
   return outcome.error!;
 }
@@ -69,11 +72,18 @@ describe("row 4: output that violates its schema", () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
     const sandbox = createSandboxDispatcher();
     try {
-      const runtime = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
+      const runtime = await createRuntime({
+        root,
+        mode: "host",
+        journal: `file:${journalPath}`,
+        dispatchers: { required: sandbox },
+      });
       const outcome = await runtime.startRun({ id: "row-4" }).call("bad_output", { sentinel });
       const error = failed(outcome);
       expect(error.code).toBe("OUTPUT_INVALID");
-      expect(error.message).toMatch(/withheld \(\d+ bytes, fingerprint hmac-sha256-[0-9a-f]{64}, keyed with a secret of this runtime\)/);
+      expect(error.message).toMatch(
+        /withheld \(\d+ bytes, fingerprint hmac-sha256-[0-9a-f]{64}, keyed with a secret of this runtime\)/,
+      );
       expect(JSON.stringify(outcome)).not.toContain(sentinel);
       await runtime.journal!.close();
       const lines = readFileSync(journalPath, "utf8");
@@ -87,41 +97,62 @@ describe("row 4: output that violates its schema", () => {
 
 describe("row 5: output that is not JSON data", () => {
   // A tool without an output schema keeps native JSON serialisation (the contract; ../shared/sandbox.md row 5).
-  it.each(NATIVE_CONTENT)("without an output schema, %s gives what JSON.stringify gives, serialised inside the child", async (kind, content) => {
-    const { runtime } = await sandboxed(root);
-    expect(await runtime.call("not_json", { kind })).toMatchObject({ ok: true, content });
-  });
+  it.each(NATIVE_CONTENT)(
+    "without an output schema, %s gives what JSON.stringify gives, serialised inside the child",
+    async (kind, content) => {
+      const { runtime } = await sandboxed(root);
+      expect(await runtime.call("not_json", { kind })).toMatchObject({ ok: true, content });
+    },
+  );
 
-  it.each(NATIVE_REFUSED)("without an output schema, %s still fails typed; the host lives and the next call works", async (kind, detail) => {
-    const { runtime } = await sandboxed(root);
-    const error = failed(await runtime.call("not_json", { kind }));
-    expect(error.code).toBe("OUTPUT_NOT_SERIALISABLE");
-    expect(error.message).toContain(`JSON.stringify cannot write: ${detail}`);
-    expect(await runtime.call("not_json", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
-  });
+  it.each(NATIVE_REFUSED)(
+    "without an output schema, %s still fails typed; the host lives and the next call works",
+    async (kind, detail) => {
+      const { runtime } = await sandboxed(root);
+      const error = failed(await runtime.call("not_json", { kind }));
+      expect(error.code).toBe("OUTPUT_NOT_SERIALISABLE");
+      expect(error.message).toContain(`JSON.stringify cannot write: ${detail}`);
+      expect(await runtime.call("not_json", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
+    },
+  );
 
-  it.each(TYPED_REFUSED)("with an output schema, %s: OUTPUT_NOT_SERIALISABLE naming its kind but no key, path or class of it; never altered", async (kind, what) => {
-    const { runtime } = await sandboxed(root);
-    const error = failed(await runtime.call("not_json_typed", { kind }));
-    expect(error.code).toBe("OUTPUT_NOT_SERIALISABLE");
-    expect(error.message).toContain(`not plain JSON data (${what})`);
-    expect(error.message).toContain("nothing was dropped or converted");
-    expect(error.message).not.toMatch(/ at \//);
-    expect(error.message).not.toContain("Point");
-    expect(await runtime.call("not_json_typed", { kind: "fine" })).toMatchObject({ ok: true, content: { fine: true } });
-  });
+  it.each(TYPED_REFUSED)(
+    "with an output schema, %s: OUTPUT_NOT_SERIALISABLE naming its kind but no key, path or class of it; never altered",
+    async (kind, what) => {
+      const { runtime } = await sandboxed(root);
+      const error = failed(await runtime.call("not_json_typed", { kind }));
+      expect(error.code).toBe("OUTPUT_NOT_SERIALISABLE");
+      expect(error.message).toContain(`not plain JSON data (${what})`);
+      expect(error.message).toContain("nothing was dropped or converted");
+      expect(error.message).not.toMatch(/ at \//);
+      expect(error.message).not.toContain("Point");
+      expect(await runtime.call("not_json_typed", { kind: "fine" })).toMatchObject({
+        ok: true,
+        content: { fine: true },
+      });
+    },
+  );
 
   it("with an output schema, no key or class name of the value reaches the outcome or a receipt (issue 13 item 7)", async () => {
     const { runtime, receipts } = await sandboxed(root);
-    const outcomes = [await runtime.call("not_json_typed", { kind: "secretKey" }), await runtime.call("not_json_typed", { kind: "secretClass" })];
+    const outcomes = [
+      await runtime.call("not_json_typed", { kind: "secretKey" }),
+      await runtime.call("not_json_typed", { kind: "secretClass" }),
+    ];
     for (const outcome of outcomes) expect(failed(outcome).code).toBe("OUTPUT_NOT_SERIALISABLE");
     expect(JSON.stringify({ outcomes, receipts: receipts.receipts })).not.toContain("4711");
   });
 
   it("accepts a plain object without a prototype, as the in-process pipeline does", async () => {
     const { runtime } = await sandboxed(root);
-    expect(await runtime.call("not_json", { kind: "nullPrototype" })).toMatchObject({ ok: true, content: { fine: "yes" } });
-    expect(await runtime.call("not_json_typed", { kind: "nullPrototype" })).toMatchObject({ ok: true, content: { fine: "yes" } });
+    expect(await runtime.call("not_json", { kind: "nullPrototype" })).toMatchObject({
+      ok: true,
+      content: { fine: "yes" },
+    });
+    expect(await runtime.call("not_json_typed", { kind: "nullPrototype" })).toMatchObject({
+      ok: true,
+      content: { fine: "yes" },
+    });
   });
 });
 
@@ -140,7 +171,12 @@ describe("row 6: a 50 MB output", () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
     const sandbox = createSandboxDispatcher();
     try {
-      const runtime = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
+      const runtime = await createRuntime({
+        root,
+        mode: "host",
+        journal: `file:${journalPath}`,
+        dispatchers: { required: sandbox },
+      });
       const run = runtime.startRun({ id: "row-6" });
       await run.call("big_output", { bytes: 10 }); // start the child first: its start-up is not the output
       const before = process.memoryUsage().rss;

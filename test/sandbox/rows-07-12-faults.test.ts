@@ -21,7 +21,6 @@ afterAll(() => {
   removeCopies();
 });
 
-
 function message(outcome: CallOutcome): string {
   return outcome.ok ? "" : outcome.error.message;
 }
@@ -98,18 +97,21 @@ describe("row 8: a CPU hang", () => {
 });
 
 describe("row 9: a native hang", () => {
-  it.each(["atomics", "json-parse"])("%s: TIMEOUT at the deadline, not delayed by the stuck child, which is killed", async (kind) => {
-    const s = await sandboxed(root, { sandbox: { spare: false } });
-    expect(code(await s.runtime.call("fault", { kind: "pid" }))).toBe("ok");
-    const [pid] = s.sandbox.pids();
-    const started = performance.now();
-    const outcome = await s.runtime.call("fault", { kind });
-    const elapsed = performance.now() - started;
-    expect(code(outcome)).toBe("TIMEOUT");
-    expect(elapsed, "the result was not held up by the stuck child").toBeLessThan(1_500 + 1_000);
-    expect(await gone(pid!)).toBe(true);
-    expect(await s.runtime.call("fault", { kind: "fine" })).toMatchObject({ ok: true });
-  });
+  it.each(["atomics", "json-parse"])(
+    "%s: TIMEOUT at the deadline, not delayed by the stuck child, which is killed",
+    async (kind) => {
+      const s = await sandboxed(root, { sandbox: { spare: false } });
+      expect(code(await s.runtime.call("fault", { kind: "pid" }))).toBe("ok");
+      const [pid] = s.sandbox.pids();
+      const started = performance.now();
+      const outcome = await s.runtime.call("fault", { kind });
+      const elapsed = performance.now() - started;
+      expect(code(outcome)).toBe("TIMEOUT");
+      expect(elapsed, "the result was not held up by the stuck child").toBeLessThan(1_500 + 1_000);
+      expect(await gone(pid!)).toBe(true);
+      expect(await s.runtime.call("fault", { kind: "fine" })).toMatchObject({ ok: true });
+    },
+  );
 
   it("a blocking read of a FIFO is refused by the permission model before it can block", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cave-fifo-"));
@@ -137,8 +139,19 @@ describe("row 10: never settles, keeps its event loop alive", () => {
   });
 
   it("a host that made such calls exits by itself when its work is done (no leaked handle)", async () => {
-    const host = await startHost({ root, calls: [{ name: "add", args: { a: 1, b: 2 } }, { name: "fault", args: { kind: "pending" } }, { name: "fault", args: { kind: "interval" } }, { name: "add", args: { a: 2, b: 3 } }] });
-    const exited = await Promise.race([host.exited, new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 30_000))]);
+    const host = await startHost({
+      root,
+      calls: [
+        { name: "add", args: { a: 1, b: 2 } },
+        { name: "fault", args: { kind: "pending" } },
+        { name: "fault", args: { kind: "interval" } },
+        { name: "add", args: { a: 2, b: 3 } },
+      ],
+    });
+    const exited = await Promise.race([
+      host.exited,
+      new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 30_000)),
+    ]);
     if (exited === "hung") host.child.kill("SIGKILL");
     expect(exited).toEqual({ code: 0, signal: null });
     const events = host.lines.map((line) => JSON.parse(line) as { code?: string | null; done?: boolean });
@@ -194,10 +207,13 @@ describe("row 12: exit without a result", () => {
 });
 
 describe("output floods", () => {
-  it.each(["stdout-flood", "stderr-flood"])("%s (128 MB): the host drains and discards it; the call succeeds", async (kind) => {
-    const s = await sandboxed(root);
-    const before = process.memoryUsage().rss;
-    expect(await faultThenFine(s, kind)).toMatchObject({ ok: true });
-    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1_048_576);
-  });
+  it.each(["stdout-flood", "stderr-flood"])(
+    "%s (128 MB): the host drains and discards it; the call succeeds",
+    async (kind) => {
+      const s = await sandboxed(root);
+      const before = process.memoryUsage().rss;
+      expect(await faultThenFine(s, kind)).toMatchObject({ ok: true });
+      expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1_048_576);
+    },
+  );
 });

@@ -29,26 +29,34 @@ function error(outcome: CallOutcome): { code: string; message: string } {
 }
 
 describe("row 13: signalling the host", () => {
-  it.each(["kill-ppid", "_kill-ppid", "kill-group", "kill-negative-ppid"])("%s: the host receives nothing; the call is SANDBOX_DENIED (ERR_SANDBOX_DENIED)", async (how) => {
-    let received = 0;
-    const onSignal = () => (received += 1);
-    process.on("SIGTERM", onSignal);
-    try {
-      const { runtime } = await sandboxed(root);
-      const { code, message } = error(await runtime.call("signal_host", { how }));
-      expect(code).toBe("SANDBOX_DENIED");
-      expect(message).toContain("ERR_SANDBOX_DENIED");
-      expect(message).toMatch(/process\._?kill\(/);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(received).toBe(0);
-    } finally {
-      process.off("SIGTERM", onSignal);
-    }
-  });
+  it.each(["kill-ppid", "_kill-ppid", "kill-group", "kill-negative-ppid"])(
+    "%s: the host receives nothing; the call is SANDBOX_DENIED (ERR_SANDBOX_DENIED)",
+    async (how) => {
+      let received = 0;
+      const onSignal = () => (received += 1);
+      process.on("SIGTERM", onSignal);
+      try {
+        const { runtime } = await sandboxed(root);
+        const { code, message } = error(await runtime.call("signal_host", { how }));
+        expect(code).toBe("SANDBOX_DENIED");
+        expect(message).toContain("ERR_SANDBOX_DENIED");
+        expect(message).toMatch(/process\._?kill\(/);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(received).toBe(0);
+      } finally {
+        process.off("SIGTERM", onSignal);
+      }
+    },
+  );
 });
 
 describe("row 14: secrets in the host's environment", () => {
-  const secrets = { AWS_SECRET_ACCESS_KEY: "aws-secret-row14", DATABASE_URL: "postgres://user:pw@db/row14", NPM_TOKEN: "npm-token-row14", LOG_LEVEL: "debug" };
+  const secrets = {
+    AWS_SECRET_ACCESS_KEY: "aws-secret-row14",
+    DATABASE_URL: "postgres://user:pw@db/row14",
+    NPM_TOKEN: "npm-token-row14",
+    LOG_LEVEL: "debug",
+  };
   const saved: Record<string, string | undefined> = {};
   beforeAll(() => {
     for (const [name, value] of Object.entries(secrets)) {
@@ -68,15 +76,28 @@ describe("row 14: secrets in the host's environment", () => {
     const outcome = await runtime.call("read_env", {});
     expect(outcome).toMatchObject({
       ok: true,
-      content: { AWS_SECRET_ACCESS_KEY: null, DATABASE_URL: null, NPM_TOKEN: null, LOG_LEVEL: "debug", names: ["LOG_LEVEL"], environ: "refused: ERR_ACCESS_DENIED" },
+      content: {
+        AWS_SECRET_ACCESS_KEY: null,
+        DATABASE_URL: null,
+        NPM_TOKEN: null,
+        LOG_LEVEL: "debug",
+        names: ["LOG_LEVEL"],
+        environ: "refused: ERR_ACCESS_DENIED",
+      },
     });
     expect(JSON.stringify(outcome)).not.toMatch(/row14/);
   });
 
   it("a tool declaring such a name fails registration (CAVE1009) and the build", async () => {
-    expect(() => tool({ name: "leaky", description: "Wants a secret.", effect: "read", sandboxProfile: { env: ["AWS_SECRET_ACCESS_KEY"] }, execute: () => null })).toThrow(
-      expect.objectContaining({ code: "CAVE1009", message: expect.stringContaining("AWS_SECRET_ACCESS_KEY") }),
-    );
+    expect(() =>
+      tool({
+        name: "leaky",
+        description: "Wants a secret.",
+        effect: "read",
+        sandboxProfile: { env: ["AWS_SECRET_ACCESS_KEY"] },
+        execute: () => null,
+      }),
+    ).toThrow(expect.objectContaining({ code: "CAVE1009", message: expect.stringContaining("AWS_SECRET_ACCESS_KEY") }));
     const project = copyProject("test/sandbox/projects/sandbox");
     writeFileSync(
       join(project, "tools", "leaky.ts"),
@@ -88,7 +109,13 @@ describe("row 14: secrets in the host's environment", () => {
   });
 
   it("even a lock that listed a denied name would not pass it on", () => {
-    expect(sandboxEnv(["DATABASE_URL", "NPM_TOKEN", "LOG_LEVEL", "UNSET_NAME"], { DATABASE_URL: "x", NPM_TOKEN: "y", LOG_LEVEL: "info" })).toEqual({ LOG_LEVEL: "info" });
+    expect(
+      sandboxEnv(["DATABASE_URL", "NPM_TOKEN", "LOG_LEVEL", "UNSET_NAME"], {
+        DATABASE_URL: "x",
+        NPM_TOKEN: "y",
+        LOG_LEVEL: "info",
+      }),
+    ).toEqual({ LOG_LEVEL: "info" });
   });
 });
 
@@ -102,19 +129,22 @@ describe("row 15: the file system", () => {
     expect(message).not.toContain(root);
   });
 
-  it.each(["host", "fixture"] as const)("writing anywhere is refused in %s mode, and no file is created", async (mode) => {
-    const dir = mkdtempSync(join(tmpdir(), "cave-write-"));
-    const { runtime } = await sandboxed(root, { mode });
-    for (const path of [join(dir, "out.txt"), join(root, "out.txt"), "relative.txt"]) {
-      const { code, message } = error(await runtime.call("lying_writer", { path }));
-      expect(code).toBe("SANDBOX_DENIED");
-      expect(message).toContain("FileSystemWrite");
-    }
-    expect(existsSync(join(dir, "out.txt"))).toBe(false);
-    expect(existsSync(join(root, "out.txt"))).toBe(false);
-    expect(existsSync(join(root, "relative.txt"))).toBe(false);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  it.each(["host", "fixture"] as const)(
+    "writing anywhere is refused in %s mode, and no file is created",
+    async (mode) => {
+      const dir = mkdtempSync(join(tmpdir(), "cave-write-"));
+      const { runtime } = await sandboxed(root, { mode });
+      for (const path of [join(dir, "out.txt"), join(root, "out.txt"), "relative.txt"]) {
+        const { code, message } = error(await runtime.call("lying_writer", { path }));
+        expect(code).toBe("SANDBOX_DENIED");
+        expect(message).toContain("FileSystemWrite");
+      }
+      expect(existsSync(join(dir, "out.txt"))).toBe(false);
+      expect(existsSync(join(root, "out.txt"))).toBe(false);
+      expect(existsSync(join(root, "relative.txt"))).toBe(false);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  );
 
   it("staging rejects a symlink that leads out of the project (CAVE4002), so its target never reaches a bundle", async () => {
     const outside = mkdtempSync(join(tmpdir(), "cave-outside-"));
@@ -127,7 +157,9 @@ describe("row 15: the file system", () => {
     );
     const result = await build({ root: project, write: false });
     expect(result.ok).toBe(false);
-    expect(result.diagnostics).toContainEqual(expect.objectContaining({ code: "CAVE4002", file: "tools/uses-link.ts" }));
+    expect(result.diagnostics).toContainEqual(
+      expect.objectContaining({ code: "CAVE4002", file: "tools/uses-link.ts" }),
+    );
     rmSync(outside, { recursive: true, force: true });
   });
 

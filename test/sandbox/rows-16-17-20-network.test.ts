@@ -102,11 +102,17 @@ for (const mode of MODES) {
 
 describe("the layers report", () => {
   it("names the permission model flag and the active layers on this Node", async () => {
-    expect(layers.permissionModel).toBe(process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission");
+    expect(layers.permissionModel).toBe(
+      process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission",
+    );
     expect(layers.denyLayer).toBe(true);
     expect(layers.node).toBe(process.version);
     expect(typeof layers.osLayer.reason).toBe("string");
-    expect((await sandboxLayers("node")).osLayer).toEqual({ active: false, namespaces: [], reason: 'turned off (isolation "node")' });
+    expect((await sandboxLayers("node")).osLayer).toEqual({
+      active: false,
+      namespaces: [],
+      reason: 'turned off (isolation "node")',
+    });
   });
 });
 
@@ -132,8 +138,21 @@ describe("row 17: escape hatches", () => {
 
 describe("row 20: network: true", () => {
   it("fails closed when the tool is defined (CAVE1008), with the documented reason", () => {
-    expect(() => tool({ name: "wants_net", description: "Needs egress.", effect: "external", sandboxProfile: { network: true as never }, execute: () => null })).toThrow(
-      expect.objectContaining({ code: "CAVE1008", message: expect.stringMatching(/requests unbounded egress, which the sandbox never grants, so it fails closed.*sandboxProfile\.egress/) }),
+    expect(() =>
+      tool({
+        name: "wants_net",
+        description: "Needs egress.",
+        effect: "external",
+        sandboxProfile: { network: true as never },
+        execute: () => null,
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: "CAVE1008",
+        message: expect.stringMatching(
+          /requests unbounded egress, which the sandbox never grants, so it fails closed.*sandboxProfile\.egress/,
+        ),
+      }),
     );
   });
 
@@ -142,7 +161,9 @@ describe("row 20: network: true", () => {
     try {
       const { runtime } = await sandboxed(root);
       void runtime;
-      const lock = JSON.parse((await import("node:fs")).readFileSync(`${root}/cave.lock`, "utf8")) as { tools: Record<string, DispatchRequest["tool"]> };
+      const lock = JSON.parse((await import("node:fs")).readFileSync(`${root}/cave.lock`, "utf8")) as {
+        tools: Record<string, DispatchRequest["tool"]>;
+      };
       const locked = lock.tools.add!;
       const request: DispatchRequest = {
         name: "add",
@@ -150,7 +171,11 @@ describe("row 20: network: true", () => {
         root,
         runId: "row-20",
         input: { a: 1, b: 2 },
-        context: { signal: new AbortController().signal, callId: "row-20-call", call: () => Promise.reject(new Error("no nested calls")) },
+        context: {
+          signal: new AbortController().signal,
+          callId: "row-20-call",
+          call: () => Promise.reject(new Error("no nested calls")),
+        },
         loadModule: () => Promise.reject(new Error("never loaded in the host")),
         stageFiles: () => Promise.reject(new Error("never staged: the tool is refused first")),
       };

@@ -24,7 +24,6 @@ afterAll(() => {
   removeCopies();
 });
 
-
 describe("row 21: write in the fixture sandbox", () => {
   it("a declared write tool is EFFECT_BLOCKED before any child starts", async () => {
     const { runtime, sandbox } = await sandboxed(root, { mode: "fixture" });
@@ -69,17 +68,23 @@ describe("row 23: lock tampering", () => {
     bytes[bytes.length - 2] = bytes[bytes.length - 2] === 0x20 ? 0x09 : 0x20;
     writeFileSync(bundle, bytes);
     const problems = await checkDeployment(project);
-    expect(problems).toContainEqual(expect.objectContaining({ code: "CAVE9007", message: expect.stringContaining(".cave/bundles/tools/basic.mjs") }));
+    expect(problems).toContainEqual(
+      expect.objectContaining({ code: "CAVE9007", message: expect.stringContaining(".cave/bundles/tools/basic.mjs") }),
+    );
     const { runtime } = await sandboxed(project);
     const outcome = await runtime.call("add", { a: 1, b: 2 });
     expect(code(outcome)).toBe("LOCK_MISMATCH");
-    expect(outcome.ok ? "" : outcome.error.message).toContain('tool "add": its staged bundle .cave/bundles/tools/basic.mjs does not match the lock');
+    expect(outcome.ok ? "" : outcome.error.message).toContain(
+      'tool "add": its staged bundle .cave/bundles/tools/basic.mjs does not match the lock',
+    );
   });
 
   it("an extra bundle the lock does not pin: the deploy check names it", async () => {
     const project = await builtProject("sandbox");
     writeFileSync(join(project, ".cave/bundles/tools/extra.mjs"), "export const x = 1;\n");
-    expect(await checkDeployment(project)).toContainEqual(expect.objectContaining({ code: "CAVE9008", message: expect.stringContaining(".cave/bundles/tools/extra.mjs") }));
+    expect(await checkDeployment(project)).toContainEqual(
+      expect.objectContaining({ code: "CAVE9008", message: expect.stringContaining(".cave/bundles/tools/extra.mjs") }),
+    );
   });
 
   it("a tool missing from the lock: the deploy check names it, and the runtime refuses every tool that names it", async () => {
@@ -89,13 +94,26 @@ describe("row 23: lock tampering", () => {
     delete lock.tools.add;
     const { integrity: _old, toolHashes: _hashes, ...body } = lock as typeof lock & { toolHashes: unknown };
     writeFileSync(lockPath, `${JSON.stringify(sealLock(body as never), null, 2)}\n`);
-    expect(await checkDeployment(project)).toContainEqual(expect.objectContaining({ code: "CAVE9009", message: expect.stringContaining('names tool "add"') }));
+    expect(await checkDeployment(project)).toContainEqual(
+      expect.objectContaining({ code: "CAVE9009", message: expect.stringContaining('names tool "add"') }),
+    );
     // Tool entries are checked on first read (docs/runtime.md): the deploy-time check reads them all.
     const runtime = await createRuntime({ root: project, mode: "host" });
     try {
-      await expect(runtime.verifyAll()).rejects.toMatchObject({ code: "LOCK_INVALID", message: expect.stringContaining('("add" is not in the lock)') });
+      await expect(runtime.verifyAll()).rejects.toMatchObject({
+        code: "LOCK_INVALID",
+        message: expect.stringContaining('("add" is not in the lock)'),
+      });
       const composite = await runtime.call("composite", { calls: [] });
-      expect(composite).toMatchObject({ ok: false, error: { code: "LOCK_INVALID", message: expect.stringContaining('tools.composite.nestedTools must be names of locked tools ("add" is not in the lock)') } });
+      expect(composite).toMatchObject({
+        ok: false,
+        error: {
+          code: "LOCK_INVALID",
+          message: expect.stringContaining(
+            'tools.composite.nestedTools must be names of locked tools ("add" is not in the lock)',
+          ),
+        },
+      });
       expect(await runtime.call("add", { a: 1, b: 2 })).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
     } finally {
       runtime.close();
@@ -105,9 +123,15 @@ describe("row 23: lock tampering", () => {
   it("the lock's integrity hash edited: the deploy check and createRuntime refuse it", async () => {
     const project = await builtProject("sandbox");
     const lockPath = join(project, "cave.lock");
-    writeFileSync(lockPath, readFileSync(lockPath, "utf8").replace(/"integrity": "sha256-[0-9a-f]{8}/, '"integrity": "sha256-00000000'));
+    writeFileSync(
+      lockPath,
+      readFileSync(lockPath, "utf8").replace(/"integrity": "sha256-[0-9a-f]{8}/, '"integrity": "sha256-00000000'),
+    );
     expect(await checkDeployment(project)).toContainEqual(expect.objectContaining({ code: "CAVE9005" }));
-    await expect(createRuntime({ root: project, mode: "host" })).rejects.toMatchObject({ code: "LOCK_MISMATCH", message: expect.stringContaining("cave.lock does not match its integrity hash") });
+    await expect(createRuntime({ root: project, mode: "host" })).rejects.toMatchObject({
+      code: "LOCK_MISMATCH",
+      message: expect.stringContaining("cave.lock does not match its integrity hash"),
+    });
   });
 
   it("a whitespace-only change follows the documented rule: the integrity is over the canonical form, so the lock still loads and runs", async () => {
@@ -141,7 +165,9 @@ describe("row 24: the bundle swapped after verification", () => {
     const fresh = await sandboxed(project);
     const refused = await fresh.runtime.call("add", { a: 1, b: 1 });
     expect(code(refused)).toBe("LOCK_MISMATCH");
-    expect(refused.ok ? "" : refused.error.message).toMatch(/tool "add": its staged bundle \.cave\/bundles\/tools\/basic\.mjs does not match the lock \(the lock says sha256-[0-9a-f]{64}, the file hashes to sha256-[0-9a-f]{64}\)/);
+    expect(refused.ok ? "" : refused.error.message).toMatch(
+      /tool "add": its staged bundle \.cave\/bundles\/tools\/basic\.mjs does not match the lock \(the lock says sha256-[0-9a-f]{64}, the file hashes to sha256-[0-9a-f]{64}\)/,
+    );
   });
 
   it("while another thread swaps the file back and forth, every child either runs the verified bytes or refuses", async () => {
@@ -163,14 +189,21 @@ describe("row 24: the bundle swapped after verification", () => {
     try {
       for (let i = 0; i < 12; i++) {
         const outcome = await runtime.startRun().call("add", { a: i, b: 1 });
-        seen.push(outcome.ok ? `sum ${(outcome.content as { sum: number }).sum === i + 1 ? "verified" : (outcome.content as { sum: number }).sum}` : outcome.error.code);
+        seen.push(
+          outcome.ok
+            ? `sum ${(outcome.content as { sum: number }).sum === i + 1 ? "verified" : (outcome.content as { sum: number }).sum}`
+            : outcome.error.code,
+        );
       }
     } finally {
       Atomics.store(flag, 0, 1);
       await swapper.terminate();
       renameSync(goodPath, bundle);
     }
-    expect(seen.every((s) => s === "sum verified" || s === "LOCK_MISMATCH"), seen.join(", ")).toBe(true);
+    expect(
+      seen.every((s) => s === "sum verified" || s === "LOCK_MISMATCH"),
+      seen.join(", "),
+    ).toBe(true);
     expect(seen.join()).not.toContain("666");
   });
 });
@@ -190,7 +223,10 @@ describe("row 25: journal replay and unknown effects", () => {
       expect(JSON.stringify(replayed)).toBe(JSON.stringify(original));
       expect(sandbox.stats().spawned).toBe(0);
       // A different run with the same call does run it.
-      expect(await runtime.startRun({ id: "row-25-other" }).call("counter", { label: "once" })).toMatchObject({ ok: true, content: { served: 1 } });
+      expect(await runtime.startRun({ id: "row-25-other" }).call("counter", { label: "once" })).toMatchObject({
+        ok: true,
+        content: { served: 1 },
+      });
       expect(sandbox.stats().spawned).toBeGreaterThan(0);
     } finally {
       sandbox.close();
@@ -200,7 +236,12 @@ describe("row 25: journal replay and unknown effects", () => {
 
   it("a write whose host crashed between its start and its completion record surfaces EFFECT_UNKNOWN, not a silent re-run", async () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
-    const host = await startHost({ root, journal: `file:${journalPath}`, runId: "row-25-crash", calls: [{ name: "slow_write", args: { id: "w1", ms: 60_000 } }] });
+    const host = await startHost({
+      root,
+      journal: `file:${journalPath}`,
+      runId: "row-25-crash",
+      calls: [{ name: "slow_write", args: { id: "w1", ms: 60_000 } }],
+    });
     await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"t":"intent"'), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     host.child.kill("SIGKILL");
@@ -209,7 +250,12 @@ describe("row 25: journal replay and unknown effects", () => {
 
     const sandbox = createSandboxDispatcher();
     try {
-      const runtime = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
+      const runtime = await createRuntime({
+        root,
+        mode: "host",
+        journal: `file:${journalPath}`,
+        dispatchers: { required: sandbox },
+      });
       const outcome = await runtime.startRun({ id: "row-25-crash" }).call("slow_write", { id: "w1", ms: 60_000 });
       expect(code(outcome)).toBe("EFFECT_UNKNOWN");
       expect(outcome.receipt).toMatchObject({ tool: "slow_write", outcome: "EFFECT_UNKNOWN", effectUnknown: true });
@@ -217,8 +263,15 @@ describe("row 25: journal replay and unknown effects", () => {
       expect(sandbox.stats().spawned).toBe(0);
       runtime.close();
       // Recorded: asking again (even after another restart) gives the same answer, byte for byte.
-      const again = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
-      expect(JSON.stringify(await again.startRun({ id: "row-25-crash" }).call("slow_write", { id: "w1", ms: 60_000 }))).toBe(JSON.stringify(outcome));
+      const again = await createRuntime({
+        root,
+        mode: "host",
+        journal: `file:${journalPath}`,
+        dispatchers: { required: sandbox },
+      });
+      expect(
+        JSON.stringify(await again.startRun({ id: "row-25-crash" }).call("slow_write", { id: "w1", ms: 60_000 })),
+      ).toBe(JSON.stringify(outcome));
       again.close();
       expect(sandbox.stats().spawned).toBe(0);
     } finally {
@@ -228,12 +281,22 @@ describe("row 25: journal replay and unknown effects", () => {
 
   it("a read-only call cut off the same way is simply run again", async () => {
     const journalPath = join(mkdtempSync(join(tmpdir(), "cave-journal-")), "journal.jsonl");
-    const host = await startHost({ root, journal: `file:${journalPath}`, runId: "row-25-read", calls: [{ name: "fault", args: { kind: "pending" } }] });
+    const host = await startHost({
+      root,
+      journal: `file:${journalPath}`,
+      runId: "row-25-read",
+      calls: [{ name: "fault", args: { kind: "pending" } }],
+    });
     await waitFor(() => existsSync(journalPath) && readFileSync(journalPath, "utf8").includes('"t":"intent"'), 20_000);
     host.child.kill("SIGKILL");
     await host.exited;
     const sandbox = createSandboxDispatcher();
-    const runtime = await createRuntime({ root, mode: "host", journal: `file:${journalPath}`, dispatchers: { required: sandbox } });
+    const runtime = await createRuntime({
+      root,
+      mode: "host",
+      journal: `file:${journalPath}`,
+      dispatchers: { required: sandbox },
+    });
     try {
       const outcome = await runtime.startRun({ id: "row-25-read" }).call("fault", { kind: "pending" });
       expect(code(outcome)).toBe("TIMEOUT");

@@ -46,24 +46,32 @@ describe("run()", () => {
   });
 
   it("runs a sandbox: none tool in this process", async () => {
-    expect(await run(hostDouble, { n: 2 }, { entryPath: join(root, "tools/double.ts") })).toMatchObject({ ok: true, content: { doubled: 4, pid: process.pid } });
+    expect(await run(hostDouble, { n: 2 }, { entryPath: join(root, "tools/double.ts") })).toMatchObject({
+      ok: true,
+      content: { doubled: 4, pid: process.pid },
+    });
   });
 
   it("honours fixture mode", async () => {
-    expect(await run(store, { word: "x" }, { entryPath: join(root, "tools/loose.ts"), mode: "fixture" })).toMatchObject({ ok: false, error: { code: "EFFECT_BLOCKED" } });
+    expect(await run(store, { word: "x" }, { entryPath: join(root, "tools/loose.ts"), mode: "fixture" })).toMatchObject(
+      { ok: false, error: { code: "EFFECT_BLOCKED" } },
+    );
   });
 
   it("a sandbox-required tool without entryPath is ENTRY_PATH_REQUIRED, saying what to pass", async () => {
     await expect(run(double, { n: 1 })).rejects.toMatchObject({
       code: "ENTRY_PATH_REQUIRED",
-      message: expect.stringContaining('run() of tool "double" needs options.entryPath: the path of the module that exports it'),
+      message: expect.stringContaining(
+        'run() of tool "double" needs options.entryPath: the path of the module that exports it',
+      ),
     });
   });
 
   it("an entry that does not define the tool is RUN_NOT_STAGED, naming what it defines", async () => {
     await expect(run(double, { n: 1 }, { entryPath: join(root, "tools/loose.ts") })).rejects.toMatchObject({
       code: "RUN_NOT_STAGED",
-      message: 'run(): tools/loose.ts does not define tool "double" (it defines "shout", "store"); pass the path of the module that exports the definition as entryPath',
+      message:
+        'run(): tools/loose.ts does not define tool "double" (it defines "shout", "store"); pass the path of the module that exports the definition as entryPath',
     });
   });
 
@@ -72,15 +80,32 @@ describe("run()", () => {
       join(root, "tools/needs-missing.ts"),
       'import { tool } from "cave";\nimport { helper } from "./missing.js";\nexport const needsMissing = tool({ name: "needs_missing", description: "Imports a missing file.", effect: "read", execute: () => helper });\n',
     );
-    const definition = tool({ name: "needs_missing", description: "Imports a missing file.", effect: "read", execute: () => null });
+    const definition = tool({
+      name: "needs_missing",
+      description: "Imports a missing file.",
+      effect: "read",
+      execute: () => null,
+    });
     const refused = run(definition, {}, { entryPath: join(root, "tools/needs-missing.ts") });
-    await expect(refused).rejects.toMatchObject({ code: "RUN_NOT_STAGED", message: expect.stringContaining("run(): tools/needs-missing.ts could not be staged:\ntools/needs-missing.ts:2:") });
+    await expect(refused).rejects.toMatchObject({
+      code: "RUN_NOT_STAGED",
+      message: expect.stringContaining("run(): tools/needs-missing.ts could not be staged:\ntools/needs-missing.ts:2:"),
+    });
     await expect(refused).rejects.toMatchObject({ message: expect.stringContaining("./missing.js") });
   });
 
   it("refuses what is not a tool, unknown options and a missing file", async () => {
-    await expect(run({ name: "double" }, {}, { entryPath: "x" })).rejects.toMatchObject({ code: "OPTIONS_INVALID", message: expect.stringContaining("takes a tool() definition") });
-    await expect(run(double, {}, { entryPath: "x", entrypath: "y" } as never)).rejects.toMatchObject({ code: "OPTIONS_INVALID", message: expect.stringContaining('unknown option "entrypath"') });
-    await expect(run(double, {}, { entryPath: join(root, "tools/missing.ts") })).rejects.toMatchObject({ code: "RUN_NOT_STAGED", message: expect.stringContaining("is not a file") });
+    await expect(run({ name: "double" }, {}, { entryPath: "x" })).rejects.toMatchObject({
+      code: "OPTIONS_INVALID",
+      message: expect.stringContaining("takes a tool() definition"),
+    });
+    await expect(run(double, {}, { entryPath: "x", entrypath: "y" } as never)).rejects.toMatchObject({
+      code: "OPTIONS_INVALID",
+      message: expect.stringContaining('unknown option "entrypath"'),
+    });
+    await expect(run(double, {}, { entryPath: join(root, "tools/missing.ts") })).rejects.toMatchObject({
+      code: "RUN_NOT_STAGED",
+      message: expect.stringContaining("is not a file"),
+    });
   });
 });

@@ -6,13 +6,26 @@ import { sandboxEnv } from "../../runtime/sandbox/env.js";
 import { expectRule, validToolOptions } from "./helpers.js";
 
 const subject = 'tool "lookup_order"';
-const withProfile = (sandboxProfile: unknown, extra: Record<string, unknown> = {}) => () => tool(validToolOptions({ effect: "external", sandboxProfile, ...extra }) as never);
+const withProfile =
+  (sandboxProfile: unknown, extra: Record<string, unknown> = {}) =>
+  () =>
+    tool(validToolOptions({ effect: "external", sandboxProfile, ...extra }) as never);
 
 describe("tool(): sandboxProfile.egress", () => {
   test("keeps the hosts as written and fills in each secret's defaults", () => {
-    const definition = tool(validToolOptions({ effect: "external", sandboxProfile: { egress: ["api.github.com", "hooks.example.com:8443", "*.example.com"], secrets: { GITHUB_TOKEN: { hosts: ["api.github.com"] } } } }) as never);
+    const definition = tool(
+      validToolOptions({
+        effect: "external",
+        sandboxProfile: {
+          egress: ["api.github.com", "hooks.example.com:8443", "*.example.com"],
+          secrets: { GITHUB_TOKEN: { hosts: ["api.github.com"] } },
+        },
+      }) as never,
+    );
     expect(definition.sandboxProfile.egress).toEqual(["api.github.com", "hooks.example.com:8443", "*.example.com"]);
-    expect(definition.sandboxProfile.secrets).toEqual({ GITHUB_TOKEN: { hosts: ["api.github.com"], header: "authorization", format: "Bearer {}" } });
+    expect(definition.sandboxProfile.secrets).toEqual({
+      GITHUB_TOKEN: { hosts: ["api.github.com"], header: "authorization", format: "Bearer {}" },
+    });
     expect(Object.isFrozen(definition.sandboxProfile.secrets.GITHUB_TOKEN!.hosts)).toBe(true);
   });
 
@@ -28,23 +41,49 @@ describe("tool(): sandboxProfile.egress", () => {
     ["*.10.0.0.1", /wildcard before an IP address/],
     ["-bad-.example.com", /not a valid host name/],
   ])("refuses the entry %s with CAVE1260", (entry, mentions) => {
-    expectRule(withProfile({ egress: ["api.github.com", entry] }), { code: "CAVE1260", subject, field: "sandboxProfile.egress[1]", mentions, hint: /api\.github\.com/ });
+    expectRule(withProfile({ egress: ["api.github.com", entry] }), {
+      code: "CAVE1260",
+      subject,
+      field: "sandboxProfile.egress[1]",
+      mentions,
+      hint: /api\.github\.com/,
+    });
   });
 
   test("an entry listed twice is CAVE1260", () => {
-    expectRule(withProfile({ egress: ["api.github.com", "api.github.com"] }), { code: "CAVE1260", subject, field: "sandboxProfile.egress[1]", mentions: /listed twice/, hint: /once/ });
+    expectRule(withProfile({ egress: ["api.github.com", "api.github.com"] }), {
+      code: "CAVE1260",
+      subject,
+      field: "sandboxProfile.egress[1]",
+      mentions: /listed twice/,
+      hint: /once/,
+    });
   });
 
   test("a read tool may not declare egress or secrets (CAVE1261)", () => {
-    expectRule(withProfile({ egress: ["api.github.com"] }, { effect: "read" }), { code: "CAVE1261", subject, field: "sandboxProfile.egress", mentions: /read tool may not declare egress or secrets/, hint: /"external"/ });
+    expectRule(withProfile({ egress: ["api.github.com"] }, { effect: "read" }), {
+      code: "CAVE1261",
+      subject,
+      field: "sandboxProfile.egress",
+      mentions: /read tool may not declare egress or secrets/,
+      hint: /"external"/,
+    });
   });
 
   test.each(["write", "idempotent", "external"])("a %s tool may", (effect) => {
-    expect(tool(validToolOptions({ effect, sandboxProfile: { egress: ["api.github.com"] } }) as never).sandboxProfile.egress).toEqual(["api.github.com"]);
+    expect(
+      tool(validToolOptions({ effect, sandboxProfile: { egress: ["api.github.com"] } }) as never).sandboxProfile.egress,
+    ).toEqual(["api.github.com"]);
   });
 
   test('egress with sandbox: "none" is CAVE1264: nothing would enforce it', () => {
-    expectRule(withProfile({ egress: ["api.github.com"] }, { sandbox: "none" }), { code: "CAVE1264", subject, field: "sandboxProfile.egress", mentions: /no effect with sandbox: "none"/, hint: /Drop sandbox: "none"/ });
+    expectRule(withProfile({ egress: ["api.github.com"] }, { sandbox: "none" }), {
+      code: "CAVE1264",
+      subject,
+      field: "sandboxProfile.egress",
+      mentions: /no effect with sandbox: "none"/,
+      hint: /Drop sandbox: "none"/,
+    });
   });
 
   test.each([
@@ -54,21 +93,61 @@ describe("tool(): sandboxProfile.egress", () => {
     [{ T: { hosts: [] } }, "sandboxProfile.secrets.T.hosts", /no hosts list/],
     [{ "BAD-NAME": { hosts: ["api.github.com"] } }, "sandboxProfile.secrets.BAD-NAME", /not a valid name/],
   ])("refuses the secret %j with CAVE1262", (secrets, field, mentions) => {
-    expectRule(withProfile({ egress: ["api.github.com"], secrets }), { code: "CAVE1262", subject, field, mentions, hint: /./ });
+    expectRule(withProfile({ egress: ["api.github.com"], secrets }), {
+      code: "CAVE1262",
+      subject,
+      field,
+      mentions,
+      hint: /./,
+    });
   });
 
   test("a secret that is also in env is CAVE1262: its value never enters the process", () => {
-    expectRule(withProfile({ egress: ["api.github.com"], env: ["REGION"], secrets: { REGION: { hosts: ["api.github.com"] } } }), { code: "CAVE1262", subject, field: "sandboxProfile.secrets.REGION", mentions: /both a secret and in sandboxProfile\.env/, hint: /Remove it from env/ });
+    expectRule(
+      withProfile({ egress: ["api.github.com"], env: ["REGION"], secrets: { REGION: { hosts: ["api.github.com"] } } }),
+      {
+        code: "CAVE1262",
+        subject,
+        field: "sandboxProfile.secrets.REGION",
+        mentions: /both a secret and in sandboxProfile\.env/,
+        hint: /Remove it from env/,
+      },
+    );
   });
 
   test("a secret sent to a host egress does not allow is CAVE1263; a host covered by a wildcard or a port entry is allowed", () => {
-    expectRule(withProfile({ egress: ["api.github.com"], secrets: { T: { hosts: ["uploads.github.com"] } } }), { code: "CAVE1263", subject, field: "sandboxProfile.secrets.T.hosts[0]", mentions: /sandboxProfile\.egress does not allow/, hint: /Add "uploads\.github\.com"/ });
-    expect(() => tool(validToolOptions({ effect: "external", sandboxProfile: { egress: ["*.github.com", "hooks.example.com:8443"], secrets: { T: { hosts: ["uploads.github.com", "hooks.example.com:8443"] } } } }) as never)).not.toThrow();
-    expectRule(withProfile({ egress: ["hooks.example.com:8443"], secrets: { T: { hosts: ["hooks.example.com"] } } }), { code: "CAVE1263", subject, field: "sandboxProfile.secrets.T.hosts[0]", mentions: /does not allow/, hint: /./ });
+    expectRule(withProfile({ egress: ["api.github.com"], secrets: { T: { hosts: ["uploads.github.com"] } } }), {
+      code: "CAVE1263",
+      subject,
+      field: "sandboxProfile.secrets.T.hosts[0]",
+      mentions: /sandboxProfile\.egress does not allow/,
+      hint: /Add "uploads\.github\.com"/,
+    });
+    expect(() =>
+      tool(
+        validToolOptions({
+          effect: "external",
+          sandboxProfile: {
+            egress: ["*.github.com", "hooks.example.com:8443"],
+            secrets: { T: { hosts: ["uploads.github.com", "hooks.example.com:8443"] } },
+          },
+        }) as never,
+      ),
+    ).not.toThrow();
+    expectRule(withProfile({ egress: ["hooks.example.com:8443"], secrets: { T: { hosts: ["hooks.example.com"] } } }), {
+      code: "CAVE1263",
+      subject,
+      field: "sandboxProfile.secrets.T.hosts[0]",
+      mentions: /does not allow/,
+      hint: /./,
+    });
   });
 
   test("an unknown secret option is CAVE1007", () => {
-    expectRule(withProfile({ egress: ["api.github.com"], secrets: { T: { hosts: ["api.github.com"], prefix: "Bearer" } } }), { code: "CAVE1007", subject, field: "sandboxProfile.secrets.T.prefix", mentions: /unknown option/, hint: /./ });
+    expectRule(
+      withProfile({ egress: ["api.github.com"], secrets: { T: { hosts: ["api.github.com"], prefix: "Bearer" } } }),
+      { code: "CAVE1007", subject, field: "sandboxProfile.secrets.T.prefix", mentions: /unknown option/, hint: /./ },
+    );
   });
 });
 
@@ -94,8 +173,22 @@ describe("what an egress entry covers", () => {
 
 describe("the child's environment", () => {
   test("a URL value with a database or credential scheme, or a user and password, is withheld whatever its name", () => {
-    for (const value of ["postgres://u:p@db/x", "redis://:pw@cache:6379", "mongodb+srv://cluster/x", "https://user:pass@example.com/x", "amqps://broker"]) expect(credentialUrl(value), value).toBe(true);
-    for (const value of ["https://support.example.com/tickets", "en_GB.UTF-8", "debug"]) expect(credentialUrl(value), value).toBe(false);
-    expect(sandboxEnv(["PORTAL_URL", "CACHE_URL", "LOG_LEVEL"], { PORTAL_URL: "https://support.example.com", CACHE_URL: "redis://:pw@cache:6379", LOG_LEVEL: "debug" })).toEqual({ PORTAL_URL: "https://support.example.com", LOG_LEVEL: "debug" });
+    for (const value of [
+      "postgres://u:p@db/x",
+      "redis://:pw@cache:6379",
+      "mongodb+srv://cluster/x",
+      "https://user:pass@example.com/x",
+      "amqps://broker",
+    ])
+      expect(credentialUrl(value), value).toBe(true);
+    for (const value of ["https://support.example.com/tickets", "en_GB.UTF-8", "debug"])
+      expect(credentialUrl(value), value).toBe(false);
+    expect(
+      sandboxEnv(["PORTAL_URL", "CACHE_URL", "LOG_LEVEL"], {
+        PORTAL_URL: "https://support.example.com",
+        CACHE_URL: "redis://:pw@cache:6379",
+        LOG_LEVEL: "debug",
+      }),
+    ).toEqual({ PORTAL_URL: "https://support.example.com", LOG_LEVEL: "debug" });
   });
 });

@@ -6,7 +6,8 @@ import { SDK_CODES } from "../../src/contract/codes/sdk.js";
 import { caveError, validToolOptions } from "./helpers.js";
 
 const define = (overrides: Record<string, unknown>) => () => tool(validToolOptions(overrides) as never);
-const child = (name: string, effect: string, extra: Record<string, unknown> = {}) => tool(validToolOptions({ name, effect, ...extra }) as never);
+const child = (name: string, effect: string, extra: Record<string, unknown> = {}) =>
+  tool(validToolOptions({ name, effect, ...extra }) as never);
 
 /** One trigger per authoring code, so that no code of the registry is dead. */
 const TRIGGERS: Record<keyof typeof SDK_CODES, () => unknown> = {
@@ -19,7 +20,10 @@ const TRIGGERS: Record<keyof typeof SDK_CODES, () => unknown> = {
   CAVE1007: define({ timout: 5 }),
   CAVE1008: define({ sandboxProfile: { network: true } }),
   CAVE1009: define({ sandboxProfile: { env: ["AWS_SECRET_ACCESS_KEY"] } }),
-  CAVE1010: define({ effect: "write", nestedTools: [child("inner", "write", { nestedTools: [child("leaf", "read")] })] }),
+  CAVE1010: define({
+    effect: "write",
+    nestedTools: [child("inner", "write", { nestedTools: [child("leaf", "read")] })],
+  }),
   CAVE1011: define({ effect: "read", nestedTools: [child("refund", "write")] }),
   CAVE1012: define({ input: { type: "object" } }),
   CAVE1013: define({ input: z.string(), schemaSemanticsSHA256: "ABC" }),
@@ -41,8 +45,17 @@ const TRIGGERS: Record<keyof typeof SDK_CODES, () => unknown> = {
   CAVE1163: define({ effect: "write", sandbox: "none", sandboxProfile: { fs: { write: ["data/orders"] } } }),
   CAVE1260: define({ effect: "external", sandboxProfile: { egress: ["https://api.github.com"] } }),
   CAVE1261: define({ effect: "read", sandboxProfile: { egress: ["api.github.com"] } }),
-  CAVE1262: define({ effect: "external", sandboxProfile: { egress: ["api.github.com"], secrets: { GITHUB_TOKEN: { hosts: ["api.github.com"], format: "Bearer" } } } }),
-  CAVE1263: define({ effect: "external", sandboxProfile: { egress: ["api.github.com"], secrets: { GITHUB_TOKEN: { hosts: ["uploads.github.com"] } } } }),
+  CAVE1262: define({
+    effect: "external",
+    sandboxProfile: {
+      egress: ["api.github.com"],
+      secrets: { GITHUB_TOKEN: { hosts: ["api.github.com"], format: "Bearer" } },
+    },
+  }),
+  CAVE1263: define({
+    effect: "external",
+    sandboxProfile: { egress: ["api.github.com"], secrets: { GITHUB_TOKEN: { hosts: ["uploads.github.com"] } } },
+  }),
   CAVE1264: define({ effect: "external", sandbox: "none", sandboxProfile: { egress: ["api.github.com"] } }),
 };
 

@@ -15,19 +15,49 @@ describe("tool(): sandbox mode", () => {
     expect(tool(validToolOptions({ sandbox }) as never).sandbox).toBe(sandbox);
   });
 
-  test.each([["REQUIRED"], ["off"], ["strict"], [""], [true], [false], [null]])("refuses %j with CAVE1017", (sandbox) => {
-    expectRule(withField({ sandbox }), { code: "CAVE1017", subject, field: "sandbox", mentions: /is not "required" or "none"/, hint: /default, "required"/ });
-  });
+  test.each([["REQUIRED"], ["off"], ["strict"], [""], [true], [false], [null]])(
+    "refuses %j with CAVE1017",
+    (sandbox) => {
+      expectRule(withField({ sandbox }), {
+        code: "CAVE1017",
+        subject,
+        field: "sandbox",
+        mentions: /is not "required" or "none"/,
+        hint: /default, "required"/,
+      });
+    },
+  );
 });
 
 describe("tool(): sandboxProfile", () => {
   test("defaults to no network and no environment", () => {
-    expect(tool(validToolOptions() as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] }, addons: false });
+    expect(tool(validToolOptions() as never).sandboxProfile).toEqual({
+      network: false,
+      env: [],
+      egress: [],
+      secrets: {},
+      fs: { read: [], write: [] },
+      addons: false,
+    });
   });
 
   test("network: false and an empty profile are accepted", () => {
-    expect(tool(validToolOptions({ sandboxProfile: { network: false } }) as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] }, addons: false });
-    expect(tool(validToolOptions({ sandboxProfile: {} }) as never).sandboxProfile).toEqual({ network: false, env: [], egress: [], secrets: {}, fs: { read: [], write: [] }, addons: false });
+    expect(tool(validToolOptions({ sandboxProfile: { network: false } }) as never).sandboxProfile).toEqual({
+      network: false,
+      env: [],
+      egress: [],
+      secrets: {},
+      fs: { read: [], write: [] },
+      addons: false,
+    });
+    expect(tool(validToolOptions({ sandboxProfile: {} }) as never).sandboxProfile).toEqual({
+      network: false,
+      env: [],
+      egress: [],
+      secrets: {},
+      fs: { read: [], write: [] },
+      addons: false,
+    });
   });
 
   test("network: true fails closed with CAVE1008", () => {
@@ -40,40 +70,98 @@ describe("tool(): sandboxProfile", () => {
     });
   });
 
-  test.each([["true"], [1], [null], [{ allow: ["api.example.com"] }]])("network %j is not a boolean: CAVE1018", (network) => {
-    expectRule(withField({ sandboxProfile: { network } }), { code: "CAVE1018", subject, field: "sandboxProfile.network", mentions: /not a boolean/, hint: /network access is off/ });
-  });
+  test.each([["true"], [1], [null], [{ allow: ["api.example.com"] }]])(
+    "network %j is not a boolean: CAVE1018",
+    (network) => {
+      expectRule(withField({ sandboxProfile: { network } }), {
+        code: "CAVE1018",
+        subject,
+        field: "sandboxProfile.network",
+        mentions: /not a boolean/,
+        hint: /network access is off/,
+      });
+    },
+  );
 
-  test.each([[null], ["LOG_LEVEL"], [["LOG_LEVEL"]], [42]])("refuses the profile %j with CAVE1018", (sandboxProfile) => {
-    expectRule(withField({ sandboxProfile }), { code: "CAVE1018", subject, field: "sandboxProfile", mentions: /not an object/, hint: /env: \["NAME"\]/ });
-  });
+  test.each([[null], ["LOG_LEVEL"], [["LOG_LEVEL"]], [42]])(
+    "refuses the profile %j with CAVE1018",
+    (sandboxProfile) => {
+      expectRule(withField({ sandboxProfile }), {
+        code: "CAVE1018",
+        subject,
+        field: "sandboxProfile",
+        mentions: /not an object/,
+        hint: /env: \["NAME"\]/,
+      });
+    },
+  );
 
   test.each([
     ["envs", /Did you mean "env"\?/],
     ["netwrk", /Did you mean "network"\?/],
     ["files", /^Known options: network, env, egress, secrets, fs, addons\.$/],
   ])("an unknown profile key %s is CAVE1007", (key, hint) => {
-    expectRule(withField({ sandboxProfile: { [key]: true } }), { code: "CAVE1007", subject, field: `sandboxProfile.${key}`, mentions: `unknown option "sandboxProfile.${key}"`, hint });
+    expectRule(withField({ sandboxProfile: { [key]: true } }), {
+      code: "CAVE1007",
+      subject,
+      field: `sandboxProfile.${key}`,
+      mentions: `unknown option "sandboxProfile.${key}"`,
+      hint,
+    });
   });
 
   test.each([["LOG_LEVEL"], [{ LOG_LEVEL: "debug" }], [null]])("env %j that is not an array is CAVE1018", (env) => {
-    expectRule(withEnv(env), { code: "CAVE1018", subject, field: "sandboxProfile.env", mentions: /not an array of names/, hint: /\["LOG_LEVEL"\]/ });
+    expectRule(withEnv(env), {
+      code: "CAVE1018",
+      subject,
+      field: "sandboxProfile.env",
+      mentions: /not an array of names/,
+      hint: /\["LOG_LEVEL"\]/,
+    });
   });
 
-  test.each([["1LOG"], ["LOG-LEVEL"], [""], ["LOG LEVEL"], [7], [null]])("the env entry %j is not a valid name: CAVE1018", (name) => {
-    expectRule(withEnv(["TZ", name]), { code: "CAVE1018", subject, field: "sandboxProfile.env[1]", mentions: /is not a valid name/, hint: /\^\[A-Za-z_\]/ });
-  });
+  test.each([["1LOG"], ["LOG-LEVEL"], [""], ["LOG LEVEL"], [7], [null]])(
+    "the env entry %j is not a valid name: CAVE1018",
+    (name) => {
+      expectRule(withEnv(["TZ", name]), {
+        code: "CAVE1018",
+        subject,
+        field: "sandboxProfile.env[1]",
+        mentions: /is not a valid name/,
+        hint: /\^\[A-Za-z_\]/,
+      });
+    },
+  );
 
   test("a name listed twice is CAVE1018 at the second position", () => {
-    expectRule(withEnv(["TZ", "LOG_LEVEL", "TZ"]), { code: "CAVE1018", subject, field: "sandboxProfile.env[2]", mentions: /"TZ" is listed twice/, hint: /List each name once/ });
+    expectRule(withEnv(["TZ", "LOG_LEVEL", "TZ"]), {
+      code: "CAVE1018",
+      subject,
+      field: "sandboxProfile.env[2]",
+      mentions: /"TZ" is listed twice/,
+      hint: /List each name once/,
+    });
   });
 
-  test.each(["LOG_LEVEL", "TZ", "REGION", "LANG", "LC_ALL", "SUPPORT_DESK_REGION", "DEFAULT_CURRENCY", "FEATURE_FLAGS", "NODE_ENV", "PORT"])("accepts the harmless name %s and keeps it", (name) => {
+  test.each([
+    "LOG_LEVEL",
+    "TZ",
+    "REGION",
+    "LANG",
+    "LC_ALL",
+    "SUPPORT_DESK_REGION",
+    "DEFAULT_CURRENCY",
+    "FEATURE_FLAGS",
+    "NODE_ENV",
+    "PORT",
+  ])("accepts the harmless name %s and keeps it", (name) => {
     expect(tool(validToolOptions({ sandboxProfile: { env: [name] } }) as never).sandboxProfile.env).toEqual([name]);
   });
 
   test("keeps the allow-list in the order written", () => {
-    expect(tool(validToolOptions({ sandboxProfile: { env: ["TZ", "LOG_LEVEL", "REGION"] } }) as never).sandboxProfile.env).toEqual(["TZ", "LOG_LEVEL", "REGION"]);
+    expect(
+      tool(validToolOptions({ sandboxProfile: { env: ["TZ", "LOG_LEVEL", "REGION"] } }) as never).sandboxProfile.env,
+    ).toEqual(["TZ", "LOG_LEVEL", "REGION"]);
   });
 });
 
@@ -154,21 +242,38 @@ describe("tool(): denied environment names (CAVE1009), by family", () => {
       subject,
       field: "sandboxProfile.env[1]",
       mentions: `environment name "${name}" looks like ${/^[aeiou]/.test(family) ? "an" : "a"} ${family} name and is denied`,
-      hint: /secret|credential/.test(family) ? /never receive such variables, even when listed.*sandboxProfile\.secrets/ : /never receive such variables, even when listed; pass what the tool needs as an argument/,
+      hint: /secret|credential/.test(family)
+        ? /never receive such variables, even when listed.*sandboxProfile\.secrets/
+        : /never receive such variables, even when listed; pass what the tool needs as an argument/,
     });
   });
 
   test("every denied name in one profile is reported", () => {
-    const error = expectRule(withEnv(["DATABASE_URL", "TZ", "NPM_TOKEN"]), { code: "CAVE1009", subject, field: "sandboxProfile.env[0]", count: 2 });
+    const error = expectRule(withEnv(["DATABASE_URL", "TZ", "NPM_TOKEN"]), {
+      code: "CAVE1009",
+      subject,
+      field: "sandboxProfile.env[0]",
+      count: 2,
+    });
     expect(error.violations.map((v) => v.field)).toEqual(["sandboxProfile.env[0]", "sandboxProfile.env[2]"]);
   });
 
   test('sandbox: "none" does not make a denied name acceptable', () => {
-    const error = expectRule(withField({ sandbox: "none", sandboxProfile: { env: ["GITHUB_TOKEN"] } }), { code: "CAVE1018", subject, field: "sandboxProfile.env", count: 2 });
+    const error = expectRule(withField({ sandbox: "none", sandboxProfile: { env: ["GITHUB_TOKEN"] } }), {
+      code: "CAVE1018",
+      subject,
+      field: "sandboxProfile.env",
+      count: 2,
+    });
     expect(error.violations.map((v) => [v.code, v.field])).toContainEqual(["CAVE1009", "sandboxProfile.env[0]"]);
   });
 
   test('an env allow-list with sandbox: "none" is refused: in process, the tool would see everything', () => {
-    expectRule(withField({ sandbox: "none", sandboxProfile: { env: ["LOG_LEVEL"] } }), { code: "CAVE1018", subject, field: "sandboxProfile.env", hint: /Drop sandbox: "none"/ });
+    expectRule(withField({ sandbox: "none", sandboxProfile: { env: ["LOG_LEVEL"] } }), {
+      code: "CAVE1018",
+      subject,
+      field: "sandboxProfile.env",
+      hint: /Drop sandbox: "none"/,
+    });
   });
 });

@@ -18,7 +18,19 @@ function strictAjv(): Ajv {
 
 describe("schema: the builders", () => {
   test("has exactly the 11 builders of the contract", () => {
-    expect(Object.keys(schema).sort()).toEqual(["any", "array", "boolean", "integer", "literal", "null", "number", "object", "optional", "string", "union"]);
+    expect(Object.keys(schema).sort()).toEqual([
+      "any",
+      "array",
+      "boolean",
+      "integer",
+      "literal",
+      "null",
+      "number",
+      "object",
+      "optional",
+      "string",
+      "union",
+    ]);
     for (const builder of Object.values(schema)) expect(typeof builder).toBe("function");
   });
 
@@ -33,7 +45,9 @@ describe("schema: the builders", () => {
     expect(json(schema.literal(3))).toEqual({ type: "number", const: 3 });
     expect(json(schema.literal(false))).toEqual({ type: "boolean", const: false });
     expect(json(schema.array(schema.string()))).toEqual({ type: "array", items: { type: "string" } });
-    expect(json(schema.union([schema.string(), schema.null()]))).toEqual({ anyOf: [{ type: "string" }, { type: "null" }] });
+    expect(json(schema.union([schema.string(), schema.null()]))).toEqual({
+      anyOf: [{ type: "string" }, { type: "null" }],
+    });
     expect(json(schema.optional(schema.string()))).toEqual({ type: "string" });
     expect(json(schema.object({ orderId: schema.string(), note: schema.optional(schema.string()) }))).toEqual({
       type: "object",
@@ -49,7 +63,14 @@ describe("schema: the builders", () => {
       type: "object",
       additionalProperties: false,
       required: ["address"],
-      properties: { address: { type: "object", additionalProperties: false, required: ["city"], properties: { city: { type: "string" } } } },
+      properties: {
+        address: {
+          type: "object",
+          additionalProperties: false,
+          required: ["city"],
+          properties: { city: { type: "string" } },
+        },
+      },
     });
     const validate = strictAjv().compile(json(closed) as object);
     expect(validate({ address: { city: "Lyon" } })).toBe(true);
@@ -65,25 +86,99 @@ describe("schema: the builders", () => {
   });
 
   test("an object with no required property emits no required list", () => {
-    expect(json(schema.object({ note: schema.optional(schema.string()) }))).toEqual({ type: "object", additionalProperties: false, properties: { note: { type: "string" } } });
+    expect(json(schema.object({ note: schema.optional(schema.string()) }))).toEqual({
+      type: "object",
+      additionalProperties: false,
+      properties: { note: { type: "string" } },
+    });
   });
 });
 
 describe("schema: options pass through to the JSON Schema", () => {
   const cases: ReadonlyArray<readonly [string, unknown, Record<string, unknown>]> = [
-    ["string", schema.string({ minLength: 1, maxLength: 64, pattern: "^ORD-[0-9]+$", description: "Order id", examples: ["ORD-1"], title: "OrderId" }), { type: "string", minLength: 1, maxLength: 64, pattern: "^ORD-[0-9]+$", description: "Order id", examples: ["ORD-1"], title: "OrderId" }],
+    [
+      "string",
+      schema.string({
+        minLength: 1,
+        maxLength: 64,
+        pattern: "^ORD-[0-9]+$",
+        description: "Order id",
+        examples: ["ORD-1"],
+        title: "OrderId",
+      }),
+      {
+        type: "string",
+        minLength: 1,
+        maxLength: 64,
+        pattern: "^ORD-[0-9]+$",
+        description: "Order id",
+        examples: ["ORD-1"],
+        title: "OrderId",
+      },
+    ],
     ["string format email", schema.string({ format: "email" }), { type: "string", format: "email" }],
     ["string format date-time", schema.string({ format: "date-time" }), { type: "string", format: "date-time" }],
     ["string format uri", schema.string({ format: "uri" }), { type: "string", format: "uri" }],
-    ["string default", schema.string({ default: "EUR", deprecated: true, $comment: "ISO 4217" }), { type: "string", default: "EUR", deprecated: true, $comment: "ISO 4217" }],
-    ["number", schema.number({ minimum: 0, maximum: 100, description: "Percent" }), { type: "number", minimum: 0, maximum: 100, description: "Percent" }],
-    ["number exclusive", schema.number({ exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 }), { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 }],
-    ["integer", schema.integer({ minimum: 1, maximum: 50, default: 10 }), { type: "integer", minimum: 1, maximum: 50, default: 10 }],
-    ["boolean", schema.boolean({ default: false, description: "Notify" }), { type: "boolean", default: false, description: "Notify" }],
-    ["array", schema.array(schema.integer(), { minItems: 1, maxItems: 20, uniqueItems: true, description: "Ids" }), { type: "array", items: { type: "integer" }, minItems: 1, maxItems: 20, uniqueItems: true, description: "Ids" }],
-    ["object", schema.object({ a: schema.string() }, { description: "A thing", minProperties: 1, maxProperties: 3 }), { type: "object", additionalProperties: false, properties: { a: { type: "string" } }, required: ["a"], description: "A thing", minProperties: 1, maxProperties: 3 }],
-    ["union", schema.union([schema.literal("open"), schema.literal("closed")], { description: "Status", default: "open" }), { anyOf: [{ type: "string", const: "open" }, { type: "string", const: "closed" }], description: "Status", default: "open" }],
-    ["literal", schema.literal("refund", { description: "Kind" }), { type: "string", const: "refund", description: "Kind" }],
+    [
+      "string default",
+      schema.string({ default: "EUR", deprecated: true, $comment: "ISO 4217" }),
+      { type: "string", default: "EUR", deprecated: true, $comment: "ISO 4217" },
+    ],
+    [
+      "number",
+      schema.number({ minimum: 0, maximum: 100, description: "Percent" }),
+      { type: "number", minimum: 0, maximum: 100, description: "Percent" },
+    ],
+    [
+      "number exclusive",
+      schema.number({ exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 }),
+      { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 },
+    ],
+    [
+      "integer",
+      schema.integer({ minimum: 1, maximum: 50, default: 10 }),
+      { type: "integer", minimum: 1, maximum: 50, default: 10 },
+    ],
+    [
+      "boolean",
+      schema.boolean({ default: false, description: "Notify" }),
+      { type: "boolean", default: false, description: "Notify" },
+    ],
+    [
+      "array",
+      schema.array(schema.integer(), { minItems: 1, maxItems: 20, uniqueItems: true, description: "Ids" }),
+      { type: "array", items: { type: "integer" }, minItems: 1, maxItems: 20, uniqueItems: true, description: "Ids" },
+    ],
+    [
+      "object",
+      schema.object({ a: schema.string() }, { description: "A thing", minProperties: 1, maxProperties: 3 }),
+      {
+        type: "object",
+        additionalProperties: false,
+        properties: { a: { type: "string" } },
+        required: ["a"],
+        description: "A thing",
+        minProperties: 1,
+        maxProperties: 3,
+      },
+    ],
+    [
+      "union",
+      schema.union([schema.literal("open"), schema.literal("closed")], { description: "Status", default: "open" }),
+      {
+        anyOf: [
+          { type: "string", const: "open" },
+          { type: "string", const: "closed" },
+        ],
+        description: "Status",
+        default: "open",
+      },
+    ],
+    [
+      "literal",
+      schema.literal("refund", { description: "Kind" }),
+      { type: "string", const: "refund", description: "Kind" },
+    ],
     ["null", schema.null({ description: "Nothing" }), { type: "null", description: "Nothing" }],
     ["any", schema.any({ description: "Raw payload" }), { description: "Raw payload" }],
   ];
@@ -117,7 +212,12 @@ describe("schema: bad options are refused (CAVE1025)", () => {
     ["maxItem", "array", () => schema.array(schema.string(), { maxItem: 3 } as never), /Did you mean "maxItems"\?/],
     ["maximun", "number", () => schema.number({ maximun: 3 } as never), /Did you mean "maximum"\?/],
     ["descripton", "boolean", () => schema.boolean({ descripton: "x" } as never), /Did you mean "description"\?/],
-    ["additionalproperties", "object", () => schema.object({}, { additionalproperties: true } as never), /Did you mean "additionalProperties"\?/],
+    [
+      "additionalproperties",
+      "object",
+      () => schema.object({}, { additionalproperties: true } as never),
+      /Did you mean "additionalProperties"\?/,
+    ],
     ["maxItems", "string", () => schema.string({ maxItems: 3 } as never), /Known options: .*minLength/],
     ["minLength", "integer", () => schema.integer({ minLength: 1 } as never), /Known options: .*minimum/],
     ["format", "literal", () => schema.literal("a", { format: "email" } as never), /Known options: title, description/],
@@ -125,7 +225,13 @@ describe("schema: bad options are refused (CAVE1025)", () => {
     ["minimum", "union", () => schema.union([schema.number()], { minimum: 1 } as never), /Known options/],
     ["nullable", "null", () => schema.null({ nullable: true } as never), /Known options/],
   ])("the unknown keyword %s on schema.%s()", (key, builder, build, hint) => {
-    expectRule(build, { code: "CAVE1025", subject: `schema.${builder}()`, field: key, mentions: `"${key}" is not a JSON Schema keyword for ${builder}`, hint });
+    expectRule(build, {
+      code: "CAVE1025",
+      subject: `schema.${builder}()`,
+      field: key,
+      mentions: `"${key}" is not a JSON Schema keyword for ${builder}`,
+      hint,
+    });
   });
 
   test.each([
@@ -140,23 +246,57 @@ describe("schema: bad options are refused (CAVE1025)", () => {
     ["string", "pattern", () => schema.string({ pattern: "([a-z" }), /not a valid regular expression/],
     ["string", "pattern", () => schema.string({ pattern: 5 as never }), /not a valid regular expression/],
     ["string", "format", () => schema.string({ format: "e-mail" }), /not a known format/],
-    ["object", "additionalProperties", () => schema.object({}, { additionalProperties: "yes" as never }), /must be true or false/],
-    ["object", "additionalProperties", () => schema.object({}, { additionalProperties: schema.string() as never }), /must be true or false/],
+    [
+      "object",
+      "additionalProperties",
+      () => schema.object({}, { additionalProperties: "yes" as never }),
+      /must be true or false/,
+    ],
+    [
+      "object",
+      "additionalProperties",
+      () => schema.object({}, { additionalProperties: schema.string() as never }),
+      /must be true or false/,
+    ],
   ])("schema.%s() with a bad value for %s", (builder, field, build, mentions) => {
     expectRule(build, { code: "CAVE1025", subject: `schema.${builder}()`, field, mentions });
   });
 
   test('format "e-mail" suggests "email"; "datetime" suggests "date-time"', () => {
-    expectRule(() => schema.string({ format: "e-mail" }), { code: "CAVE1025", subject: "schema.string()", field: "format", hint: /Did you mean "email"\?/ });
-    expectRule(() => schema.string({ format: "datetime" }), { code: "CAVE1025", subject: "schema.string()", field: "format", hint: /Did you mean "date-time"\?/ });
+    expectRule(() => schema.string({ format: "e-mail" }), {
+      code: "CAVE1025",
+      subject: "schema.string()",
+      field: "format",
+      hint: /Did you mean "email"\?/,
+    });
+    expectRule(() => schema.string({ format: "datetime" }), {
+      code: "CAVE1025",
+      subject: "schema.string()",
+      field: "format",
+      hint: /Did you mean "date-time"\?/,
+    });
   });
 
-  test.each([["a string", "desc"], ["an array", []], ["null", null]])("options that are %s", (_label, options) => {
-    expectRule(() => schema.string(options as never), { code: "CAVE1025", subject: "schema.string()", field: "options", hint: /description/ });
+  test.each([
+    ["a string", "desc"],
+    ["an array", []],
+    ["null", null],
+  ])("options that are %s", (_label, options) => {
+    expectRule(() => schema.string(options as never), {
+      code: "CAVE1025",
+      subject: "schema.string()",
+      field: "options",
+      hint: /description/,
+    });
   });
 
   test("every bad keyword is reported", () => {
-    const error = expectRule(() => schema.string({ minLenght: 1, format: "mail" } as never), { code: "CAVE1025", subject: "schema.string()", field: "minLenght", count: 2 });
+    const error = expectRule(() => schema.string({ minLenght: 1, format: "mail" } as never), {
+      code: "CAVE1025",
+      subject: "schema.string()",
+      field: "minLenght",
+      count: 2,
+    });
     expect(error.violations.map((v) => v.field)).toEqual(["minLenght", "format"]);
   });
 });
@@ -176,7 +316,21 @@ describe("schema: arguments must be schema.* values (CAVE1025)", () => {
     expectRule(build, { code: "CAVE1025", subject: `schema.${builder}()`, field, hint: /schema/ });
   });
 
-  test.each([["null", null], ["undefined", undefined], ["NaN", Number.NaN], ["Infinity", Number.POSITIVE_INFINITY], ["an object", {}], ["an array", [1]], ["a bigint", 10n]])("schema.literal(%s) is refused", (_label, value) => {
-    expectRule(() => schema.literal(value as never), { code: "CAVE1025", subject: "schema.literal()", field: "value", mentions: /string, finite number or boolean/, hint: /schema\.null\(\)/ });
+  test.each([
+    ["null", null],
+    ["undefined", undefined],
+    ["NaN", Number.NaN],
+    ["Infinity", Number.POSITIVE_INFINITY],
+    ["an object", {}],
+    ["an array", [1]],
+    ["a bigint", 10n],
+  ])("schema.literal(%s) is refused", (_label, value) => {
+    expectRule(() => schema.literal(value as never), {
+      code: "CAVE1025",
+      subject: "schema.literal()",
+      field: "value",
+      mentions: /string, finite number or boolean/,
+      hint: /schema\.null\(\)/,
+    });
   });
 });

@@ -17,11 +17,19 @@ function validationOnly(check: (value: unknown) => boolean): StandardSchemaV1<{ 
     "~standard": {
       version: 1,
       vendor: "acme-validators",
-      validate: (value) => (check(value) ? { value: value as { orderId: string } } : { issues: [{ message: "expected { orderId: string }" }] }),
+      validate: (value) =>
+        check(value)
+          ? { value: value as { orderId: string } }
+          : { issues: [{ message: "expected { orderId: string }" }] },
     },
   };
 }
-const ORDER_JSON_SCHEMA = { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"], additionalProperties: false };
+const ORDER_JSON_SCHEMA = {
+  type: "object",
+  properties: { orderId: { type: "string" } },
+  required: ["orderId"],
+  additionalProperties: false,
+};
 
 describe("tool(): input and output schemas", () => {
   test("a schema-less tool is allowed and keeps no schema", () => {
@@ -43,7 +51,9 @@ describe("tool(): input and output schemas", () => {
     const output = z.object({ status: z.enum(["open", "shipped"]) });
     expect(typeof input["~standard"].jsonSchema.input).toBe("function");
     expect(tool(validToolOptions({ input, output }) as never).input).toBe(input);
-    expect(tool(validToolOptions({ input, output, schemaSemanticsSHA256: HASH }) as never).schemaSemanticsSHA256).toBe(HASH);
+    expect(tool(validToolOptions({ input, output, schemaSemanticsSHA256: HASH }) as never).schemaSemanticsSHA256).toBe(
+      HASH,
+    );
   });
 
   test("arktype (Standard JSON Schema) is accepted", () => {
@@ -70,11 +80,22 @@ describe("tool(): input and output schemas", () => {
   });
 
   test("a hand-written validation-only validator without inputJSONSchema is CAVE1012", () => {
-    expectRule(withField({ input: validationOnly(() => true) }), { code: "CAVE1012", subject, field: "inputJSONSchema", hint: /Pass inputJSONSchema/ });
+    expectRule(withField({ input: validationOnly(() => true) }), {
+      code: "CAVE1012",
+      subject,
+      field: "inputJSONSchema",
+      hint: /Pass inputJSONSchema/,
+    });
   });
 
   test("a hand-written validation-only validator without outputJSONSchema is CAVE1012", () => {
-    expectRule(withField({ output: validationOnly(() => true) }), { code: "CAVE1012", subject, field: "outputJSONSchema", mentions: /output is a validation-only Standard Schema/, hint: /Pass outputJSONSchema/ });
+    expectRule(withField({ output: validationOnly(() => true) }), {
+      code: "CAVE1012",
+      subject,
+      field: "outputJSONSchema",
+      mentions: /output is a validation-only Standard Schema/,
+      hint: /Pass outputJSONSchema/,
+    });
   });
 
   test("a validation-only validator with inputJSONSchema / outputJSONSchema is accepted and keeps them", () => {
@@ -101,23 +122,57 @@ describe("tool(): input and output schemas", () => {
     ["~standard without validate", { "~standard": { version: 1, vendor: "x" } }],
     ["null", null],
   ])("input that is %s is refused with CAVE1012", (_label, input) => {
-    expectRule(withField({ input }), { code: "CAVE1012", subject, field: "input", mentions: /input is .*, not a schema/, hint: /schema\.\*.*Standard Schema v1 validator.*inputJSONSchema/ });
+    expectRule(withField({ input }), {
+      code: "CAVE1012",
+      subject,
+      field: "input",
+      mentions: /input is .*, not a schema/,
+      hint: /schema\.\*.*Standard Schema v1 validator.*inputJSONSchema/,
+    });
   });
 
   test("a plain object as output is refused with CAVE1012", () => {
-    expectRule(withField({ output: { type: "string" } }), { code: "CAVE1012", subject, field: "output", mentions: /output is .*, not a schema/, hint: /outputJSONSchema/ });
+    expectRule(withField({ output: { type: "string" } }), {
+      code: "CAVE1012",
+      subject,
+      field: "output",
+      mentions: /output is .*, not a schema/,
+      hint: /outputJSONSchema/,
+    });
   });
 
   test("inputJSONSchema alongside a schema.* input is refused (CAVE1012): it is JSON Schema already", () => {
-    expectRule(withField({ input: schema.string(), inputJSONSchema: { type: "string" } }), { code: "CAVE1012", subject, field: "inputJSONSchema", mentions: /schema\.\* input, which is JSON Schema already/, hint: "Drop inputJSONSchema." });
+    expectRule(withField({ input: schema.string(), inputJSONSchema: { type: "string" } }), {
+      code: "CAVE1012",
+      subject,
+      field: "inputJSONSchema",
+      mentions: /schema\.\* input, which is JSON Schema already/,
+      hint: "Drop inputJSONSchema.",
+    });
   });
 
   test("outputJSONSchema without an output is refused (CAVE1012)", () => {
-    expectRule(withField({ outputJSONSchema: { type: "string" } }), { code: "CAVE1012", subject, field: "outputJSONSchema", mentions: /outputJSONSchema is given without output/, hint: /Pass the validator as output, or drop outputJSONSchema/ });
+    expectRule(withField({ outputJSONSchema: { type: "string" } }), {
+      code: "CAVE1012",
+      subject,
+      field: "outputJSONSchema",
+      mentions: /outputJSONSchema is given without output/,
+      hint: /Pass the validator as output, or drop outputJSONSchema/,
+    });
   });
 
-  test.each([["a string", '{"type":"object"}'], ["an array", [{ type: "object" }]], ["null", null]])("inputJSONSchema that is %s is refused (CAVE1012)", (_label, inputJSONSchema) => {
-    expectRule(withField({ input: validationOnly(() => true), inputJSONSchema }), { code: "CAVE1012", subject, field: "inputJSONSchema", mentions: /not a JSON Schema object/, hint: /plain object/ });
+  test.each([
+    ["a string", '{"type":"object"}'],
+    ["an array", [{ type: "object" }]],
+    ["null", null],
+  ])("inputJSONSchema that is %s is refused (CAVE1012)", (_label, inputJSONSchema) => {
+    expectRule(withField({ input: validationOnly(() => true), inputJSONSchema }), {
+      code: "CAVE1012",
+      subject,
+      field: "inputJSONSchema",
+      mentions: /not a JSON Schema object/,
+      hint: /plain object/,
+    });
   });
 });
 
@@ -132,23 +187,50 @@ describe("tool(): schemaSemanticsSHA256", () => {
     ["a non-hex character", `g${HASH.slice(1)}`],
     ["an empty string", ""],
   ])("%s is refused with CAVE1013", (_label, schemaSemanticsSHA256) => {
-    expectRule(withField({ input: zodInput, schemaSemanticsSHA256 }), { code: "CAVE1013", subject, field: "schemaSemanticsSHA256", mentions: /is not 64 lowercase hex characters/, hint: /lowercase hex SHA-256 of the validator code, dependencies and captured state/ });
+    expectRule(withField({ input: zodInput, schemaSemanticsSHA256 }), {
+      code: "CAVE1013",
+      subject,
+      field: "schemaSemanticsSHA256",
+      mentions: /is not 64 lowercase hex characters/,
+      hint: /lowercase hex SHA-256 of the validator code, dependencies and captured state/,
+    });
   });
 
-  test.each([[123], [null], [["abc"]], [{ sha256: HASH }]])("the non-string %j is refused with CAVE1013", (schemaSemanticsSHA256) => {
-    expectRule(withField({ input: zodInput, schemaSemanticsSHA256 }), { code: "CAVE1013", subject, field: "schemaSemanticsSHA256", mentions: /is not 64 lowercase hex characters/ });
-  });
+  test.each([[123], [null], [["abc"]], [{ sha256: HASH }]])(
+    "the non-string %j is refused with CAVE1013",
+    (schemaSemanticsSHA256) => {
+      expectRule(withField({ input: zodInput, schemaSemanticsSHA256 }), {
+        code: "CAVE1013",
+        subject,
+        field: "schemaSemanticsSHA256",
+        mentions: /is not 64 lowercase hex characters/,
+      });
+    },
+  );
 
   test("on a tool with only schema.* values it identifies nothing and is refused (CAVE1013)", () => {
-    expectRule(withField({ input: schema.string(), schemaSemanticsSHA256: HASH }), { code: "CAVE1013", subject, field: "schemaSemanticsSHA256", mentions: /neither input nor output is a Standard Schema/, hint: /opaque validators only; drop it/ });
+    expectRule(withField({ input: schema.string(), schemaSemanticsSHA256: HASH }), {
+      code: "CAVE1013",
+      subject,
+      field: "schemaSemanticsSHA256",
+      mentions: /neither input nor output is a Standard Schema/,
+      hint: /opaque validators only; drop it/,
+    });
   });
 
   test("on a schema-less tool it is refused (CAVE1013)", () => {
-    expectRule(withField({ schemaSemanticsSHA256: HASH }), { code: "CAVE1013", subject, field: "schemaSemanticsSHA256" });
+    expectRule(withField({ schemaSemanticsSHA256: HASH }), {
+      code: "CAVE1013",
+      subject,
+      field: "schemaSemanticsSHA256",
+    });
   });
 
   test("an opaque output alone is enough to carry it", () => {
-    expect(tool(validToolOptions({ input: schema.string(), output: zodInput, schemaSemanticsSHA256: HASH }) as never).schemaSemanticsSHA256).toBe(HASH);
+    expect(
+      tool(validToolOptions({ input: schema.string(), output: zodInput, schemaSemanticsSHA256: HASH }) as never)
+        .schemaSemanticsSHA256,
+    ).toBe(HASH);
   });
 });
 
@@ -156,7 +238,14 @@ describe("tool(): one source per schema shape", () => {
   test("a Standard Schema that emits its own JSON Schema also takes inputJSONSchema / outputJSONSchema: a transform cannot describe itself, and the build decides (it refuses two descriptions of one side)", () => {
     const output = z.object({ total: z.string() }).transform((o) => ({ total: Number(o.total) }));
     const outputJSONSchema = { type: "object", properties: { total: { type: "number" } }, required: ["total"] };
-    const definition = tool(validToolOptions({ input: z.object({ id: z.string() }), output, outputJSONSchema, schemaSemanticsSHA256: HASH }) as never);
+    const definition = tool(
+      validToolOptions({
+        input: z.object({ id: z.string() }),
+        output,
+        outputJSONSchema,
+        schemaSemanticsSHA256: HASH,
+      }) as never,
+    );
     expect(definition.outputJSONSchema).toEqual(outputJSONSchema);
     expect(definition.output).toBe(output);
   });

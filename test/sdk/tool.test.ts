@@ -7,7 +7,19 @@ const withField = (overrides: Record<string, unknown>) => define(validToolOption
 const subject = 'tool "lookup_order"';
 
 describe("tool(): name", () => {
-  test.each(["a", "Z", "getOrder", "get_order", "get-order-v2", "a1_-", "x".repeat(128), "cave", "cavern", "Cave_x", "my_cave_tool"])("accepts %j", (name) => {
+  test.each([
+    "a",
+    "Z",
+    "getOrder",
+    "get_order",
+    "get-order-v2",
+    "a1_-",
+    "x".repeat(128),
+    "cave",
+    "cavern",
+    "Cave_x",
+    "my_cave_tool",
+  ])("accepts %j", (name) => {
     expect(tool(validToolOptions({ name }) as never).name).toBe(name);
   });
 
@@ -22,7 +34,13 @@ describe("tool(): name", () => {
     ["get_order\n", '"get_order\\n"'],
     ["x".repeat(129), `"${"x".repeat(129)}"`],
   ])("refuses the string %j with CAVE1001", (name, shown) => {
-    expectRule(withField({ name }), { code: "CAVE1001", subject: `tool ${JSON.stringify(name)}`, field: "name", mentions: shown, hint: /letter first/ });
+    expectRule(withField({ name }), {
+      code: "CAVE1001",
+      subject: `tool ${JSON.stringify(name)}`,
+      field: "name",
+      mentions: shown,
+      hint: /letter first/,
+    });
   });
 
   test.each([[42], [null], [["get_order"]]])("refuses the non-string %j with CAVE1001", (name) => {
@@ -30,15 +48,34 @@ describe("tool(): name", () => {
   });
 
   test("refuses a missing name with CAVE1001", () => {
-    expectRule(define(without(validToolOptions(), "name")), { code: "CAVE1001", subject: "tool()", field: "name", mentions: /name undefined/ });
+    expectRule(define(without(validToolOptions(), "name")), {
+      code: "CAVE1001",
+      subject: "tool()",
+      field: "name",
+      mentions: /name undefined/,
+    });
   });
 
-  test.each(["cave_page", "cave_recover", "cave_skill", "cave_", "cave_my_tool"])("refuses the reserved name %j with CAVE1002", (name) => {
-    expectRule(withField({ name }), { code: "CAVE1002", subject: `tool "${name}"`, field: "name", mentions: /reserved prefix "cave_"/, hint: /choose another name/ });
-  });
+  test.each(["cave_page", "cave_recover", "cave_skill", "cave_", "cave_my_tool"])(
+    "refuses the reserved name %j with CAVE1002",
+    (name) => {
+      expectRule(withField({ name }), {
+        code: "CAVE1002",
+        subject: `tool "${name}"`,
+        field: "name",
+        mentions: /reserved prefix "cave_"/,
+        hint: /choose another name/,
+      });
+    },
+  );
 
   test("the framework's escape hatch is not an option users can pass", () => {
-    const error = expectRule(withField({ name: "cave_page", allowReserved: true }), { code: "CAVE1007", subject: 'tool "cave_page"', field: "allowReserved", count: 2 });
+    const error = expectRule(withField({ name: "cave_page", allowReserved: true }), {
+      code: "CAVE1007",
+      subject: 'tool "cave_page"',
+      field: "allowReserved",
+      count: 2,
+    });
     expect(error.violations.map((v) => v.code)).toEqual(["CAVE1007", "CAVE1002"]);
   });
 });
@@ -49,16 +86,31 @@ describe("tool(): effect", () => {
   });
 
   test("has no default: a missing effect is CAVE1003", () => {
-    expectRule(define(without(validToolOptions(), "effect")), { code: "CAVE1003", subject, field: "effect", mentions: /effect is missing/, hint: /read, write, idempotent, external.*no default/ });
+    expectRule(define(without(validToolOptions(), "effect")), {
+      code: "CAVE1003",
+      subject,
+      field: "effect",
+      mentions: /effect is missing/,
+      hint: /read, write, idempotent, external.*no default/,
+    });
   });
 
   test("an explicit undefined effect is missing too (CAVE1003)", () => {
     expectRule(withField({ effect: undefined }), { code: "CAVE1003", subject, field: "effect" });
   });
 
-  test.each([["READ"], ["delete"], ["mutate"], [""], [null], [1], [["read"]]])("refuses the unknown effect %j with CAVE1004", (effect) => {
-    expectRule(withField({ effect }), { code: "CAVE1004", subject, field: "effect", mentions: /is not one of read, write, idempotent, external/, hint: /idempotent is safe to retry/ });
-  });
+  test.each([["READ"], ["delete"], ["mutate"], [""], [null], [1], [["read"]]])(
+    "refuses the unknown effect %j with CAVE1004",
+    (effect) => {
+      expectRule(withField({ effect }), {
+        code: "CAVE1004",
+        subject,
+        field: "effect",
+        mentions: /is not one of read, write, idempotent, external/,
+        hint: /idempotent is safe to retry/,
+      });
+    },
+  );
 });
 
 describe("tool(): timeout", () => {
@@ -81,11 +133,22 @@ describe("tool(): timeout", () => {
     [null, "timeout null"],
     [true, "timeout true"],
   ])("refuses %j with CAVE1005 (no coercion)", (timeout, shown) => {
-    expectRule(withField({ timeout }), { code: "CAVE1005", subject, field: "timeout", mentions: shown, hint: /default, 30000 ms/ });
+    expectRule(withField({ timeout }), {
+      code: "CAVE1005",
+      subject,
+      field: "timeout",
+      mentions: shown,
+      hint: /default, 30000 ms/,
+    });
   });
 
   test("the message states the largest timer delay", () => {
-    expectRule(withField({ timeout: 2 ** 31 }), { code: "CAVE1005", subject, field: "timeout", mentions: /up to 2147483647/ });
+    expectRule(withField({ timeout: 2 ** 31 }), {
+      code: "CAVE1005",
+      subject,
+      field: "timeout",
+      mentions: /up to 2147483647/,
+    });
   });
 });
 
@@ -103,8 +166,22 @@ describe("tool(): result", () => {
     expect(tool(validToolOptions({ result: policy }) as never).result).toBe(policy);
   });
 
-  test.each([["AUTO"], ["paged"], ["exact-ccr"], [""], [null], [0], [{ strategy: "page", maxInlineTokens: 1200, recovery: "exact_ccr" }]])("refuses %j with CAVE1006", (result) => {
-    expectRule(withField({ result }), { code: "CAVE1006", subject, field: "result", mentions: /is not a result policy/, hint: "Use one of auto, inline, page, compress, exact_ccr, or artifact({...})." });
+  test.each([
+    ["AUTO"],
+    ["paged"],
+    ["exact-ccr"],
+    [""],
+    [null],
+    [0],
+    [{ strategy: "page", maxInlineTokens: 1200, recovery: "exact_ccr" }],
+  ])("refuses %j with CAVE1006", (result) => {
+    expectRule(withField({ result }), {
+      code: "CAVE1006",
+      subject,
+      field: "result",
+      mentions: /is not a result policy/,
+      hint: "Use one of auto, inline, page, compress, exact_ccr, or artifact({...}).",
+    });
   });
 });
 
@@ -116,21 +193,42 @@ describe("tool(): allowRepeat", () => {
   });
 
   test.each([["true"], [1], [0], [null], ["yes"]])("refuses the non-boolean %j with CAVE1016", (allowRepeat) => {
-    expectRule(withField({ allowRepeat }), { code: "CAVE1016", subject, field: "allowRepeat", mentions: /not a boolean/, hint: /polling tools/ });
+    expectRule(withField({ allowRepeat }), {
+      code: "CAVE1016",
+      subject,
+      field: "allowRepeat",
+      mentions: /not a boolean/,
+      hint: /polling tools/,
+    });
   });
 });
 
 describe("tool(): description and execute", () => {
   test("a missing description is CAVE1014", () => {
-    expectRule(define(without(validToolOptions(), "description")), { code: "CAVE1014", subject, field: "description", hint: /what the tool does/ });
+    expectRule(define(without(validToolOptions(), "description")), {
+      code: "CAVE1014",
+      subject,
+      field: "description",
+      hint: /what the tool does/,
+    });
   });
 
   test.each([[""], ["   "], [42], [null]])("refuses the description %j with CAVE1014", (description) => {
-    expectRule(withField({ description }), { code: "CAVE1014", subject, field: "description", hint: /what the tool does/ });
+    expectRule(withField({ description }), {
+      code: "CAVE1014",
+      subject,
+      field: "description",
+      hint: /what the tool does/,
+    });
   });
 
   test("a missing execute is CAVE1015", () => {
-    expectRule(define(without(validToolOptions(), "execute")), { code: "CAVE1015", subject, field: "execute", hint: /execute\(input, context\)/ });
+    expectRule(define(without(validToolOptions(), "execute")), {
+      code: "CAVE1015",
+      subject,
+      field: "execute",
+      hint: /execute\(input, context\)/,
+    });
   });
 
   test.each([["run"], [{}], [null]])("refuses the execute %j with CAVE1015", (execute) => {
@@ -139,7 +237,17 @@ describe("tool(): description and execute", () => {
 
   test("sync and async execute functions are both accepted", () => {
     expect(isTool(tool(validToolOptions({ execute: () => 1 }) as never))).toBe(true);
-    expect(isTool(tool(validToolOptions({ async execute() { return 1; } }) as never))).toBe(true);
+    expect(
+      isTool(
+        tool(
+          validToolOptions({
+            async execute() {
+              return 1;
+            },
+          }) as never,
+        ),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -153,28 +261,57 @@ describe("tool(): unknown option keys are errors, never ignored", () => {
     ["inputJsonSchema", "inputJSONSchema"],
     ["descripton", "description"],
   ])("%s gets CAVE1007 with 'did you mean %s'", (key, guess) => {
-    expectRule(withField({ [key]: 5 }), { code: "CAVE1007", subject, field: key, mentions: `unknown option "${key}"`, hint: `Did you mean "${guess}"?` });
+    expectRule(withField({ [key]: 5 }), {
+      code: "CAVE1007",
+      subject,
+      field: key,
+      mentions: `unknown option "${key}"`,
+      hint: `Did you mean "${guess}"?`,
+    });
   });
 
   test("a key with no close match lists the known options", () => {
-    const error = expectRule(withField({ retries: 3 }), { code: "CAVE1007", subject, field: "retries", hint: /^Known options: name, description, input, output/ });
+    const error = expectRule(withField({ retries: 3 }), {
+      code: "CAVE1007",
+      subject,
+      field: "retries",
+      hint: /^Known options: name, description, input, output/,
+    });
     expect(error.hint).not.toContain("Did you mean");
   });
 
   test("every unknown key is reported, not just the first", () => {
-    const error = expectRule(withField({ timout: 5, retries: 3 }), { code: "CAVE1007", subject, field: "timout", count: 2 });
+    const error = expectRule(withField({ timout: 5, retries: 3 }), {
+      code: "CAVE1007",
+      subject,
+      field: "timout",
+      count: 2,
+    });
     expect(error.violations.map((v) => v.field)).toEqual(["timout", "retries"]);
     expect(error.message).toContain("(and 1 more: CAVE1007 retries)");
   });
 });
 
 describe("tool(): options", () => {
-  test.each([[undefined], [null], ["lookup_order"], [[]], [() => ({})]])("refuses %j instead of an options object with CAVE1024", (options) => {
-    expectRule(define(options), { code: "CAVE1024", subject: "tool()", field: "options", hint: /tool\(\{ name, description, effect/ });
-  });
+  test.each([[undefined], [null], ["lookup_order"], [[]], [() => ({})]])(
+    "refuses %j instead of an options object with CAVE1024",
+    (options) => {
+      expectRule(define(options), {
+        code: "CAVE1024",
+        subject: "tool()",
+        field: "options",
+        hint: /tool\(\{ name, description, effect/,
+      });
+    },
+  );
 
   test("every broken rule is listed on the error", () => {
-    const error = expectRule(define({ name: "cave_x", description: "", timeout: 0, execute: 1 }), { code: "CAVE1002", subject: 'tool "cave_x"', field: "name", count: 5 });
+    const error = expectRule(define({ name: "cave_x", description: "", timeout: 0, execute: 1 }), {
+      code: "CAVE1002",
+      subject: 'tool "cave_x"',
+      field: "name",
+      count: 5,
+    });
     expect(error.violations.map((v) => [v.code, v.field])).toEqual([
       ["CAVE1002", "name"],
       ["CAVE1014", "description"],
@@ -182,14 +319,21 @@ describe("tool(): options", () => {
       ["CAVE1005", "timeout"],
       ["CAVE1015", "execute"],
     ]);
-    expect(error.message).toContain("(and 4 more: CAVE1014 description, CAVE1003 effect, CAVE1005 timeout, CAVE1015 execute)");
+    expect(error.message).toContain(
+      "(and 4 more: CAVE1014 description, CAVE1003 effect, CAVE1005 timeout, CAVE1015 execute)",
+    );
   });
 });
 
 describe("tool(): the definition", () => {
   test("fills in every default", () => {
     const execute = () => ({ ok: true });
-    const definition = tool({ name: "lookup_order", description: "Look up one order by its id.", effect: "read", execute });
+    const definition = tool({
+      name: "lookup_order",
+      description: "Look up one order by its id.",
+      effect: "read",
+      execute,
+    });
     expect({ ...definition }).toEqual({
       [Symbol.for("cave.tool")]: true,
       name: "lookup_order",
@@ -213,7 +357,13 @@ describe("tool(): the definition", () => {
 
   test("is frozen, nested arrays and objects too", () => {
     const child = tool(validToolOptions({ name: "child" }) as never);
-    const definition = tool(validToolOptions({ nestedTools: [child], sandboxProfile: { env: ["LOG_LEVEL"] }, input: schema.object({ id: schema.string() }) }) as never);
+    const definition = tool(
+      validToolOptions({
+        nestedTools: [child],
+        sandboxProfile: { env: ["LOG_LEVEL"] },
+        input: schema.object({ id: schema.string() }),
+      }) as never,
+    );
     expect(Object.isFrozen(definition)).toBe(true);
     expect(Object.isFrozen(definition.nestedTools)).toBe(true);
     expect(Object.isFrozen(definition.sandboxProfile)).toBe(true);
@@ -245,7 +395,17 @@ describe("tool(): the definition", () => {
 
 describe("tool(): forged artifact values", () => {
   test("a value carrying the artifact brand is re-checked, since anyone can make the registered symbol", () => {
-    const forged = { [Symbol.for("cave.artifact")]: true, strategy: "shred", maxInlineTokens: 1200, recovery: "exact_ccr" };
-    expectRule(withField({ result: forged }), { code: "CAVE1020", subject, field: "result.strategy", hint: /default, page/ });
+    const forged = {
+      [Symbol.for("cave.artifact")]: true,
+      strategy: "shred",
+      maxInlineTokens: 1200,
+      recovery: "exact_ccr",
+    };
+    expectRule(withField({ result: forged }), {
+      code: "CAVE1020",
+      subject,
+      field: "result.strategy",
+      hint: /default, page/,
+    });
   });
 });

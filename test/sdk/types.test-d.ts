@@ -1,7 +1,16 @@
 import { describe, expectTypeOf, test } from "vitest";
 import { z } from "zod";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { agent, artifact, schema, tool, type AgentDefinition, type Static, type ToolContext, type ToolDefinition } from "../../src/index.js";
+import {
+  agent,
+  artifact,
+  schema,
+  tool,
+  type AgentDefinition,
+  type Static,
+  type ToolContext,
+  type ToolDefinition,
+} from "../../src/index.js";
 
 const OrderInput = schema.object({
   orderId: schema.string({ pattern: "^ORD-[0-9]{5}$" }),
@@ -21,7 +30,13 @@ describe("execute receives the static type of input", () => {
       input: OrderInput,
       execute(input, context) {
         expectTypeOf(input).toEqualTypeOf<Static<typeof OrderInput>>();
-        expectTypeOf(input).toEqualTypeOf<{ orderId: string; includeItems?: boolean; status: "open" | "shipped"; tags: string[]; note: string | null }>();
+        expectTypeOf(input).toEqualTypeOf<{
+          orderId: string;
+          includeItems?: boolean;
+          status: "open" | "shipped";
+          tags: string[];
+          note: string | null;
+        }>();
         expectTypeOf(context).toEqualTypeOf<ToolContext>();
         // @ts-expect-error: not a property of the input schema
         void input.customerId;
@@ -31,8 +46,14 @@ describe("execute receives the static type of input", () => {
   });
 
   test("zod: StandardSchemaV1.InferOutput (after transforms), not InferInput", () => {
-    const RefundInput = z.object({ orderId: z.string(), amount: z.string().transform((text) => Math.round(Number(text) * 100)) });
-    expectTypeOf<StandardSchemaV1.InferInput<typeof RefundInput>>().toEqualTypeOf<{ orderId: string; amount: string }>();
+    const RefundInput = z.object({
+      orderId: z.string(),
+      amount: z.string().transform((text) => Math.round(Number(text) * 100)),
+    });
+    expectTypeOf<StandardSchemaV1.InferInput<typeof RefundInput>>().toEqualTypeOf<{
+      orderId: string;
+      amount: string;
+    }>();
     tool({
       name: "issue_refund",
       description: "Refund part of an order.",
@@ -74,7 +95,9 @@ describe("execute must return the output type", () => {
     });
     expectTypeOf(definition).toEqualTypeOf<ToolDefinition<typeof OrderInput, typeof OrderOutput>>();
     expectTypeOf(definition.input).toEqualTypeOf<typeof OrderInput>();
-    expectTypeOf(definition.execute).returns.toEqualTypeOf<{ orderId: string; totalCents: number } | Promise<{ orderId: string; totalCents: number }>>();
+    expectTypeOf(definition.execute).returns.toEqualTypeOf<
+      { orderId: string; totalCents: number } | Promise<{ orderId: string; totalCents: number }>
+    >();
   });
 
   test("returning the wrong type is a compile error (schema.*)", () => {
@@ -147,7 +170,14 @@ describe("options are typed", () => {
 
 describe("agent keeps the tool tuple type", () => {
   test("tools is the exact tuple passed", () => {
-    const getOrder = tool({ name: "get_order", description: "d", effect: "read", input: OrderInput, output: OrderOutput, execute: ({ orderId }) => ({ orderId, totalCents: 1 }) });
+    const getOrder = tool({
+      name: "get_order",
+      description: "d",
+      effect: "read",
+      input: OrderInput,
+      output: OrderOutput,
+      execute: ({ orderId }) => ({ orderId, totalCents: 1 }),
+    });
     const hours = tool({ name: "get_support_hours", description: "d", effect: "read", execute: () => "9-17" });
     const desk = agent({ name: "support_desk", tools: [getOrder, hours] });
     expectTypeOf(desk.tools).toEqualTypeOf<readonly [typeof getOrder, typeof hours]>();

@@ -17,10 +17,16 @@ export function testPgUrl(): string {
   if (set !== undefined && set !== "") return set;
   let url: string;
   try {
-    url = execFileSync(join(REPO_ROOT, ".ci", "postgres"), ["start"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 }).trim();
+    url = execFileSync(join(REPO_ROOT, ".ci", "postgres"), ["start"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 300_000,
+    }).trim();
   } catch (thrown) {
     const stderr = String((thrown as { stderr?: unknown }).stderr ?? thrown);
-    throw new Error(`these tests need a PostgreSQL server: set ${TEST_PG_ENV} to its URL, or let .ci/postgres start one (needs Debian's postgresql package: apt-get install postgresql, as root). .ci/postgres said:\n${stderr.slice(-2000)}`);
+    throw new Error(
+      `these tests need a PostgreSQL server: set ${TEST_PG_ENV} to its URL, or let .ci/postgres start one (needs Debian's postgresql package: apt-get install postgresql, as root). .ci/postgres said:\n${stderr.slice(-2000)}`,
+    );
   }
   process.env[TEST_PG_ENV] = url;
   return url;

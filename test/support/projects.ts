@@ -22,7 +22,9 @@ export function copyProject(from: string, options: { depth?: number; reverse?: b
 }
 
 function copyTree(from: string, to: string, reverse: boolean): void {
-  const names = readdirSync(from).filter((name) => name !== "node_modules" && name !== ".cave" && name !== "cave.lock").sort();
+  const names = readdirSync(from)
+    .filter((name) => name !== "node_modules" && name !== ".cave" && name !== "cave.lock")
+    .sort();
   if (reverse) names.reverse();
   for (const name of names) {
     const source = join(from, name);
@@ -34,7 +36,10 @@ function copyTree(from: string, to: string, reverse: boolean): void {
 }
 
 /** A project made of the given files in a fresh temporary root (`depth` folders deep), with the repository's node_modules linked in unless `nodeModules` is false. */
-export function writeProject(files: Readonly<Record<string, string>>, options: { depth?: number; nodeModules?: boolean } = {}): string {
+export function writeProject(
+  files: Readonly<Record<string, string>>,
+  options: { depth?: number; nodeModules?: boolean } = {},
+): string {
   const base = mkdtempSync(join(tmpdir(), "cave-project-"));
   made.push(base);
   let root = base;

@@ -42,7 +42,14 @@ export async function buildCommand(args: readonly string[], io: CliIO): Promise<
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { root: { type: "string" }, json: { type: "boolean" }, check: { type: "boolean" }, frozen: { type: "boolean" }, write: { type: "boolean" }, format: { type: "string" } },
+      options: {
+        root: { type: "string" },
+        json: { type: "boolean" },
+        check: { type: "boolean" },
+        frozen: { type: "boolean" },
+        write: { type: "boolean" },
+        format: { type: "string" },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -51,8 +58,10 @@ export async function buildCommand(args: readonly string[], io: CliIO): Promise<
   }
   const modes = (["check", "frozen", "write"] as const).filter((m) => values[m]);
   if (modes.length > 1) return usageError(io, `--${modes[0]} and --${modes[1]} cannot be combined`, BUILD_USAGE);
-  if (values.format !== undefined && !["text", "json", "github"].includes(values.format)) return usageError(io, `unknown --format ${JSON.stringify(values.format)}: use text, json or github`, BUILD_USAGE);
-  if (values.json && values.format !== undefined && values.format !== "json") return usageError(io, `--json and --format ${values.format} cannot be combined`, BUILD_USAGE);
+  if (values.format !== undefined && !["text", "json", "github"].includes(values.format))
+    return usageError(io, `unknown --format ${JSON.stringify(values.format)}: use text, json or github`, BUILD_USAGE);
+  if (values.json && values.format !== undefined && values.format !== "json")
+    return usageError(io, `--json and --format ${values.format} cannot be combined`, BUILD_USAGE);
   const format = (values.json ? "json" : (values.format ?? "text")) as Format;
   const ci = isCI(io.env);
   const mode: Mode = modes[0] ?? (ci ? "frozen" : "write");
@@ -67,7 +76,8 @@ export async function buildCommand(args: readonly string[], io: CliIO): Promise<
     // The summary's diff is computed before the build writes anything: a summary that fails leaves the lock as it was.
     let diff: LockDiff | null = null;
     const review = (lock: CaveLock) => {
-      if (comparable && before !== null && lockPath !== null) diff = diffLocks({ lock: before.lock, label: `previous ${lockPath}` }, { lock, label: lockPath });
+      if (comparable && before !== null && lockPath !== null)
+        diff = diffLocks({ lock: before.lock, label: `previous ${lockPath}` }, { lock, label: lockPath });
     };
     const result = await build({ root, review });
     if (!result.ok) return out.failed(result.diagnostics);
@@ -83,7 +93,11 @@ export async function buildCommand(args: readonly string[], io: CliIO): Promise<
     committed = await readLockFile(root, path);
     const loaded = committed;
     // Absent: nothing is committed. Unreadable: readLockFile said so (CAVE9001), and the diff below shows it.
-    committedText = loaded.absent ? null : await readFile(path, "utf8").catch((thrown: unknown) => (loaded.problems.some((p) => p.code === "CAVE9001") ? null : Promise.reject(thrown)));
+    committedText = loaded.absent
+      ? null
+      : await readFile(path, "utf8").catch((thrown: unknown) =>
+          loaded.problems.some((p) => p.code === "CAVE9001") ? null : Promise.reject(thrown),
+        );
     return committedText === lockText;
   };
   const settings = { write: mode === "frozen", approve, evaluateTimeoutMs: undefined, bundleHashStandsIn: false };
@@ -98,7 +112,11 @@ export async function buildCommand(args: readonly string[], io: CliIO): Promise<
     if (problems.length > 0) return out.done("failed", result, null, problems);
     return out.done("unchanged", result, null, []);
   }
-  const diff = diffLocks({ lock: committed.lock, label: committed.absent ? `${config.lock} (none committed)` : `committed ${config.lock}` }, { lock: result.lock, label: "this build" }, committed.problems);
+  const diff = diffLocks(
+    { lock: committed.lock, label: committed.absent ? `${config.lock} (none committed)` : `committed ${config.lock}` },
+    { lock: result.lock, label: "this build" },
+    committed.problems,
+  );
   return out.done("changed", result, diff, []);
 }
 
@@ -135,13 +153,22 @@ class Output {
     const tools = Object.keys(result.lock!.tools).length;
     const counted = `${tools} tool${tools === 1 ? "" : "s"}`;
     if (status === "written") {
-      const changed = diff === null ? "" : diff.changes.length === 0 ? "; no change to what it locks" : `; ${summaryLine(diff)} (review with cave diff)`;
-      this.io.stdout(`cave build: locked ${counted} in ${lock} (${result.lock!.integrity.slice(0, 19)}…), ${result.files.size} files in ${config.outDir}/${changed}\n`);
+      const changed =
+        diff === null
+          ? ""
+          : diff.changes.length === 0
+            ? "; no change to what it locks"
+            : `; ${summaryLine(diff)} (review with cave diff)`;
+      this.io.stdout(
+        `cave build: locked ${counted} in ${lock} (${result.lock!.integrity.slice(0, 19)}…), ${result.files.size} files in ${config.outDir}/${changed}\n`,
+      );
       return EXIT.written;
     }
     if (status === "unchanged") {
       const wrote = result.written ? `; wrote ${result.files.size} files in ${config.outDir}/ matching it` : "";
-      this.io.stdout(`cave build --${this.mode}${this.frozenByCI ? " (CI is set)" : ""}: ${lock} is up to date (${counted})${wrote}\n`);
+      this.io.stdout(
+        `cave build --${this.mode}${this.frozenByCI ? " (CI is set)" : ""}: ${lock} is up to date (${counted})${wrote}\n`,
+      );
       return EXIT.unchanged;
     }
     if (status === "failed") {
@@ -153,12 +180,17 @@ class Output {
       return EXIT.failed;
     }
     const d = diff!;
-    const what = d.changes.length === 0 ? `${lock} differs from what cave build writes, though not in what it locks (formatting or integrity only)` : `${lock} is out of date: ${summaryLine(d)}`;
+    const what =
+      d.changes.length === 0
+        ? `${lock} differs from what cave build writes, though not in what it locks (formatting or integrity only)`
+        : `${lock} is out of date: ${summaryLine(d)}`;
     const action =
       this.mode === "check"
         ? "run cave build, review cave diff, and commit the lock"
         : `--frozen refuses to change it, so nothing was written; run cave build${this.frozenByCI ? " --write" : ""} locally, review cave diff, and commit the lock`;
-    const ciNote = this.frozenByCI ? " (CI is set, so cave build runs as --frozen; pass --write to update the lock)" : "";
+    const ciNote = this.frozenByCI
+      ? " (CI is set, so cave build runs as --frozen; pass --write to update the lock)"
+      : "";
     if (github) {
       this.io.stdout(annotation("error", `${what}; ${action}${ciNote}`, { file: lock, title: "CAVE9020" }));
       this.io.stdout(renderDiffText(d));
@@ -169,7 +201,13 @@ class Output {
     return EXIT.changed;
   }
 
-  private json(status: Status, result: BuildResult | null, diff: LockDiff | null, diagnostics: readonly Diagnostic[], problems: readonly DeploymentProblem[]): number {
+  private json(
+    status: Status,
+    result: BuildResult | null,
+    diff: LockDiff | null,
+    diagnostics: readonly Diagnostic[],
+    problems: readonly DeploymentProblem[],
+  ): number {
     const lock = result?.lock ?? null;
     this.io.stdout(
       stableJson({

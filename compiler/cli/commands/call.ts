@@ -29,13 +29,19 @@ export async function callCommand(args: readonly string[], io: CallIO): Promise<
   let values: { fixture?: boolean; root?: string; json?: boolean };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: [...args], options: { fixture: { type: "boolean" }, root: { type: "string" }, json: { type: "boolean" } }, strict: true, allowPositionals: true }));
+    ({ values, positionals } = parseArgs({
+      args: [...args],
+      options: { fixture: { type: "boolean" }, root: { type: "string" }, json: { type: "boolean" } },
+      strict: true,
+      allowPositionals: true,
+    }));
   } catch (thrown) {
     return usage(io, thrownText(thrown));
   }
   const [tool, json, ...extra] = positionals;
   if (tool === undefined) return usage(io, "missing the tool name");
-  if (extra.length > 0) return usage(io, `unexpected argument ${JSON.stringify(extra[0])}; pass the arguments as one JSON text (quote it)`);
+  if (extra.length > 0)
+    return usage(io, `unexpected argument ${JSON.stringify(extra[0])}; pass the arguments as one JSON text (quote it)`);
   let callArgs: unknown = {};
   if (json !== undefined) {
     try {
@@ -47,7 +53,10 @@ export async function callCommand(args: readonly string[], io: CallIO): Promise<
 
   let outcome: CallOutcome;
   try {
-    const runtime = await createRuntime({ root: resolve(io.cwd, values.root ?? "."), mode: values.fixture ? "fixture" : "host" });
+    const runtime = await createRuntime({
+      root: resolve(io.cwd, values.root ?? "."),
+      mode: values.fixture ? "fixture" : "host",
+    });
     try {
       outcome = await stdoutToStderr(() => runtime.call(tool, callArgs));
     } finally {
@@ -55,7 +64,8 @@ export async function callCommand(args: readonly string[], io: CallIO): Promise<
     }
   } catch (thrown) {
     if (!(thrown instanceof RuntimeError)) throw thrown;
-    if (values.json) io.stdout(`${JSON.stringify({ ok: false, error: { code: thrown.code, message: thrown.message } }, null, 2)}\n`);
+    if (values.json)
+      io.stdout(`${JSON.stringify({ ok: false, error: { code: thrown.code, message: thrown.message } }, null, 2)}\n`);
     else io.stderr(`cave call: ${thrown.code}: ${thrown.message}\n`);
     return 1;
   }
@@ -70,7 +80,9 @@ export async function callCommand(args: readonly string[], io: CallIO): Promise<
     return 0;
   }
   const stack = (outcome.error.stack ?? []).map((frame) => `    at ${frame}\n`).join("");
-  io.stderr(`cave call: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n${stack}(receipt ${outcome.receipt.callId})\n`);
+  io.stderr(
+    `cave call: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n${stack}(receipt ${outcome.receipt.callId})\n`,
+  );
   return 1;
 }
 

@@ -21,16 +21,24 @@ export async function diffCommand(args: readonly string[], io: CliIO): Promise<n
   try {
     ({ values, positionals } = parseArgs({
       args: [...args],
-      options: { root: { type: "string" }, format: { type: "string" }, json: { type: "boolean" }, "exit-code": { type: "boolean" } },
+      options: {
+        root: { type: "string" },
+        format: { type: "string" },
+        json: { type: "boolean" },
+        "exit-code": { type: "boolean" },
+      },
       strict: true,
       allowPositionals: true,
     }));
   } catch (thrown) {
     return usageError(io, thrown, DIFF_USAGE);
   }
-  if (positionals.length > 2) return usageError(io, `at most two locks to compare (got ${positionals.length})`, DIFF_USAGE);
-  if (values.format !== undefined && !["text", "markdown", "json"].includes(values.format)) return usageError(io, `unknown --format ${JSON.stringify(values.format)}: use text, markdown or json`, DIFF_USAGE);
-  if (values.json && values.format !== undefined && values.format !== "json") return usageError(io, `--json and --format ${values.format} cannot be combined`, DIFF_USAGE);
+  if (positionals.length > 2)
+    return usageError(io, `at most two locks to compare (got ${positionals.length})`, DIFF_USAGE);
+  if (values.format !== undefined && !["text", "markdown", "json"].includes(values.format))
+    return usageError(io, `unknown --format ${JSON.stringify(values.format)}: use text, markdown or json`, DIFF_USAGE);
+  if (values.json && values.format !== undefined && values.format !== "json")
+    return usageError(io, `--json and --format ${values.format} cannot be combined`, DIFF_USAGE);
   const format = values.json ? "json" : (values.format ?? "text");
   const root = resolve(io.cwd, values.root ?? ".");
   const configured = projectLockPath(root);
@@ -42,7 +50,10 @@ export async function diffCommand(args: readonly string[], io: CliIO): Promise<n
 
   const [baseArg = "HEAD", headArg] = positionals;
   const base = await loadDiffSide(root, io.cwd, lockPath, baseArg);
-  const head = headArg === undefined ? await readLockFile(root, join(root, lockPath), `${lockPath} (working tree)`) : await loadDiffSide(root, io.cwd, lockPath, headArg);
+  const head =
+    headArg === undefined
+      ? await readLockFile(root, join(root, lockPath), `${lockPath} (working tree)`)
+      : await loadDiffSide(root, io.cwd, lockPath, headArg);
   const unusable = [base, head].filter((side) => side.lock === null && !side.absent);
   if (unusable.length > 0) {
     const problems = unusable.flatMap((side) => side.problems);

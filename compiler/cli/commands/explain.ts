@@ -17,11 +17,21 @@ export async function explainCommand(args: readonly string[], io: CliIO): Promis
   let values: { root?: string; lock?: string; json?: boolean };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: [...args], options: { root: { type: "string" }, lock: { type: "string" }, json: { type: "boolean" } }, strict: true, allowPositionals: true }));
+    ({ values, positionals } = parseArgs({
+      args: [...args],
+      options: { root: { type: "string" }, lock: { type: "string" }, json: { type: "boolean" } },
+      strict: true,
+      allowPositionals: true,
+    }));
   } catch (thrown) {
     return usageError(io, thrown, EXPLAIN_USAGE);
   }
-  if (positionals.length !== 1) return usageError(io, positionals.length === 0 ? "missing the tool name" : `one tool at a time (got ${positionals.length})`, EXPLAIN_USAGE);
+  if (positionals.length !== 1)
+    return usageError(
+      io,
+      positionals.length === 0 ? "missing the tool name" : `one tool at a time (got ${positionals.length})`,
+      EXPLAIN_USAGE,
+    );
   const name = positionals[0]!;
   const root = resolve(io.cwd, values.root ?? ".");
   const style = styler(io);
@@ -48,7 +58,11 @@ export async function explainCommand(args: readonly string[], io: CliIO): Promis
   if (!tool) {
     const names = Object.keys(loaded.lock.tools).sort();
     const guess = closest(name, names);
-    const hint = guess ? `did you mean ${JSON.stringify(guess)}?` : names.length > 0 ? `locked tools: ${names.join(", ")}` : "the lock has no tools";
+    const hint = guess
+      ? `did you mean ${JSON.stringify(guess)}?`
+      : names.length > 0
+        ? `locked tools: ${names.join(", ")}`
+        : "the lock has no tools";
     return fail("CAVE9040", `${lockPath} has no tool ${JSON.stringify(name)}; ${hint}`);
   }
   if (values.json) {

@@ -29,14 +29,36 @@ interface ServeIO {
  * set (one run per MCP session). Exit 0 when the client closes stdio; 1 on bad usage or a refused lock.
  */
 export async function serveCommand(args: readonly string[], io: ServeIO): Promise<number> {
-  let values: { root?: string; fixture?: boolean; http?: string; "token-env"?: string; "allow-host"?: string[]; "allow-origin"?: string[]; "max-calls"?: string; "max-wall-ms"?: string; "run-id"?: string; receipts?: string; "heartbeat-ms"?: string; stateless?: boolean };
+  let values: {
+    root?: string;
+    fixture?: boolean;
+    http?: string;
+    "token-env"?: string;
+    "allow-host"?: string[];
+    "allow-origin"?: string[];
+    "max-calls"?: string;
+    "max-wall-ms"?: string;
+    "run-id"?: string;
+    receipts?: string;
+    "heartbeat-ms"?: string;
+    stateless?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...args],
       options: {
-        root: { type: "string" }, fixture: { type: "boolean" }, http: { type: "string" }, "token-env": { type: "string" },
-        "allow-host": { type: "string", multiple: true }, "allow-origin": { type: "string", multiple: true },
-        "max-calls": { type: "string" }, "max-wall-ms": { type: "string" }, "run-id": { type: "string" }, receipts: { type: "string" }, "heartbeat-ms": { type: "string" }, stateless: { type: "boolean" },
+        root: { type: "string" },
+        fixture: { type: "boolean" },
+        http: { type: "string" },
+        "token-env": { type: "string" },
+        "allow-host": { type: "string", multiple: true },
+        "allow-origin": { type: "string", multiple: true },
+        "max-calls": { type: "string" },
+        "max-wall-ms": { type: "string" },
+        "run-id": { type: "string" },
+        receipts: { type: "string" },
+        "heartbeat-ms": { type: "string" },
+        stateless: { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -52,21 +74,33 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
   if (heartbeatMs === undefined) return usage(io, "--heartbeat-ms must be a positive integer of milliseconds");
   // Receipts as JSON lines, appended (and awaited) before each outcome is answered: the server's audit trail.
   const receiptsFile = values.receipts === undefined ? undefined : resolve(io.cwd, values.receipts);
-  const receipts = receiptsFile === undefined ? undefined : { record: (receipt: unknown) => appendFile(receiptsFile, `${JSON.stringify(receipt)}\n`) };
+  const receipts =
+    receiptsFile === undefined
+      ? undefined
+      : { record: (receipt: unknown) => appendFile(receiptsFile, `${JSON.stringify(receipt)}\n`) };
   let token: string | undefined;
   if (values["token-env"] !== undefined) {
     token = io.env[values["token-env"]];
-    if (token === undefined || token === "") return usage(io, `--token-env ${values["token-env"]}: that environment variable is not set (the token is read from the environment so it never shows in a process list)`);
+    if (token === undefined || token === "")
+      return usage(
+        io,
+        `--token-env ${values["token-env"]}: that environment variable is not set (the token is read from the environment so it never shows in a process list)`,
+      );
   }
   let listen: { host: string; port: number } | undefined;
   if (values.http !== undefined) {
     listen = hostPort(values.http);
-    if (listen === undefined) return usage(io, `--http takes HOST:PORT (e.g. 127.0.0.1:8808), got ${JSON.stringify(values.http)}`);
+    if (listen === undefined)
+      return usage(io, `--http takes HOST:PORT (e.g. 127.0.0.1:8808), got ${JSON.stringify(values.http)}`);
   }
-  if (values.http === undefined && (token !== undefined || values["allow-host"] !== undefined || values["allow-origin"] !== undefined)) {
+  if (
+    values.http === undefined &&
+    (token !== undefined || values["allow-host"] !== undefined || values["allow-origin"] !== undefined)
+  ) {
     return usage(io, "--token-env, --allow-host and --allow-origin apply to --http only");
   }
-  if (values.http === undefined && values.stateless === true) return usage(io, "--stateless applies to --http only (stdio is one connection, one run)");
+  if (values.http === undefined && values.stateless === true)
+    return usage(io, "--stateless applies to --http only (stdio is one connection, one run)");
 
   // The transport's module (the MCP SDK: hundreds of ms to load) loads while createRuntime reads the lock: their
   // file reads overlap. Only the transport served is loaded: the HTTP one brings an HTTP framework stdio never uses.
@@ -75,7 +109,12 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
   (stdioAdapter ?? httpAdapter)!.catch(() => {}); // awaited below, unless the runtime is refused first
   let runtime: Runtime;
   try {
-    runtime = await createRuntime({ root: resolve(io.cwd, values.root ?? "."), mode: values.fixture ? "fixture" : "host", budget: { maxCalls, maxWallMs }, ...(receipts === undefined ? {} : { receipts }) });
+    runtime = await createRuntime({
+      root: resolve(io.cwd, values.root ?? "."),
+      mode: values.fixture ? "fixture" : "host",
+      budget: { maxCalls, maxWallMs },
+      ...(receipts === undefined ? {} : { receipts }),
+    });
   } catch (thrown) {
     if (!(thrown instanceof RuntimeError)) throw thrown;
     io.stderr(`cave serve: ${thrown.code}: ${thrown.message}\n`);
@@ -91,7 +130,9 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
       if (!(thrown instanceof RuntimeError)) throw thrown;
       return usage(io, thrown.message);
     }
-    io.stderr(`cave serve: ${runtime.toolNames.length} locked tools over stdio (${runtime.mode} mode, run ${run.id}, budget ${maxCalls} calls / ${maxWallMs} ms per run, lock ${runtime.lockIntegrity})\n`);
+    io.stderr(
+      `cave serve: ${runtime.toolNames.length} locked tools over stdio (${runtime.mode} mode, run ${run.id}, budget ${maxCalls} calls / ${maxWallMs} ms per run, lock ${runtime.lockIntegrity})\n`,
+    );
     try {
       await mcp.serveStdio(run, { heartbeatMs });
     } finally {
@@ -99,18 +140,32 @@ export async function serveCommand(args: readonly string[], io: ServeIO): Promis
     }
     return 0;
   }
-  if (values["run-id"] !== undefined) return usage(io, "--run-id applies to stdio; over HTTP each MCP session is its own run, named by its session id (with --stateless, by the call's _meta[\"cave/run\"])");
+  if (values["run-id"] !== undefined)
+    return usage(
+      io,
+      '--run-id applies to stdio; over HTTP each MCP session is its own run, named by its session id (with --stateless, by the call\'s _meta["cave/run"])',
+    );
   const mcp = await httpAdapter!;
   if (mcp === undefined) return missingSdk(io, runtime);
   let served;
   try {
-    served = await mcp.serveHttp(runtime, { host: listen.host, port: listen.port, token, allowedHosts: values["allow-host"], allowedOrigins: values["allow-origin"], server: { heartbeatMs }, stateless: values.stateless === true });
+    served = await mcp.serveHttp(runtime, {
+      host: listen.host,
+      port: listen.port,
+      token,
+      allowedHosts: values["allow-host"],
+      allowedOrigins: values["allow-origin"],
+      server: { heartbeatMs },
+      stateless: values.stateless === true,
+    });
   } catch (thrown) {
     runtime.close();
     io.stderr(`cave serve: ${thrownText(thrown)}\n`);
     return 1;
   }
-  io.stderr(`cave serve: ${runtime.toolNames.length} locked tools at ${served.url} (${runtime.mode} mode, budget ${maxCalls} calls / ${maxWallMs} ms per ${values.stateless === true ? 'run (stateless: a run per _meta["cave/run"] key, else per call)' : "session"}, lock ${runtime.lockIntegrity}${token === undefined ? "" : ", bearer token required"})\n`);
+  io.stderr(
+    `cave serve: ${runtime.toolNames.length} locked tools at ${served.url} (${runtime.mode} mode, budget ${maxCalls} calls / ${maxWallMs} ms per ${values.stateless === true ? 'run (stateless: a run per _meta["cave/run"] key, else per call)' : "session"}, lock ${runtime.lockIntegrity}${token === undefined ? "" : ", bearer token required"})\n`,
+  );
   // The URL on stdout, alone on its line, so a script (or a test) can read where it is served.
   io.stdout(`${served.url}\n`);
   await new Promise<void>((resolveStop) => {
@@ -128,14 +183,20 @@ async function loadAdapter<T>(load: () => Promise<T>): Promise<T | undefined> {
   try {
     return await load();
   } catch (thrown) {
-    if ((thrown as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String((thrown as Error).message).includes("@modelcontextprotocol/sdk")) return undefined;
+    if (
+      (thrown as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" &&
+      String((thrown as Error).message).includes("@modelcontextprotocol/sdk")
+    )
+      return undefined;
     throw thrown;
   }
 }
 
 function missingSdk(io: ServeIO, runtime: Runtime): number {
   runtime.close();
-  io.stderr("cave serve: needs the MCP TypeScript SDK, an optional peer dependency of cave: npm install @modelcontextprotocol/sdk@^1.32.2\n");
+  io.stderr(
+    "cave serve: needs the MCP TypeScript SDK, an optional peer dependency of cave: npm install @modelcontextprotocol/sdk@^1.32.2\n",
+  );
   return 1;
 }
 

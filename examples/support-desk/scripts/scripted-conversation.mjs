@@ -28,12 +28,25 @@ const script = [
   "Mina, your keyboard order ORD-10001 is within the 30-day EU refund window; shall I start the refund?",
 ];
 
-const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 0, text: 0, reasoning: undefined } };
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 0, text: 0, reasoning: undefined },
+};
 const model = new MockLanguageModelV3({
   doGenerate: script.map((step) =>
     typeof step === "string"
       ? { content: [{ type: "text", text: step }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }
-      : { content: step.map((c) => ({ type: "tool-call", toolCallId: c.id, toolName: c.tool, input: JSON.stringify(c.input) })), finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] },
+      : {
+          content: step.map((c) => ({
+            type: "tool-call",
+            toolCallId: c.id,
+            toolName: c.tool,
+            input: JSON.stringify(c.input),
+          })),
+          finishReason: { unified: "tool-calls", raw: "tool_calls" },
+          usage,
+          warnings: [],
+        },
   ),
 });
 
@@ -52,22 +65,30 @@ try {
   result.steps.forEach((step, i) => {
     console.log(`step ${i + 1}`);
     for (const part of step.content) {
-      if (part.type === "tool-call") console.log(`  model calls ${part.toolName} ${JSON.stringify(part.input)} (${part.toolCallId})`);
+      if (part.type === "tool-call")
+        console.log(`  model calls ${part.toolName} ${JSON.stringify(part.input)} (${part.toolCallId})`);
     }
     // What the model is shown in its next prompt, as the AI SDK sends it.
     const next = model.doGenerateCalls[i + 1];
     for (const message of next?.prompt ?? []) {
       if (message.role !== "tool") continue;
       for (const part of message.content) {
-        if (part.type !== "tool-result" || !step.content.some((c) => c.type === "tool-call" && c.toolCallId === part.toolCallId)) continue;
+        if (
+          part.type !== "tool-result" ||
+          !step.content.some((c) => c.type === "tool-call" && c.toolCallId === part.toolCallId)
+        )
+          continue;
         const shown = typeof part.output.value === "string" ? part.output.value : JSON.stringify(part.output.value);
-        console.log(`  model reads (${part.toolCallId}, ${part.output.type}): ${shown.length > 160 ? `${shown.slice(0, 160)}…` : shown}`);
+        console.log(
+          `  model reads (${part.toolCallId}, ${part.output.type}): ${shown.length > 160 ? `${shown.slice(0, 160)}…` : shown}`,
+        );
       }
     }
   });
   console.log(`answer: ${result.text}`);
   console.log("receipts:");
-  for (const r of receipts.receipts) console.log(`  ${r.correlationId ?? "(nested)"} ${r.tool} ${r.outcome} run=${r.runId}`);
+  for (const r of receipts.receipts)
+    console.log(`  ${r.correlationId ?? "(nested)"} ${r.tool} ${r.outcome} run=${r.runId}`);
 } finally {
   runtime.close();
 }

@@ -6,7 +6,8 @@ import { CustomerId, CustomerProfile, Email, TicketId, Timestamp } from "./share
 
 export const getCustomer = tool({
   name: "get_customer",
-  description: "Look up a customer's profile (name, email, tier, region) by customer id. Use it before writing to a customer or applying a region's refund policy.",
+  description:
+    "Look up a customer's profile (name, email, tier, region) by customer id. Use it before writing to a customer or applying a region's refund policy.",
   input: schema.object({ customerId: CustomerId }),
   output: CustomerProfile,
   effect: "read",
@@ -20,7 +21,8 @@ export const getCustomer = tool({
 
 export const updateCustomerEmail = tool({
   name: "update_customer_email",
-  description: "Change the email address on a customer's account, after the customer has confirmed the new address in the conversation.",
+  description:
+    "Change the email address on a customer's account, after the customer has confirmed the new address in the conversation.",
   input: schema.object({ customerId: CustomerId, email: Email }),
   output: schema.object({ customerId: CustomerId, previousEmail: Email, email: Email, updatedAt: Timestamp }),
   effect: "write",
@@ -34,7 +36,8 @@ export const updateCustomerEmail = tool({
 
 export const sendCustomerEmail = tool({
   name: "send_customer_email",
-  description: "Send an email to a customer at the address on file, optionally linked to a support ticket. Use it to confirm refunds, cancellations and other outcomes in writing.",
+  description:
+    "Send an email to a customer at the address on file, optionally linked to a support ticket. Use it to confirm refunds, cancellations and other outcomes in writing.",
   input: schema.object({
     customerId: CustomerId,
     subject: schema.string({ minLength: 3, maxLength: 150 }),

@@ -3,12 +3,16 @@ import { SUPPORT_HOURS, articles } from "../data/knowledge-base.js";
 import { Timestamp, Url } from "./shared-schemas.js";
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 1);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 1);
 }
 
 export const searchKnowledgeBase = tool({
   name: "search_knowledge_base",
-  description: "Search the help-centre articles (refunds, returns, shipping, cancellations, invoices, warranty) and return the best matches with a link and an excerpt. Prefer quoting an article over answering from memory.",
+  description:
+    "Search the help-centre articles (refunds, returns, shipping, cancellations, invoices, warranty) and return the best matches with a link and an excerpt. Prefer quoting an article over answering from memory.",
   input: schema.object({
     query: schema.string({ minLength: 2, maxLength: 200 }),
     limit: schema.optional(schema.integer({ minimum: 1, maximum: 10, default: 3 })),
@@ -61,7 +65,8 @@ export const searchKnowledgeBase = tool({
  */
 export const getSupportHours = tool({
   name: "get_support_hours",
-  description: "When human support is available: opening hours per day in the desk's time zone, and the holidays when it is closed.",
+  description:
+    "When human support is available: opening hours per day in the desk's time zone, and the holidays when it is closed.",
   effect: "read",
   sandbox: "none",
   execute() {

@@ -1,7 +1,17 @@
 import { schema, tool } from "cave";
 import { findCustomer } from "../data/customers.js";
 import { findOrder, orders, orderTotalCents } from "../data/orders.js";
-import { Address, Cents, Currency, CustomerId, OrderId, OrderStatus, OrderSummary, Timestamp, Url } from "./shared-schemas.js";
+import {
+  Address,
+  Cents,
+  Currency,
+  CustomerId,
+  OrderId,
+  OrderStatus,
+  OrderSummary,
+  Timestamp,
+  Url,
+} from "./shared-schemas.js";
 
 /** A full order: bounded (at most 50 items), so the planner can size it from the schema. */
 export const OrderDetail = schema.object({
@@ -56,7 +66,8 @@ const ORDER_HISTORY_TIMEOUT_MS = 10_000;
 
 export const listCustomerOrders = tool({
   name: "list_customer_orders",
-  description: "List a customer's orders, newest first, optionally only those with one status. Use it when the customer does not know the order id.",
+  description:
+    "List a customer's orders, newest first, optionally only those with one status. Use it when the customer does not know the order id.",
   input: schema.object({
     customerId: CustomerId,
     status: schema.optional(OrderStatus),
@@ -86,18 +97,36 @@ export const listCustomerOrders = tool({
 
 export const cancelOrder = tool({
   name: "cancel_order",
-  description: "Cancel an order that is still processing (not yet shipped). The payment is refunded in full automatically. Ask the customer to confirm first.",
-  input: schema.object({ orderId: OrderId, reason: schema.string({ minLength: 3, maxLength: 500, description: "Why the customer cancels, in their words." }) }),
-  output: schema.object({ orderId: OrderId, status: schema.literal("cancelled"), cancelledAt: Timestamp, refundedCents: Cents, currency: Currency }),
+  description:
+    "Cancel an order that is still processing (not yet shipped). The payment is refunded in full automatically. Ask the customer to confirm first.",
+  input: schema.object({
+    orderId: OrderId,
+    reason: schema.string({ minLength: 3, maxLength: 500, description: "Why the customer cancels, in their words." }),
+  }),
+  output: schema.object({
+    orderId: OrderId,
+    status: schema.literal("cancelled"),
+    cancelledAt: Timestamp,
+    refundedCents: Cents,
+    currency: Currency,
+  }),
   effect: "write",
   execute({ orderId, reason }) {
     const order = findOrder(orderId);
     if (order.status !== "processing") {
-      throw new Error(`Order ${orderId} is ${order.status}; only processing orders can be cancelled. Offer a return once it arrives instead.`);
+      throw new Error(
+        `Order ${orderId} is ${order.status}; only processing orders can be cancelled. Offer a return once it arrives instead.`,
+      );
     }
     order.status = "cancelled";
     order.cancelledAt = new Date().toISOString();
     order.cancellationReason = reason;
-    return { orderId, status: "cancelled" as const, cancelledAt: order.cancelledAt, refundedCents: orderTotalCents(order), currency: order.currency };
+    return {
+      orderId,
+      status: "cancelled" as const,
+      cancelledAt: order.cancelledAt,
+      refundedCents: orderTotalCents(order),
+      currency: order.currency,
+    };
   },
 });

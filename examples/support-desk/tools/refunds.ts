@@ -1,10 +1,28 @@
 import { artifact, schema, tool, type Static } from "cave";
 import { findOrder, orderTotalCents } from "../data/orders.js";
-import { REFUND_POLICIES, SETTLEMENT_DELAY_MS, findRefund, nextRefundId, refundStatus, refundsByKey, refundsForOrder, type Refund } from "../data/refunds.js";
+import {
+  REFUND_POLICIES,
+  SETTLEMENT_DELAY_MS,
+  findRefund,
+  nextRefundId,
+  refundStatus,
+  refundsByKey,
+  refundsForOrder,
+  type Refund,
+} from "../data/refunds.js";
 import { callNested } from "../lib/call-nested.js";
 import { getCustomer, sendCustomerEmail } from "./customers.js";
 import { getOrder, OrderDetail } from "./orders.js";
-import { Cents, CustomerProfile, OrderId, RefundId, RefundReason, RefundRecord, Region, Timestamp } from "./shared-schemas.js";
+import {
+  Cents,
+  CustomerProfile,
+  OrderId,
+  RefundId,
+  RefundReason,
+  RefundRecord,
+  Region,
+  Timestamp,
+} from "./shared-schemas.js";
 
 const RefundPolicy = schema.object({
   region: Region,
@@ -19,7 +37,8 @@ function toRecord(refund: Refund, now = Date.now()): Static<typeof RefundRecord>
 
 export const getRefundPolicy = tool({
   name: "get_refund_policy",
-  description: "Read the refund policy of a region (EU, UK or US): how many days after delivery a refund may be asked for, and above which amount the item must be returned first. Without a region, the desk's own region.",
+  description:
+    "Read the refund policy of a region (EU, UK or US): how many days after delivery a refund may be asked for, and above which amount the item must be returned first. Without a region, the desk's own region.",
   input: schema.object({ region: schema.optional(Region) }),
   output: RefundPolicy,
   effect: "read",
@@ -35,9 +54,14 @@ export const getRefundPolicy = tool({
 
 export const listOrderRefunds = tool({
   name: "list_order_refunds",
-  description: "List the refunds already issued for an order, with their status, so that an order is never refunded twice.",
+  description:
+    "List the refunds already issued for an order, with their status, so that an order is never refunded twice.",
   input: schema.object({ orderId: OrderId }),
-  output: schema.object({ orderId: OrderId, refundedCents: Cents, refunds: schema.array(RefundRecord, { maxItems: 50 }) }),
+  output: schema.object({
+    orderId: OrderId,
+    refundedCents: Cents,
+    refunds: schema.array(RefundRecord, { maxItems: 50 }),
+  }),
   effect: "read",
   execute({ orderId }) {
     findOrder(orderId);
@@ -48,7 +72,8 @@ export const listOrderRefunds = tool({
 
 export const issueRefund = tool({
   name: "issue_refund",
-  description: "Refund all or part of an order to the original payment method. Pass an idempotency key unique to this refund decision: repeating the call with the same key returns the same refund instead of paying twice.",
+  description:
+    "Refund all or part of an order to the original payment method. Pass an idempotency key unique to this refund decision: repeating the call with the same key returns the same refund instead of paying twice.",
   input: schema.object({
     orderId: OrderId,
     amountCents: schema.integer({ minimum: 1, maximum: 10_000_000 }),
@@ -63,12 +88,15 @@ export const issueRefund = tool({
     const existing = refundsByKey.get(idempotencyKey);
     if (existing) {
       if (existing.orderId !== orderId || existing.amountCents !== amountCents) {
-        throw new Error(`Idempotency key ${idempotencyKey} was used for a different refund (${existing.refundId}); use a new key for a new refund.`);
+        throw new Error(
+          `Idempotency key ${idempotencyKey} was used for a different refund (${existing.refundId}); use a new key for a new refund.`,
+        );
       }
       return toRecord(existing);
     }
     const order = findOrder(orderId);
-    const refundable = orderTotalCents(order) - refundsForOrder(orderId).reduce((sum, refund) => sum + refund.amountCents, 0);
+    const refundable =
+      orderTotalCents(order) - refundsForOrder(orderId).reduce((sum, refund) => sum + refund.amountCents, 0);
     if (amountCents > refundable) {
       throw new Error(`Order ${orderId} has ${refundable} cents left to refund; ${amountCents} is too much.`);
     }
@@ -89,16 +117,23 @@ export const issueRefund = tool({
 
 export const checkRefundStatus = tool({
   name: "check_refund_status",
-  description: "Check whether a refund has settled with the payment processor. Call it again with the same refund id to poll until the status is settled.",
+  description:
+    "Check whether a refund has settled with the payment processor. Call it again with the same refund id to poll until the status is settled.",
   input: schema.object({ refundId: RefundId }),
-  output: schema.object({ refundId: RefundId, status: schema.union([schema.literal("pending"), schema.literal("settled")]), settledAt: schema.optional(Timestamp) }),
+  output: schema.object({
+    refundId: RefundId,
+    status: schema.union([schema.literal("pending"), schema.literal("settled")]),
+    settledAt: schema.optional(Timestamp),
+  }),
   effect: "read",
   // A polling tool: identical repeated calls are its job, so the repeat guard must let them through.
   allowRepeat: true,
   timeout: 2_000,
   execute({ refundId }) {
     const refund = findRefund(refundId);
-    return refundStatus(refund) === "settled" ? { refundId, status: "settled" as const, settledAt: refund.settlesAt } : { refundId, status: "pending" as const };
+    return refundStatus(refund) === "settled"
+      ? { refundId, status: "settled" as const, settledAt: refund.settlesAt }
+      : { refundId, status: "pending" as const };
   },
 });
 
@@ -108,7 +143,8 @@ export const checkRefundStatus = tool({
  */
 export const prepareRefundCase = tool({
   name: "prepare_refund_case",
-  description: "Gather everything needed to decide on a refund for one order: the order, the customer, the region's refund policy, refunds already issued, how much is still refundable and whether the refund window is still open.",
+  description:
+    "Gather everything needed to decide on a refund for one order: the order, the customer, the region's refund policy, refunds already issued, how much is still refundable and whether the refund window is still open.",
   input: schema.object({ orderId: OrderId }),
   output: schema.object({
     order: OrderDetail,
@@ -116,7 +152,9 @@ export const prepareRefundCase = tool({
     policy: RefundPolicy,
     refundedCents: Cents,
     refundableCents: Cents,
-    windowClosesAt: schema.union([Timestamp, schema.null()], { description: "Null while the order has not been delivered." }),
+    windowClosesAt: schema.union([Timestamp, schema.null()], {
+      description: "Null while the order has not been delivered.",
+    }),
     withinWindow: schema.boolean(),
     returnRequired: schema.boolean({ description: "Whether the full refundable amount requires the item back first." }),
   }),
@@ -131,9 +169,12 @@ export const prepareRefundCase = tool({
       callNested<Static<typeof CustomerProfile>>(context, "get_customer", { customerId: order.customerId }),
       callNested<{ refundedCents: number }>(context, "list_order_refunds", { orderId }),
     ]);
-    const policy = await callNested<Static<typeof RefundPolicy>>(context, "get_refund_policy", { region: customer.region });
+    const policy = await callNested<Static<typeof RefundPolicy>>(context, "get_refund_policy", {
+      region: customer.region,
+    });
     const refundableCents = order.status === "cancelled" ? 0 : Math.max(0, order.totalCents - history.refundedCents);
-    const windowCloses = order.deliveredAt === undefined ? null : Date.parse(order.deliveredAt) + policy.refundWindowDays * 86_400_000;
+    const windowCloses =
+      order.deliveredAt === undefined ? null : Date.parse(order.deliveredAt) + policy.refundWindowDays * 86_400_000;
     return {
       order,
       customer,
@@ -154,7 +195,8 @@ export const prepareRefundCase = tool({
  */
 export const refundAndNotifyCustomer = tool({
   name: "refund_and_notify_customer",
-  description: "Issue a refund and email the customer a confirmation with the amount and refund id, in one step. Use it once the refund has been agreed with the customer.",
+  description:
+    "Issue a refund and email the customer a confirmation with the amount and refund id, in one step. Use it once the refund has been agreed with the customer.",
   input: schema.object({
     orderId: OrderId,
     amountCents: schema.integer({ minimum: 1, maximum: 10_000_000 }),

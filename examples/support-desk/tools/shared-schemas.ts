@@ -13,12 +13,23 @@ export const Email = schema.string({ format: "email", maxLength: 254, descriptio
 export const Timestamp = schema.string({ format: "date-time", description: "An RFC 3339 date-time in UTC." });
 export const Url = schema.string({ format: "uri", maxLength: 2048 });
 
-export const Currency = schema.union([schema.literal("EUR"), schema.literal("GBP"), schema.literal("USD")], { description: "ISO 4217 currency code." });
+export const Currency = schema.union([schema.literal("EUR"), schema.literal("GBP"), schema.literal("USD")], {
+  description: "ISO 4217 currency code.",
+});
 /** Integer cents: amounts are never floating point. */
-export const Cents = schema.integer({ minimum: 0, maximum: 10_000_000, description: "An amount in cents (1999 is 19.99)." });
+export const Cents = schema.integer({
+  minimum: 0,
+  maximum: 10_000_000,
+  description: "An amount in cents (1999 is 19.99).",
+});
 export const Region = schema.union([schema.literal("EU"), schema.literal("UK"), schema.literal("US")]);
 
-export const OrderStatus = schema.union([schema.literal("processing"), schema.literal("shipped"), schema.literal("delivered"), schema.literal("cancelled")]);
+export const OrderStatus = schema.union([
+  schema.literal("processing"),
+  schema.literal("shipped"),
+  schema.literal("delivered"),
+  schema.literal("cancelled"),
+]);
 
 export const Address = schema.object({
   line1: schema.string({ minLength: 1, maxLength: 100 }),

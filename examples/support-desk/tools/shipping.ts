@@ -18,7 +18,10 @@ const ShippingAddress = z.strictObject({
 });
 
 export const ShippingAddressInput = z.strictObject({
-  orderId: z.string().regex(/^ORD-[0-9]{5}$/).describe("Order id, e.g. ORD-10001."),
+  orderId: z
+    .string()
+    .regex(/^ORD-[0-9]{5}$/)
+    .describe("Order id, e.g. ORD-10001."),
   address: ShippingAddress,
 });
 
@@ -47,7 +50,8 @@ export const SHIPPING_SCHEMA_REVISION = 1;
  */
 export const updateShippingAddress = tool({
   name: "update_shipping_address",
-  description: "Change where an order that is still processing will be delivered. Confirm the full new address with the customer first; shipped orders cannot be redirected here.",
+  description:
+    "Change where an order that is still processing will be delivered. Confirm the full new address with the customer first; shipped orders cannot be redirected here.",
   input: ShippingAddressInput,
   output: ShippingAddressOutput,
   schemaSemanticsSHA256: "3c54ae26cc49ee92b21894359c05d9291cf74b904d716c83ed82196272c38ecc",
@@ -56,7 +60,9 @@ export const updateShippingAddress = tool({
   execute({ orderId, address }) {
     const order = findOrder(orderId);
     if (order.status !== "processing") {
-      throw new Error(`Order ${orderId} is ${order.status}; the address can only change while it is processing. Point the customer to the carrier's redirection page.`);
+      throw new Error(
+        `Order ${orderId} is ${order.status}; the address can only change while it is processing. Point the customer to the carrier's redirection page.`,
+      );
     }
     order.shippingAddress = { ...address };
     return { orderId, shippingAddress: { ...address }, updatedAt: new Date().toISOString() };

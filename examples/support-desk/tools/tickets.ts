@@ -4,12 +4,22 @@ import { findOrder } from "../data/orders.js";
 import { findTicket, nextTicketId, tickets, type Ticket } from "../data/tickets.js";
 import { CustomerId, OrderId, TicketId, Timestamp } from "./shared-schemas.js";
 
-const Priority = schema.union([schema.literal("low"), schema.literal("normal"), schema.literal("high"), schema.literal("urgent")]);
-const TicketStatus = schema.union([schema.literal("open"), schema.literal("waiting_on_customer"), schema.literal("closed")]);
+const Priority = schema.union([
+  schema.literal("low"),
+  schema.literal("normal"),
+  schema.literal("high"),
+  schema.literal("urgent"),
+]);
+const TicketStatus = schema.union([
+  schema.literal("open"),
+  schema.literal("waiting_on_customer"),
+  schema.literal("closed"),
+]);
 
 export const createTicket = tool({
   name: "create_ticket",
-  description: "Open a support ticket for a customer, optionally about one order, with the customer's first message. Use it for anything that needs follow-up after this conversation.",
+  description:
+    "Open a support ticket for a customer, optionally about one order, with the customer's first message. Use it for anything that needs follow-up after this conversation.",
   input: schema.object({
     customerId: CustomerId,
     orderId: schema.optional(OrderId),
@@ -61,9 +71,15 @@ export const addTicketNote = tool({
 
 export const closeTicket = tool({
   name: "close_ticket",
-  description: "Close a ticket with a short resolution. Closing an already closed ticket changes nothing and returns the original closing time.",
+  description:
+    "Close a ticket with a short resolution. Closing an already closed ticket changes nothing and returns the original closing time.",
   input: schema.object({ ticketId: TicketId, resolution: schema.string({ minLength: 3, maxLength: 500 }) }),
-  output: schema.object({ ticketId: TicketId, status: schema.literal("closed"), closedAt: Timestamp, resolution: schema.string() }),
+  output: schema.object({
+    ticketId: TicketId,
+    status: schema.literal("closed"),
+    closedAt: Timestamp,
+    resolution: schema.string(),
+  }),
   // Closing twice has the effect of closing once.
   effect: "idempotent",
   execute({ ticketId, resolution }) {
@@ -73,7 +89,12 @@ export const closeTicket = tool({
       ticket.closedAt = new Date().toISOString();
       ticket.resolution = resolution;
     }
-    return { ticketId, status: "closed" as const, closedAt: ticket.closedAt, resolution: ticket.resolution ?? resolution };
+    return {
+      ticketId,
+      status: "closed" as const,
+      closedAt: ticket.closedAt,
+      resolution: ticket.resolution ?? resolution,
+    };
   },
 });
 
@@ -99,6 +120,12 @@ export const getTicketTranscript = tool({
   result: "exact_ccr",
   execute({ ticketId }) {
     const ticket = findTicket(ticketId);
-    return { ticketId, customerId: ticket.customerId, subject: ticket.subject, status: ticket.status, messages: ticket.messages.map((message) => ({ ...message })) };
+    return {
+      ticketId,
+      customerId: ticket.customerId,
+      subject: ticket.subject,
+      status: ticket.status,
+      messages: ticket.messages.map((message) => ({ ...message })),
+    };
   },
 });

@@ -7,12 +7,20 @@ const VENDOR_API = "https://support.vendor.example";
 
 export const escalateToVendor = tool({
   name: "escalate_to_vendor",
-  description: "Open a ticket with the hardware vendor's support desk about a faulty product in one order (warranty repairs and replacements the shop cannot decide itself). Returns the vendor's ticket reference.",
+  description:
+    "Open a ticket with the hardware vendor's support desk about a faulty product in one order (warranty repairs and replacements the shop cannot decide itself). Returns the vendor's ticket reference.",
   input: schema.object({
     orderId: OrderId,
-    problem: schema.string({ minLength: 10, maxLength: 2000, description: "What is wrong with the product, in the customer's words." }),
+    problem: schema.string({
+      minLength: 10,
+      maxLength: 2000,
+      description: "What is wrong with the product, in the customer's words.",
+    }),
   }),
-  output: schema.object({ vendorTicket: schema.string({ pattern: "^VT-[0-9]+$" }), status: schema.string({ maxLength: 40 }) }),
+  output: schema.object({
+    vendorTicket: schema.string({ pattern: "^VT-[0-9]+$" }),
+    status: schema.string({ maxLength: 40 }),
+  }),
   effect: "external",
   timeout: 15_000,
   sandboxProfile: {
@@ -28,7 +36,8 @@ export const escalateToVendor = tool({
       body: JSON.stringify({ reference: orderId, products: order.items.map((item) => item.sku), problem }),
       signal: context.signal,
     });
-    if (!response.ok) throw new Error(`the vendor's desk answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    if (!response.ok)
+      throw new Error(`the vendor's desk answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
     const ticket = (await response.json()) as { id: number; status: string };
     return { vendorTicket: `VT-${ticket.id}`, status: ticket.status };
   },

@@ -67,7 +67,8 @@ function deniedOrThrownMessage(thrown) {
     const denied = /** @type {any} */ (thrown);
     // Node's permission model says only "Access to this API has been restricted"; name what it refused,
     // but never the resource (a path on this machine).
-    if (denied?.code === "ERR_ACCESS_DENIED") text = `ERR_ACCESS_DENIED: Node's permission model refused ${typeof denied.permission === "string" ? denied.permission : "the operation"}`;
+    if (denied?.code === "ERR_ACCESS_DENIED")
+      text = `ERR_ACCESS_DENIED: Node's permission model refused ${typeof denied.permission === "string" ? denied.permission : "the operation"}`;
     else if (denied?.code === "ERR_SANDBOX_DENIED") text = `ERR_SANDBOX_DENIED: ${String(denied.message)}`;
     else return thrownMessage(thrown);
   } catch {
@@ -82,7 +83,10 @@ function errorChain(thrown) {
   try {
     let error = /** @type {any} */ (thrown);
     for (let depth = 0; typeof error === "object" && error !== null && depth < 3; depth++, error = error.cause) {
-      chain.push({ code: typeof error.code === "string" ? error.code.slice(0, 100) : null, transient: error.transient === true });
+      chain.push({
+        code: typeof error.code === "string" ? error.code.slice(0, 100) : null,
+        transient: error.transient === true,
+      });
     }
   } catch {
     // A getter that throws tells the host nothing reliable.
@@ -112,7 +116,8 @@ function thrownText(id, thrown) {
 function deniedCause(thrown) {
   try {
     let error = /** @type {any} */ (thrown);
-    for (let depth = 0; typeof error === "object" && error !== null && depth < 4; depth++, error = error.cause) if (error.code === "ERR_SANDBOX_DENIED") return error;
+    for (let depth = 0; typeof error === "object" && error !== null && depth < 4; depth++, error = error.cause)
+      if (error.code === "ERR_SANDBOX_DENIED") return error;
   } catch {
     // A getter that throws.
   }
@@ -155,7 +160,17 @@ function fault(what, thrown) {
   call.open = false;
   current = undefined;
   // fatal: the host must not reuse this process, which exits right after the frame is written.
-  sendAndExit(withLogs(failText(call.id, classifyThrown(thrown), `${what}: ${deniedOrThrownMessage(thrown)}`, { chain: errorChain(thrown), stack: rawStack(thrown), fatal: true }), logs.take(call)), EXIT_FAULT);
+  sendAndExit(
+    withLogs(
+      failText(call.id, classifyThrown(thrown), `${what}: ${deniedOrThrownMessage(thrown)}`, {
+        chain: errorChain(thrown),
+        stack: rawStack(thrown),
+        fatal: true,
+      }),
+      logs.take(call),
+    ),
+    EXIT_FAULT,
+  );
 }
 
 /** @param {any} frame */
@@ -194,17 +209,39 @@ async function start(frame) {
     bytes = readFileSync(frame.bundle);
   } catch (thrown) {
     const code = /** @type {{ code?: unknown }} */ (thrown)?.code;
-    const why = code === "ENOENT" || code === "ENOTDIR" ? "is missing" : `could not be read (${typeof code === "string" ? code : "read error"})`;
-    return sendAndExit(quote({ t: "load-failed", code: "LOCK_MISMATCH", message: `${what} ${why}; deploy cave.lock together with its build folder` }), 0);
+    const why =
+      code === "ENOENT" || code === "ENOTDIR"
+        ? "is missing"
+        : `could not be read (${typeof code === "string" ? code : "read error"})`;
+    return sendAndExit(
+      quote({
+        t: "load-failed",
+        code: "LOCK_MISMATCH",
+        message: `${what} ${why}; deploy cave.lock together with its build folder`,
+      }),
+      0,
+    );
   }
   const actual = `sha256-${createHash("sha256").update(bytes).digest("hex")}`;
   if (actual !== frame.sha256) {
-    return sendAndExit(quote({ t: "load-failed", code: "LOCK_MISMATCH", message: `${what} does not match the lock (the lock says ${frame.sha256}, the file hashes to ${actual}); rebuild with cave build and deploy the lock with its build folder` }), 0);
+    return sendAndExit(
+      quote({
+        t: "load-failed",
+        code: "LOCK_MISMATCH",
+        message: `${what} does not match the lock (the lock says ${frame.sha256}, the file hashes to ${actual}); rebuild with cave build and deploy the lock with its build folder`,
+      }),
+      0,
+    );
   }
 
   // Scoped egress: the routes to the broker socket are prepared before the deny layer and installed after it.
   const installEgress = frame.egress === null ? undefined : await prepareEgress(frame.egress);
-  installDenyLayer({ selfPid: process.pid, pipe: /** @type {any} */ (channel)._handle, egressSocket: frame.egress ?? undefined, addons: frame.addons === true });
+  installDenyLayer({
+    selfPid: process.pid,
+    pipe: /** @type {any} */ (channel)._handle,
+    egressSocket: frame.egress ?? undefined,
+    addons: frame.addons === true,
+  });
   installEgress?.();
   output = installOutputCap((chunk, encoding) => logs.observe(chunk, encoding));
 
@@ -212,11 +249,31 @@ async function start(frame) {
   try {
     namespace = await import(pathToFileURL(frame.bundle).href);
   } catch (thrown) {
-    return sendAndExit(quote({ t: "load-failed", code: classifyThrown(thrown), message: `tool ${quote(frame.name)}: its module failed to load: ${deniedOrThrownMessage(thrown)}` }), 0);
+    return sendAndExit(
+      quote({
+        t: "load-failed",
+        code: classifyThrown(thrown),
+        message: `tool ${quote(frame.name)}: its module failed to load: ${deniedOrThrownMessage(thrown)}`,
+      }),
+      0,
+    );
   }
   const value = Object.hasOwn(namespace, frame.exportName) ? namespace[frame.exportName] : undefined;
-  if (typeof value !== "object" || value === null || value[TOOL_BRAND] !== true || typeof value.execute !== "function" || value.name !== frame.name) {
-    return sendAndExit(quote({ t: "load-failed", code: "LOCK_MISMATCH", message: `${what} does not export it as ${quote(frame.exportName)} (a tool() definition with that name); rebuild with cave build` }), 0);
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    value[TOOL_BRAND] !== true ||
+    typeof value.execute !== "function" ||
+    value.name !== frame.name
+  ) {
+    return sendAndExit(
+      quote({
+        t: "load-failed",
+        code: "LOCK_MISMATCH",
+        message: `${what} does not export it as ${quote(frame.exportName)} (a tool() definition with that name); rebuild with cave build`,
+      }),
+      0,
+    );
   }
   tool = value;
   send('{"t":"ready"}');
@@ -249,16 +306,31 @@ async function runExecute(frame, call) {
       // is not necessarily JSON data, so it is produced again here, where execute receives it.
       const checked = await standardValidate("input", input);
       if (!checked.ok) {
-        text = failText(call.id, "INPUT_INVALID", `the input validator of tool ${quote(opts.name)} rejected the arguments inside the sandbox although the host accepted them (does the validator keep state?)`, { issues: checked.issues });
+        text = failText(
+          call.id,
+          "INPUT_INVALID",
+          `the input validator of tool ${quote(opts.name)} rejected the arguments inside the sandbox although the host accepted them (does the validator keep state?)`,
+          { issues: checked.issues },
+        );
       } else input = checked.value;
     }
     if (text === undefined) {
       // idempotencyKey: idempotent tools only, the same for every attempt and resume of the call (docs/runtime.md).
-      const context = freeze({ signal: new AbortController().signal, callId: String(frame.callId), idempotencyKey: frame.idem === undefined ? undefined : String(frame.idem), call: (/** @type {unknown} */ name, /** @type {unknown} */ args) => nested(call, name, args) });
+      const context = freeze({
+        signal: new AbortController().signal,
+        callId: String(frame.callId),
+        idempotencyKey: frame.idem === undefined ? undefined : String(frame.idem),
+        call: (/** @type {unknown} */ name, /** @type {unknown} */ args) => nested(call, name, args),
+      });
       const value = await tool.execute(input, context);
       // A tool without an output schema keeps native JSON serialisation; one with a schema returns plain data.
-      const data = (opts.nativeOutput ? serialiseNative : serialise)(value === undefined ? null : value, opts.maxOutputBytes);
-      text = data.ok ? `{"t":"result","id":${quote(call.id)},"value":${data.text}}` : failText(call.id, problemCode(data.problem), "", { problem: data.problem });
+      const data = (opts.nativeOutput ? serialiseNative : serialise)(
+        value === undefined ? null : value,
+        opts.maxOutputBytes,
+      );
+      text = data.ok
+        ? `{"t":"result","id":${quote(call.id)},"value":${data.text}}`
+        : failText(call.id, problemCode(data.problem), "", { problem: data.problem });
     }
   } catch (thrown) {
     text = thrownText(call.id, thrown);
@@ -273,21 +345,35 @@ function withLogs(text, tail) {
 
 /** The fail code for a value that cannot leave the child. @param {{ kind: string }} problem */
 function problemCode(problem) {
-  return problem.kind === "too-large" ? "OUTPUT_TOO_LARGE" : problem.kind === "too-deep" ? "OUTPUT_TOO_DEEP" : "OUTPUT_NOT_SERIALISABLE";
+  return problem.kind === "too-large"
+    ? "OUTPUT_TOO_LARGE"
+    : problem.kind === "too-deep"
+      ? "OUTPUT_TOO_DEEP"
+      : "OUTPUT_NOT_SERIALISABLE";
 }
 
 /** @param {Call} call @param {unknown} name @param {unknown} args */
 function nested(call, name, args) {
   const opts = /** @type {Init} */ (init);
   if (!call.open) {
-    const error = new Error(`tool ${quote(opts.name)} called ${quote(String(name))} after its own call had finished; await nested calls inside execute`);
+    const error = new Error(
+      `tool ${quote(opts.name)} called ${quote(String(name))} after its own call had finished; await nested calls inside execute`,
+    );
     return Promise.reject(Object.assign(error, { code: "PARENT_SETTLED" }));
   }
-  if (typeof name !== "string") return Promise.reject(new TypeError(`context.call() needs a tool name string, got ${typeof name}`));
+  if (typeof name !== "string")
+    return Promise.reject(new TypeError(`context.call() needs a tool name string, got ${typeof name}`));
   const data = serialise(args, opts.maxFrameBytes);
   if (!data.ok) {
-    const why = data.problem.kind === "too-large" ? `they are over ${opts.maxFrameBytes} bytes` : data.problem.kind === "too-deep" ? `they nest objects and arrays more than ${data.problem.maxDepth} levels deep` : `${data.problem.kind === "pollution" ? NOT_DATA.pollution : data.problem.what} at ${("path" in data.problem && data.problem.path) || "the top level"}`;
-    return Promise.reject(new TypeError(`context.call(${quote(name)}) arguments must be plain JSON data to leave the sandbox: ${why}`));
+    const why =
+      data.problem.kind === "too-large"
+        ? `they are over ${opts.maxFrameBytes} bytes`
+        : data.problem.kind === "too-deep"
+          ? `they nest objects and arrays more than ${data.problem.maxDepth} levels deep`
+          : `${data.problem.kind === "pollution" ? NOT_DATA.pollution : data.problem.what} at ${("path" in data.problem && data.problem.path) || "the top level"}`;
+    return Promise.reject(
+      new TypeError(`context.call(${quote(name)}) arguments must be plain JSON data to leave the sandbox: ${why}`),
+    );
   }
   const sub = ++call.nextSub;
   return new Promise((resolve, reject) => {
@@ -309,10 +395,15 @@ async function validate(frame) {
     else if (!frame.wantValue) text = `{"t":"validated","id":${quote(call.id)},"value":null}`;
     else {
       const data = serialise(checked.value, opts.maxOutputBytes);
-      text = data.ok ? `{"t":"validated","id":${quote(call.id)},"value":${data.text}}` : failText(call.id, problemCode(data.problem), "", { problem: data.problem });
+      text = data.ok
+        ? `{"t":"validated","id":${quote(call.id)},"value":${data.text}}`
+        : failText(call.id, problemCode(data.problem), "", { problem: data.problem });
     }
   } catch (thrown) {
-    text = thrown instanceof MissingValidator ? failText(call.id, "LOCK_MISMATCH", thrown.message) : thrownText(call.id, thrown);
+    text =
+      thrown instanceof MissingValidator
+        ? failText(call.id, "LOCK_MISMATCH", thrown.message)
+        : thrownText(call.id, thrown);
   }
   if (!call.open) return;
   call.open = false;
@@ -331,7 +422,9 @@ async function standardValidate(side, value) {
   const opts = /** @type {Init} */ (init);
   const standard = tool[side]?.["~standard"];
   if (typeof standard?.validate !== "function") {
-    throw new MissingValidator(`tool ${quote(opts.name)}: the staged bundle ${opts.shownBundle} has no Standard Schema ${side} although the lock says it is validated by one; rebuild with cave build`);
+    throw new MissingValidator(
+      `tool ${quote(opts.name)}: the staged bundle ${opts.shownBundle} has no Standard Schema ${side} although the lock says it is validated by one; rebuild with cave build`,
+    );
   }
   const result = await standard.validate(value);
   if (result.issues !== undefined) return { ok: false, issues: [...result.issues].slice(0, 100).map(toIssue) };

@@ -44,7 +44,10 @@ export function nonFinite(value) {
 
 /** An object whose prototype is neither Object.prototype nor null. @param {any} proto */
 export function classInstance(proto) {
-  const name = typeof proto?.constructor?.name === "string" && proto.constructor.name !== "" ? proto.constructor.name : "an unnamed class";
+  const name =
+    typeof proto?.constructor?.name === "string" && proto.constructor.name !== ""
+      ? proto.constructor.name
+      : "an unnamed class";
   return `an instance of ${name}`;
 }
 

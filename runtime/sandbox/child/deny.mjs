@@ -57,7 +57,12 @@ function replace(target, key, value) {
   try {
     // Writable on purpose: a library that wraps or polyfills (http.request = wrap(http.request), globalThis.fetch = ...)
     // must still load; what it wraps is the denial, and the originals are kept nowhere a tool can reach.
-    Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: Object.prototype.propertyIsEnumerable.call(target, key) });
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      configurable: true,
+      enumerable: Object.prototype.propertyIsEnumerable.call(target, key),
+    });
   } catch {
     target[key] = value;
   }
@@ -65,13 +70,15 @@ function replace(target, key, value) {
 
 /** Replaces every listed function property of `target` with one that throws. @param {any} target @param {string} prefix @param {readonly string[]} keys @param {boolean} network */
 function denyAll(target, prefix, keys, network) {
-  for (const key of keys) if (target !== undefined && key in target) replace(target, key, denyFunction(`${prefix}.${key}`, network));
+  for (const key of keys)
+    if (target !== undefined && key in target) replace(target, key, denyFunction(`${prefix}.${key}`, network));
 }
 
 /** Every function-valued own property (dns, dns/promises, child_process: nothing in them is harmless). @param {any} target @param {string} prefix @param {boolean} network */
 function denyFunctions(target, prefix, network) {
   for (const key of Object.getOwnPropertyNames(target)) {
-    if (typeof target[key] === "function" && !/^[A-Z]/.test(key)) replace(target, key, denyFunction(`${prefix}.${key}`, network));
+    if (typeof target[key] === "function" && !/^[A-Z]/.test(key))
+      replace(target, key, denyFunction(`${prefix}.${key}`, network));
   }
 }
 
@@ -95,7 +102,9 @@ function nativePrototypes(m, pipe) {
   const udp = new m.dgram.Socket("udp4");
   const state = Object.getOwnPropertySymbols(udp)
     .map((key) => udp[key])
-    .find((value) => value !== null && typeof value === "object" && value.handle !== undefined && value.handle !== null);
+    .find(
+      (value) => value !== null && typeof value === "object" && value.handle !== undefined && value.handle !== null,
+    );
   if (state === undefined) throw new Error("the deny layer could not reach the UDP handle class");
   found.UDP = Object.getPrototypeOf(state.handle);
   udp.close();
@@ -107,7 +116,17 @@ function nativePrototypes(m, pipe) {
 const NATIVE_DENIED = {
   TCP: ["open", "bind", "bind6", "listen", "connect", "connect6"],
   Pipe: ["open", "bind", "listen", "connect"],
-  UDP: ["open", "bind", "bind6", "connect", "connect6", "send", "send6", "addMembership", "addSourceSpecificMembership"],
+  UDP: [
+    "open",
+    "bind",
+    "bind6",
+    "connect",
+    "connect6",
+    "send",
+    "send6",
+    "addMembership",
+    "addSourceSpecificMembership",
+  ],
 };
 
 /**
@@ -122,7 +141,24 @@ const NATIVE_DENIED = {
 export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }) {
   /** @type {Record<string, any>} */
   const m = {};
-  for (const name of ["net", "http", "https", "tls", "dgram", "dns", "dns/promises", "http2", "child_process", "worker_threads", "inspector", "v8", "wasi", "cluster", "module", "trace_events"]) {
+  for (const name of [
+    "net",
+    "http",
+    "https",
+    "tls",
+    "dgram",
+    "dns",
+    "dns/promises",
+    "http2",
+    "child_process",
+    "worker_threads",
+    "inspector",
+    "v8",
+    "wasi",
+    "cluster",
+    "module",
+    "trace_events",
+  ]) {
     m[name] = require(`node:${name}`);
   }
   for (const name of ["os", "fs", "fs/promises"]) m[name] = require(`node:${name}`);
@@ -146,17 +182,28 @@ export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }
   const native = nativePrototypes(m, pipe);
   const pipeConnect = native.Pipe.connect;
   for (const [name, keys] of Object.entries(NATIVE_DENIED)) {
-    for (const key of keys) if (typeof native[name][key] === "function") replace(native[name], key, denyFunction(`native ${name}.${key}`, true));
+    for (const key of keys)
+      if (typeof native[name][key] === "function")
+        replace(native[name], key, denyFunction(`native ${name}.${key}`, true));
   }
   if (egressSocket !== undefined) {
     // The one connection a tool with scoped egress may open: to its own broker socket, where the host decides.
-    replace(native.Pipe, "connect", /** @this {any} @param {unknown} req @param {unknown} address @param {unknown[]} rest */ function connect(req, address, ...rest) {
-      if (address !== egressSocket) throw denial("native Pipe.connect", true);
-      return pipeConnect.call(this, req, address, ...rest);
-    });
+    replace(
+      native.Pipe,
+      "connect",
+      /** @this {any} @param {unknown} req @param {unknown} address @param {unknown[]} rest */ function connect(
+        req,
+        address,
+        ...rest
+      ) {
+        if (address !== egressSocket) throw denial("native Pipe.connect", true);
+        return pipeConnect.call(this, req, address, ...rest);
+      },
+    );
   }
   for (const key of Object.getOwnPropertyNames(native.ChannelWrap)) {
-    if (/^(query|getHostByAddr)/.test(key)) replace(native.ChannelWrap, key, denyFunction(`native ChannelWrap.${key}`, true));
+    if (/^(query|getHostByAddr)/.test(key))
+      replace(native.ChannelWrap, key, denyFunction(`native ChannelWrap.${key}`, true));
   }
 
   // Network: the globals.
@@ -177,7 +224,8 @@ export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }
   for (const name of ["http", "https"]) {
     const mod = m[name];
     replace(mod.Agent.prototype, "createConnection", denyFunction(`${name}.Agent.prototype.createConnection`, true));
-    if (Object.hasOwn(mod.globalAgent, "createConnection")) replace(mod.globalAgent, "createConnection", denyFunction(`${name}.globalAgent.createConnection`, true));
+    if (Object.hasOwn(mod.globalAgent, "createConnection"))
+      replace(mod.globalAgent, "createConnection", denyFunction(`${name}.globalAgent.createConnection`, true));
     denyAll(mod, name, ["request", "get", "createServer"], true);
   }
   denyAll(m.tls, "tls", ["connect", "createServer", "createSecurePair"], true);
@@ -185,7 +233,8 @@ export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }
 
   const dgram = m.dgram;
   for (const key of ["bind", "send", "connect", "sendto", "addMembership", "addSourceSpecificMembership"]) {
-    if (typeof dgram.Socket.prototype[key] === "function") replace(dgram.Socket.prototype, key, denyFunction(`dgram.Socket.prototype.${key}`, true));
+    if (typeof dgram.Socket.prototype[key] === "function")
+      replace(dgram.Socket.prototype, key, denyFunction(`dgram.Socket.prototype.${key}`, true));
   }
   denyAll(dgram, "dgram", ["createSocket", "_createSocketHandle"], true);
 
@@ -193,7 +242,8 @@ export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }
     const mod = m[name];
     denyFunctions(mod, name, true);
     for (const key of Object.getOwnPropertyNames(mod.Resolver.prototype)) {
-      if (key !== "constructor" && typeof mod.Resolver.prototype[key] === "function") replace(mod.Resolver.prototype, key, denyFunction(`${name}.Resolver.prototype.${key}`, true));
+      if (key !== "constructor" && typeof mod.Resolver.prototype[key] === "function")
+        replace(mod.Resolver.prototype, key, denyFunction(`${name}.Resolver.prototype.${key}`, true));
     }
   }
   // dns.promises is the same object as dns/promises, already done.
@@ -212,7 +262,27 @@ export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }
   denyAll(m.trace_events, "trace_events", ["createTracing"], false);
 
   // process: raw bindings, addons, reports written to disk, signals.
-  denyAll(process, "process", ["binding", "_linkedBinding", ...(addons ? [] : ["dlopen"]), "abort", "_debugProcess", "_debugEnd", "_startProfilerIdleNotifier", "_stopProfilerIdleNotifier", "setuid", "setgid", "seteuid", "setegid", "setgroups", "initgroups"], false);
+  denyAll(
+    process,
+    "process",
+    [
+      "binding",
+      "_linkedBinding",
+      ...(addons ? [] : ["dlopen"]),
+      "abort",
+      "_debugProcess",
+      "_debugEnd",
+      "_startProfilerIdleNotifier",
+      "_stopProfilerIdleNotifier",
+      "setuid",
+      "setgid",
+      "seteuid",
+      "setegid",
+      "setgroups",
+      "initgroups",
+    ],
+    false,
+  );
   // process.report stays Node's own object, which libraries read and write at import (sharp and detect-libc set
   // excludeNetwork and read the glibc version from getReport()); only what writes a file or installs a handler is refused.
   denyReport(process.report);
@@ -221,7 +291,8 @@ export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }
   const setPriority = m.os.setPriority;
   replace(m.os, "setPriority", function setOwnPriority(/** @type {unknown} */ pid, /** @type {unknown} */ priority) {
     if (priority === undefined) return setPriority(pid);
-    if (pid !== 0 && pid !== selfPid) throw denial(`os.setPriority(${typeof pid === "number" ? pid : typeof pid})`, false);
+    if (pid !== 0 && pid !== selfPid)
+      throw denial(`os.setPriority(${typeof pid === "number" ? pid : typeof pid})`, false);
     return setPriority(pid, priority);
   });
 
@@ -234,26 +305,37 @@ export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }
     const checkRead = (path) => {
       let text = path instanceof URL ? fileURLToPath(path) : Buffer.isBuffer(path) ? path.toString() : String(path);
       text = resolvePath(text);
-      if (!has("fs.read", text)) throw Object.assign(new Error("Access to this API has been restricted"), { code: "ERR_ACCESS_DENIED", permission: "FileSystemRead", resource: text });
+      if (!has("fs.read", text))
+        throw Object.assign(new Error("Access to this API has been restricted"), {
+          code: "ERR_ACCESS_DENIED",
+          permission: "FileSystemRead",
+          resource: text,
+        });
     };
     const fs = m.fs;
     const { realpathSync, realpath } = fs;
     const nativeSync = realpathSync.native;
     const nativeAsync = realpath.native;
-    const checkedSync = Object.assign(function realpathSyncChecked(/** @type {any} */ path, /** @type {any} */ options) {
-      checkRead(path);
-      return realpathSync(path, options);
-    }, { native: nativeSync });
-    const checked = Object.assign(function realpathChecked(/** @type {any} */ path, /** @type {any} */ options, /** @type {any} */ callback) {
-      try {
+    const checkedSync = Object.assign(
+      function realpathSyncChecked(/** @type {any} */ path, /** @type {any} */ options) {
         checkRead(path);
-      } catch (error) {
-        const done = typeof options === "function" ? options : callback;
-        if (typeof done === "function") process.nextTick(done, error);
-        return undefined;
-      }
-      return realpath(path, options, callback);
-    }, { native: nativeAsync });
+        return realpathSync(path, options);
+      },
+      { native: nativeSync },
+    );
+    const checked = Object.assign(
+      function realpathChecked(/** @type {any} */ path, /** @type {any} */ options, /** @type {any} */ callback) {
+        try {
+          checkRead(path);
+        } catch (error) {
+          const done = typeof options === "function" ? options : callback;
+          if (typeof done === "function") process.nextTick(done, error);
+          return undefined;
+        }
+        return realpath(path, options, callback);
+      },
+      { native: nativeAsync },
+    );
     replace(fs, "realpathSync", checkedSync);
     replace(fs, "realpath", checked);
   }
@@ -285,7 +367,14 @@ export function installDenyLayer({ selfPid, pipe, egressSocket, addons = false }
 function denyReport(report) {
   if (report === undefined || report === null) return;
   replace(report, "writeReport", denyFunction("process.report.writeReport", false));
-  for (const key of ["directory", "filename", "reportOnFatalError", "reportOnSignal", "reportOnUncaughtException", "signal"]) {
+  for (const key of [
+    "directory",
+    "filename",
+    "reportOnFatalError",
+    "reportOnSignal",
+    "reportOnUncaughtException",
+    "signal",
+  ]) {
     const descriptor = Object.getOwnPropertyDescriptor(report, key);
     if (descriptor === undefined) continue;
     const route = `setting process.report.${key}`;
@@ -313,8 +402,14 @@ export function classifyThrown(thrown) {
     let denied;
     for (let depth = 0; typeof error === "object" && error !== null && depth < 4; depth++, error = error.cause) {
       // A client library's wrapper copies the code but not `network` (got's RequestError): the cause decides.
-      if (error.code === "ERR_SANDBOX_DENIED" && typeof error.network === "boolean") return error.network ? "NETWORK_REFUSED" : "SANDBOX_DENIED";
-      if (error.code === "ERR_SANDBOX_DENIED" || error.code === "ERR_ACCESS_DENIED" || error.code === "ERR_DLOPEN_DISABLED") denied ??= "SANDBOX_DENIED";
+      if (error.code === "ERR_SANDBOX_DENIED" && typeof error.network === "boolean")
+        return error.network ? "NETWORK_REFUSED" : "SANDBOX_DENIED";
+      if (
+        error.code === "ERR_SANDBOX_DENIED" ||
+        error.code === "ERR_ACCESS_DENIED" ||
+        error.code === "ERR_DLOPEN_DISABLED"
+      )
+        denied ??= "SANDBOX_DENIED";
     }
     if (denied !== undefined) return denied;
   } catch {

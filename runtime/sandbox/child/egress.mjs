@@ -29,13 +29,16 @@ export async function prepareEgress(socketPath) {
   const http = require("node:http");
   const https = require("node:https");
   const NetSocket = net.Socket;
-  const socketConnect = /** @type {(this: import("node:net").Socket, options: { path: string }) => void} */ (/** @type {unknown} */ (net.Socket.prototype.connect));
+  const socketConnect = /** @type {(this: import("node:net").Socket, options: { path: string }) => void} */ (
+    /** @type {unknown} */ (net.Socket.prototype.connect)
+  );
   const httpRequest = http.request;
   const fetch = globalThis.fetch;
   // Node loads its undici on the first fetch, which also makes the global dispatcher; a data: URL reaches no network.
   await fetch("data:,");
   const UndiciAgent = /** @type {any} */ (globalThis)[GLOBAL_DISPATCHER]?.constructor;
-  if (typeof UndiciAgent !== "function") throw new Error("the egress routing could not reach Node's undici Agent class");
+  if (typeof UndiciAgent !== "function")
+    throw new Error("the egress routing could not reach Node's undici Agent class");
 
   const connectBroker = () => {
     const socket = new NetSocket();
@@ -60,23 +63,36 @@ export async function prepareEgress(socketPath) {
       /** @param {any} options @param {any} handler */
       dispatch(options, handler) {
         if (options.upgrade) {
-          const error = refusedRoute(`${String(options.upgrade).toLowerCase() === "websocket" ? "WebSocket" : "an HTTP upgrade"} through fetch or undici`);
+          const error = refusedRoute(
+            `${String(options.upgrade).toLowerCase() === "websocket" ? "WebSocket" : "an HTTP upgrade"} through fetch or undici`,
+          );
           queueMicrotask(() => handler.onError?.(error));
           return true;
         }
         const origin = typeof options.origin === "string" ? options.origin : String(options.origin);
-        return agent.dispatch({ ...options, origin: BROKER_ORIGIN, path: `${origin.replace(/\/$/, "")}${options.path}` }, refusalAware(handler));
+        return agent.dispatch(
+          { ...options, origin: BROKER_ORIGIN, path: `${origin.replace(/\/$/, "")}${options.path}` },
+          refusalAware(handler),
+        );
       },
       close: () => agent.close(),
       destroy: (/** @type {any[]} */ ...args) => agent.destroy(...args),
     };
-    Object.defineProperty(globalThis, GLOBAL_DISPATCHER, { value: dispatcher, writable: true, enumerable: false, configurable: false });
+    Object.defineProperty(globalThis, GLOBAL_DISPATCHER, {
+      value: dispatcher,
+      writable: true,
+      enumerable: false,
+      configurable: false,
+    });
     Object.defineProperty(globalThis, "fetch", { value: fetch, writable: true, enumerable: true, configurable: true });
 
     // http and https: one keep-alive agent whose connections all go to the broker socket.
     const brokerAgent = new http.Agent({ keepAlive: true });
     Object.defineProperty(brokerAgent, "createConnection", { value: connectBroker });
-    for (const [mod, scheme] of /** @type {const} */ ([[http, "http:"], [https, "https:"]])) {
+    for (const [mod, scheme] of /** @type {const} */ ([
+      [http, "http:"],
+      [https, "https:"],
+    ])) {
       const request = routedRequest(httpRequest, brokerAgent, scheme);
       replace(mod, "request", request);
       replace(mod, "get", function get(/** @type {any[]} */ ...args) {
@@ -101,13 +117,31 @@ function routedRequest(httpRequest, agent, scheme) {
     const callback = typeof args[args.length - 1] === "function" ? args.pop() : undefined;
     if (typeof args[0] === "string" || args[0] instanceof URL) {
       const url = new URL(args[0]);
-      options = { protocol: url.protocol, hostname: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, ...(url.username !== "" ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}), ...(args[1] ?? {}) };
+      options = {
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        ...(url.username !== ""
+          ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+          : {}),
+        ...(args[1] ?? {}),
+      };
     } else options = { ...(args[0] ?? {}) };
-    if (options.socketPath !== undefined) throw refusedRoute(`${scheme.slice(0, -1)}.request to a local socket (socketPath)`);
+    if (options.socketPath !== undefined)
+      throw refusedRoute(`${scheme.slice(0, -1)}.request to a local socket (socketPath)`);
     const protocol = options.protocol ?? scheme;
-    if (protocol !== "http:" && protocol !== "https:") throw Object.assign(new TypeError(`Protocol "${protocol}" not supported. Expected "http:" or "https:"`), { code: "ERR_INVALID_PROTOCOL" });
+    if (protocol !== "http:" && protocol !== "https:")
+      throw Object.assign(new TypeError(`Protocol "${protocol}" not supported. Expected "http:" or "https:"`), {
+        code: "ERR_INVALID_PROTOCOL",
+      });
     const hostname = String(options.hostname ?? options.host ?? "localhost").replace(/^\[(.*)\]$/, "$1");
-    const port = options.port !== undefined && options.port !== "" && options.port !== null ? Number(options.port) : protocol === "https:" ? 443 : 80;
+    const port =
+      options.port !== undefined && options.port !== "" && options.port !== null
+        ? Number(options.port)
+        : protocol === "https:"
+          ? 443
+          : 80;
     const host = hostname.includes(":") ? `[${hostname}]` : hostname;
     const req = httpRequest(
       {
@@ -155,11 +189,18 @@ function refusalAware(handler) {
   /** @type {((error: Error) => void) | undefined} */
   let abort;
   const wrapped = Object.create(handler);
-  wrapped.onConnect = function onConnect(/** @type {(error: Error) => void} */ abortRequest, /** @type {any[]} */ ...rest) {
+  wrapped.onConnect = function onConnect(
+    /** @type {(error: Error) => void} */ abortRequest,
+    /** @type {any[]} */ ...rest
+  ) {
     abort = abortRequest;
     return handler.onConnect?.call(this, abortRequest, ...rest);
   };
-  wrapped.onHeaders = function onHeaders(/** @type {number} */ status, /** @type {Buffer[]} */ raw, /** @type {any[]} */ ...rest) {
+  wrapped.onHeaders = function onHeaders(
+    /** @type {number} */ status,
+    /** @type {Buffer[]} */ raw,
+    /** @type {any[]} */ ...rest
+  ) {
     /** @type {Record<string, string>} */
     const seen = {};
     for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -185,7 +226,8 @@ function refusalOf(kind, header) {
   if (kind !== "refused" && kind !== "failed") return undefined;
   const message = String(header("x-cave-egress-message") ?? "egress was refused");
   const route = String(header("x-cave-egress-route") ?? "egress");
-  if (kind === "failed") return Object.assign(new Error(message), { code: String(header("x-cave-egress-code") ?? "ECONNRESET"), route });
+  if (kind === "failed")
+    return Object.assign(new Error(message), { code: String(header("x-cave-egress-code") ?? "ECONNRESET"), route });
   const error = new Error(message);
   Object.defineProperties(error, {
     code: { value: "ERR_SANDBOX_DENIED", enumerable: true },
@@ -197,7 +239,9 @@ function refusalOf(kind, header) {
 
 /** @param {string} route */
 function refusedRoute(route) {
-  const error = new Error(`${route} is refused in the cave sandbox: only HTTP/1.1 requests through fetch, undici's global dispatcher or the http/https modules reach the egress broker`);
+  const error = new Error(
+    `${route} is refused in the cave sandbox: only HTTP/1.1 requests through fetch, undici's global dispatcher or the http/https modules reach the egress broker`,
+  );
   Object.defineProperties(error, {
     code: { value: "ERR_SANDBOX_DENIED", enumerable: true },
     route: { value: route, enumerable: true },
@@ -208,5 +252,10 @@ function refusedRoute(route) {
 
 /** @param {any} target @param {string} key @param {unknown} value */
 function replace(target, key, value) {
-  Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: Object.prototype.propertyIsEnumerable.call(target, key) });
+  Object.defineProperty(target, key, {
+    value,
+    writable: true,
+    configurable: true,
+    enumerable: Object.prototype.propertyIsEnumerable.call(target, key),
+  });
 }

@@ -42,7 +42,10 @@ export class LogTail {
         size = Buffer.byteLength(chunk, charset);
         // A flood is not encoded whole: the last LOG_TAIL_BYTES + 1 characters hold at least the last LOG_TAIL_BYTES
         // bytes (a character is one byte or more), and the first of them, perhaps half a surrogate pair, is cut below.
-        bytes = Buffer.from(chunk.length > LOG_TAIL_BYTES + 1 && charset === "utf8" ? chunk.slice(-(LOG_TAIL_BYTES + 1)) : chunk, charset);
+        bytes = Buffer.from(
+          chunk.length > LOG_TAIL_BYTES + 1 && charset === "utf8" ? chunk.slice(-(LOG_TAIL_BYTES + 1)) : chunk,
+          charset,
+        );
       } else if (chunk instanceof Uint8Array) {
         size = chunk.byteLength;
         bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);

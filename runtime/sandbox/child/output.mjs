@@ -26,7 +26,10 @@ export function installOutputCap(observe) {
     stream.write = function cappedWrite(chunk, encoding, callback) {
       const done = typeof encoding === "function" ? encoding : callback;
       observe?.(chunk, encoding);
-      const size = typeof chunk === "string" ? Buffer.byteLength(chunk, typeof encoding === "string" ? /** @type {BufferEncoding} */ (encoding) : "utf8") : (chunk?.byteLength ?? 0);
+      const size =
+        typeof chunk === "string"
+          ? Buffer.byteLength(chunk, typeof encoding === "string" ? /** @type {BufferEncoding} */ (encoding) : "utf8")
+          : (chunk?.byteLength ?? 0);
       if (written + size <= OUTPUT_CAP_BYTES) {
         written += size;
         return write(chunk, encoding, callback);
@@ -47,7 +50,8 @@ export function installOutputCap(observe) {
     },
     async flushed() {
       for (const stream of streams) {
-        if (stream.writableLength > 0 && !stream.destroyed) await new Promise((resolve) => writes.get(stream)("", () => resolve(undefined)));
+        if (stream.writableLength > 0 && !stream.destroyed)
+          await new Promise((resolve) => writes.get(stream)("", () => resolve(undefined)));
       }
     },
   };

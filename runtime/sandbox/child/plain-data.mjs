@@ -105,7 +105,8 @@ export function serialise(value, maxBytes) {
     for (let i = 0; i < names.length; i++) {
       const k = /** @type {string} */ (names[i]);
       segments.push(k);
-      if (k === "__proto__" || (k === "prototype" && key === "constructor")) throw new NotData({ kind: "pollution", path: path() });
+      if (k === "__proto__" || (k === "prototype" && key === "constructor"))
+        throw new NotData({ kind: "pollution", path: path() });
       add(k.length + 3);
       parts[i] = `${quote(k)}:${walk(/** @type {Record<string, unknown>} */ (object)[k], k)}`;
       segments.pop();

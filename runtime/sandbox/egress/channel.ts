@@ -22,7 +22,18 @@ export interface EgressScope {
 export const CHILD_SOCKET_PATH = "/run/cave/egress.sock";
 
 /** Headers that describe one hop, never forwarded either way (RFC 9110 §7.6.1), and the broker's own. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade", "host"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authorization",
+  "proxy-authenticate",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+]);
 
 interface InFlight {
   readonly record: MutableRecord;
@@ -59,8 +70,20 @@ export class EgressChannel {
     this.dir = mkdtempSync(join(tmpdir(), "cave-egress-"));
     this.hostPath = join(this.dir, "s");
     this.server = http().createServer({ requireHostHeader: false }, (req, res) => void this.serve(req, res));
-    this.server.on("upgrade", (req: IncomingMessage, socket: Duplex) => this.refuseRaw(req, socket, { kind: "refused", route: upgradeRoute(req), message: `${upgradeRoute(req)} is not supported through the cave egress broker (HTTP/1.1 requests only)` }));
-    this.server.on("connect", (req: IncomingMessage, socket: Duplex) => this.refuseRaw(req, socket, { kind: "refused", route: "CONNECT tunnel", message: "a CONNECT tunnel (raw TCP) is not supported through the cave egress broker (HTTP/1.1 requests only)" }));
+    this.server.on("upgrade", (req: IncomingMessage, socket: Duplex) =>
+      this.refuseRaw(req, socket, {
+        kind: "refused",
+        route: upgradeRoute(req),
+        message: `${upgradeRoute(req)} is not supported through the cave egress broker (HTTP/1.1 requests only)`,
+      }),
+    );
+    this.server.on("connect", (req: IncomingMessage, socket: Duplex) =>
+      this.refuseRaw(req, socket, {
+        kind: "refused",
+        route: "CONNECT tunnel",
+        message: "a CONNECT tunnel (raw TCP) is not supported through the cave egress broker (HTTP/1.1 requests only)",
+      }),
+    );
     this.server.on("clientError", (_error, socket: Socket) => socket.destroy());
     // Binding is synchronous for a path: the socket exists when the constructor returns, before the child is started.
     this.server.listen(this.hostPath);
@@ -97,13 +120,38 @@ export class EgressChannel {
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const target = parseTarget(req.url ?? "");
-    const record: MutableRecord = { host: target?.host ?? "", port: target?.port ?? 0, method: req.method ?? "", status: null, outcome: "refused", bytesSent: 0, bytesReceived: 0, durationMs: 0, started };
+    const record: MutableRecord = {
+      host: target?.host ?? "",
+      port: target?.port ?? 0,
+      method: req.method ?? "",
+      status: null,
+      outcome: "refused",
+      bytesSent: 0,
+      bytesReceived: 0,
+      durationMs: 0,
+      started,
+    };
     const secrets = this.secrets;
-    if (target === null) return this.refuse(req, res, record, { kind: "refused", route: "request", message: "the cave egress broker takes requests in absolute-form only (GET https://host/path HTTP/1.1)" });
+    if (target === null)
+      return this.refuse(req, res, record, {
+        kind: "refused",
+        route: "request",
+        message: "the cave egress broker takes requests in absolute-form only (GET https://host/path HTTP/1.1)",
+      });
     const named = `${target.host}:${target.port}`;
-    if (secrets === undefined) return this.refuse(req, res, record, { kind: "refused", route: named, message: `egress to ${named} was refused: no call of this tool is running (module top-level code and leftover timers have no egress)` });
+    if (secrets === undefined)
+      return this.refuse(req, res, record, {
+        kind: "refused",
+        route: named,
+        message: `egress to ${named} was refused: no call of this tool is running (module top-level code and leftover timers have no egress)`,
+      });
     const covering = coveringEntry(this.scope.egress, target.host, target.port);
-    if (covering === undefined) return this.refuse(req, res, record, { kind: "refused", route: named, message: `egress to ${named} was refused: it is not in the tool's sandboxProfile.egress; add "${target.port === defaultPort(target.scheme) ? target.host : named}" there and rebuild` });
+    if (covering === undefined)
+      return this.refuse(req, res, record, {
+        kind: "refused",
+        route: named,
+        message: `egress to ${named} was refused: it is not in the tool's sandboxProfile.egress; add "${target.port === defaultPort(target.scheme) ? target.host : named}" there and rebuild`,
+      });
     const exact = !covering.rule.wildcard;
     const resolved = await resolveTarget(target.host, target.port, exact, this.options.resolve);
     if (!resolved.ok) return this.refuse(req, res, record, resolved.refusal);
@@ -115,10 +163,20 @@ export class EgressChannel {
       const text = value === undefined ? undefined : secretHeaderValue(secret.format, value);
       if (text === undefined) continue;
       // The tool's own header of that name is replaced, never sent beside the credential.
-      for (let i = headers.length - 2; i >= 0; i -= 2) if (headers[i]!.toLowerCase() === secret.header) headers.splice(i, 2);
+      for (let i = headers.length - 2; i >= 0; i -= 2)
+        if (headers[i]!.toLowerCase() === secret.header) headers.splice(i, 2);
       headers.push(secret.header, text);
     }
-    const upstream = openUpstream(this.agents, { scheme: target.scheme, host: target.host, address: resolved.address, port: resolved.port, method: req.method ?? "GET", path: target.path, headers, ca: this.options.ca });
+    const upstream = openUpstream(this.agents, {
+      scheme: target.scheme,
+      host: target.host,
+      address: resolved.address,
+      port: resolved.port,
+      method: req.method ?? "GET",
+      path: target.path,
+      headers,
+      ca: this.options.ca,
+    });
     const flight: InFlight = {
       record,
       cut: () => {
@@ -138,7 +196,12 @@ export class EgressChannel {
         return;
       }
       this.inFlight.delete(flight);
-      this.refuse(req, res, record, { kind: "failed", route: named, code: error.code ?? "EGRESS_FAILED", message: upstreamFailure(named, error) });
+      this.refuse(req, res, record, {
+        kind: "failed",
+        route: named,
+        code: error.code ?? "EGRESS_FAILED",
+        message: upstreamFailure(named, error),
+      });
     });
     upstream.on("response", (response: IncomingMessage) => {
       record.status = response.statusCode ?? null;
@@ -182,9 +245,26 @@ export class EgressChannel {
   private refuseRaw(req: IncomingMessage, socket: Duplex, refusal: Refusal): void {
     const target = parseTarget(req.url ?? "");
     const started = performance.now();
-    this.push({ host: target?.host ?? "", port: target?.port ?? 0, method: req.method ?? "", status: null, outcome: "refused", bytesSent: 0, bytesReceived: 0, durationMs: 0, started });
+    this.push({
+      host: target?.host ?? "",
+      port: target?.port ?? 0,
+      method: req.method ?? "",
+      status: null,
+      outcome: "refused",
+      bytesSent: 0,
+      bytesReceived: 0,
+      durationMs: 0,
+      started,
+    });
     const { status, headers, body } = refusalHead(refusal);
-    const lines = [`HTTP/1.1 ${status} Refused`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), `content-length: ${Buffer.byteLength(body)}`, "connection: close", "", ""];
+    const lines = [
+      `HTTP/1.1 ${status} Refused`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      `content-length: ${Buffer.byteLength(body)}`,
+      "connection: close",
+      "",
+      "",
+    ];
     socket.end(lines.join("\r\n") + body);
   }
 }
@@ -218,12 +298,20 @@ export function parseTarget(url: string): Target | null {
 function forwardHeaders(raw: readonly string[]): string[] {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === "connection") for (const token of raw[i + 1]!.split(",")) named.add(token.trim().toLowerCase());
+    if (raw[i]!.toLowerCase() === "connection")
+      for (const token of raw[i + 1]!.split(",")) named.add(token.trim().toLowerCase());
   }
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || named.has(name) || name.startsWith("proxy-") || name === REFUSAL_HEADER || name.startsWith("x-cave-egress")) continue;
+    if (
+      HOP_BY_HOP.has(name) ||
+      named.has(name) ||
+      name.startsWith("proxy-") ||
+      name === REFUSAL_HEADER ||
+      name.startsWith("x-cave-egress")
+    )
+      continue;
     out.push(raw[i]!, raw[i + 1]!);
   }
   return out;
@@ -231,11 +319,16 @@ function forwardHeaders(raw: readonly string[]): string[] {
 
 function upgradeRoute(req: IncomingMessage): string {
   const protocol = String(req.headers.upgrade ?? "").toLowerCase();
-  return protocol === "websocket" ? "WebSocket" : protocol.startsWith("h2") ? "HTTP/2" : `protocol upgrade (${protocol.slice(0, 40) || "unnamed"})`;
+  return protocol === "websocket"
+    ? "WebSocket"
+    : protocol.startsWith("h2")
+      ? "HTTP/2"
+      : `protocol upgrade (${protocol.slice(0, 40) || "unnamed"})`;
 }
 
 function upstreamFailure(named: string, error: NodeJS.ErrnoException): string {
   const code = error.code ?? "";
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) return `egress to ${named} failed: its TLS certificate is not trusted (${code}); if it is signed by your own certificate authority, pass it in the egress ca option`;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code))
+    return `egress to ${named} failed: its TLS certificate is not trusted (${code}); if it is signed by your own certificate authority, pass it in the egress ca option`;
   return `egress to ${named} failed: ${code !== "" ? `${code} ` : ""}${error.message}`;
 }

@@ -3,7 +3,9 @@ import { isIP } from "node:net";
 import { isInternalAddress } from "./addresses.js";
 import type { Refusal } from "./refusal.js";
 
-export type Resolved = { readonly ok: true; readonly address: string; readonly port: number } | { readonly ok: false; readonly refusal: Refusal };
+export type Resolved =
+  | { readonly ok: true; readonly address: string; readonly port: number }
+  | { readonly ok: false; readonly refusal: Refusal };
 
 /**
  * The address the broker connects to for host:port, resolved here, never by the child. An address inside the
@@ -11,7 +13,12 @@ export type Resolved = { readonly ok: true; readonly address: string; readonly p
  * (`exact`); a pattern or a name that merely resolves there is refused. The broker connects to the address it
  * checked, so a second DNS answer cannot move the connection elsewhere.
  */
-export async function resolveTarget(host: string, port: number, exact: boolean, overrides: ReadonlyMap<string, { readonly address: string; readonly port: number | null }>): Promise<Resolved> {
+export async function resolveTarget(
+  host: string,
+  port: number,
+  exact: boolean,
+  overrides: ReadonlyMap<string, { readonly address: string; readonly port: number | null }>,
+): Promise<Resolved> {
   const named = `${host}:${port}`;
   const override = overrides.get(host);
   let addresses: string[];
@@ -22,7 +29,15 @@ export async function resolveTarget(host: string, port: number, exact: boolean, 
       addresses = (await lookup(host, { all: true, verbatim: true })).map((found) => found.address);
     } catch (thrown) {
       const code = (thrown as NodeJS.ErrnoException).code ?? "ENOTFOUND";
-      return { ok: false, refusal: { kind: "failed", route: named, code, message: `egress to ${named} failed: its name did not resolve (${code})` } };
+      return {
+        ok: false,
+        refusal: {
+          kind: "failed",
+          route: named,
+          code,
+          message: `egress to ${named} failed: its name did not resolve (${code})`,
+        },
+      };
     }
   }
   const usable = exact ? addresses : addresses.filter((address) => !isInternalAddress(address));

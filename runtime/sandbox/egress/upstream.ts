@@ -17,9 +17,25 @@ export function upstreamAgents(): UpstreamAgents {
 /** One request upstream, to the checked address; TLS verified against Node's roots plus `ca`, for the host's name. */
 export function openUpstream(
   agents: UpstreamAgents,
-  target: { scheme: "http" | "https"; host: string; address: string; port: number; method: string; path: string; headers: string[]; ca: readonly string[] },
+  target: {
+    scheme: "http" | "https";
+    host: string;
+    address: string;
+    port: number;
+    method: string;
+    path: string;
+    headers: string[];
+    ca: readonly string[];
+  },
 ): ClientRequest {
-  const common = { host: target.address, port: target.port, method: target.method, path: target.path, headers: target.headers, setHost: false };
+  const common = {
+    host: target.address,
+    port: target.port,
+    method: target.method,
+    path: target.path,
+    headers: target.headers,
+    setHost: false,
+  };
   if (target.scheme === "http") return http().request({ ...common, agent: agents.http });
   return https().request({
     ...common,

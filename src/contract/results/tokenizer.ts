@@ -65,13 +65,17 @@ export async function fitsTokens(text: string, limit: number): Promise<boolean> 
 }
 
 async function load(): Promise<Tokenizer> {
-  const installed = (createRequire(import.meta.url)(`${TOKENIZER_PACKAGE}/package.json`) as { version?: unknown }).version;
+  const installed = (createRequire(import.meta.url)(`${TOKENIZER_PACKAGE}/package.json`) as { version?: unknown })
+    .version;
   if (installed !== TOKENIZER.version) {
     throw new TokenizerMismatchError(
       `the lock counts tokens with ${TOKENIZER_PACKAGE} ${TOKENIZER.version} (${TOKENIZER.id}) but ${String(installed)} is installed; install exactly ${TOKENIZER.version}`,
     );
   }
-  const [encoding, params] = await Promise.all([import("gpt-tokenizer/encoding/o200k_base"), import("gpt-tokenizer/encodingParams/constants")]);
+  const [encoding, params] = await Promise.all([
+    import("gpt-tokenizer/encoding/o200k_base"),
+    import("gpt-tokenizer/encodingParams/constants"),
+  ]);
   return makeTokenizer(encoding.countTokens, params.O200K_TOKEN_SPLIT_REGEX);
 }
 

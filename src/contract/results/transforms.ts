@@ -13,7 +13,12 @@ export interface TransformInfo {
 export const TRANSFORMS: readonly TransformInfo[] = Object.freeze([
   { id: "table", version: 1, lossless: true, summary: "arrays of flat records as column names once, then rows" },
   { id: "compact-json", version: 1, lossless: true, summary: "JSON without insignificant whitespace" },
-  { id: "elide", version: 1, lossless: false, summary: "head and tail of long strings and arrays, saying what was elided" },
+  {
+    id: "elide",
+    version: 1,
+    lossless: false,
+    summary: "head and tail of long strings and arrays, saying what was elided",
+  },
 ]);
 
 /** Where a transform's staged module goes in the build folder (POSIX, relative to the project root). */

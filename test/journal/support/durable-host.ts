@@ -14,7 +14,10 @@ interface Job {
 
 const job = JSON.parse(process.argv[2]!) as Job;
 const runtime = await createRuntime({ root: job.root, mode: "host", journal: job.journal });
-const run = runtime.startRun({ id: job.runId, ...(job.maxCalls === undefined ? {} : { budget: { maxCalls: job.maxCalls } }) });
+const run = runtime.startRun({
+  id: job.runId,
+  ...(job.maxCalls === undefined ? {} : { budget: { maxCalls: job.maxCalls } }),
+});
 for (const [i, step] of job.steps.entries()) {
   if ("wait" in step) {
     process.stdout.write(`${JSON.stringify({ waiting: i })}\n`);

@@ -18,13 +18,23 @@ const schemas: string[] = [];
  * its own in the test server, `path` naming the file or the schema; `env` is what a host process
  * needs in its environment to open it.
  */
-export function freshJournal(backend: Backend): { setting: string; dir: string; path: string; env: Record<string, string> } {
+export function freshJournal(backend: Backend): {
+  setting: string;
+  dir: string;
+  path: string;
+  env: Record<string, string>;
+} {
   const dir = mkdtempSync(join(tmpdir(), `cave-durable-${backend}-`));
   if (backend === "postgres") {
     const schema = freshSchema();
     schemas.push(schema);
     // A short lease: a resume after a crash waits for the killed host's lease to expire.
-    return { setting: `postgres:${TEST_PG_ENV}?schema=${schema}&lease=3`, dir, path: schema, env: { [TEST_PG_ENV]: testPgUrl() } };
+    return {
+      setting: `postgres:${TEST_PG_ENV}?schema=${schema}&lease=3`,
+      dir,
+      path: schema,
+      env: { [TEST_PG_ENV]: testPgUrl() },
+    };
   }
   const path = join(dir, backend === "sqlite" ? "journal.db" : "journal.jsonl");
   return { setting: `${backend}:${path}`, dir, path, env: {} };
@@ -36,10 +46,15 @@ export async function dropFreshSchemas(): Promise<void> {
 }
 
 /** The calls a journal holds, read the way another process would (the host may still be running). */
-export async function recordedCalls(backend: Backend, path: string): Promise<Array<{ tool: string; complete: boolean }>> {
+export async function recordedCalls(
+  backend: Backend,
+  path: string,
+): Promise<Array<{ tool: string; complete: boolean }>> {
   if (backend === "postgres") {
     try {
-      const { rows } = await adminPool().query<{ tool: string; complete: boolean }>(`SELECT tool, outcome IS NOT NULL AS complete FROM "${path}".calls ORDER BY seq`);
+      const { rows } = await adminPool().query<{ tool: string; complete: boolean }>(
+        `SELECT tool, outcome IS NOT NULL AS complete FROM "${path}".calls ORDER BY seq`,
+      );
       return rows.map((r) => ({ tool: r.tool, complete: r.complete }));
     } catch (thrown) {
       if ((thrown as { code?: string }).code === "42P01") return []; // not created yet
@@ -48,10 +63,18 @@ export async function recordedCalls(backend: Backend, path: string): Promise<Arr
   }
   if (!existsSync(path)) return [];
   if (backend === "sqlite") {
-    const Database = createRequire(import.meta.url)("better-sqlite3") as new (p: string, o: { readonly: boolean }) => { prepare(s: string): { all(): unknown[] }; close(): void };
+    const Database = createRequire(import.meta.url)("better-sqlite3") as new (
+      p: string,
+      o: { readonly: boolean },
+    ) => { prepare(s: string): { all(): unknown[] }; close(): void };
     const db = new Database(path, { readonly: true });
     try {
-      return (db.prepare("SELECT tool, outcome IS NOT NULL AS complete FROM calls ORDER BY seq").all() as Array<{ tool: string; complete: number }>).map((r) => ({ tool: r.tool, complete: r.complete === 1 }));
+      return (
+        db.prepare("SELECT tool, outcome IS NOT NULL AS complete FROM calls ORDER BY seq").all() as Array<{
+          tool: string;
+          complete: number;
+        }>
+      ).map((r) => ({ tool: r.tool, complete: r.complete === 1 }));
     } catch {
       return [];
     } finally {
@@ -77,7 +100,9 @@ export async function everythingWritten(backend: Backend, journal: { dir: string
     let text = "";
     for (const table of ["meta", "runs", "calls", "results"]) {
       const { rows } = await adminPool().query(`SELECT * FROM "${journal.path}".${table}`);
-      for (const row of rows) for (const value of Object.values(row)) text += `${Buffer.isBuffer(value) ? value.toString("latin1") : String(value)}\n`;
+      for (const row of rows)
+        for (const value of Object.values(row))
+          text += `${Buffer.isBuffer(value) ? value.toString("latin1") : String(value)}\n`;
     }
     return text;
   }
@@ -97,14 +122,19 @@ export async function everythingWritten(backend: Backend, journal: { dir: string
 export async function builtDurableProject(): Promise<string> {
   const root = copyProject("test/journal/projects/durable");
   const result = await build({ root });
-  expect(result.diagnostics.filter((d) => d.severity === "error"), "the test project must build").toEqual([]);
+  expect(
+    result.diagnostics.filter((d) => d.severity === "error"),
+    "the test project must build",
+  ).toEqual([]);
   return root;
 }
 
 /** The lines of an effect file (empty when the tool never ran). */
 export function effects(file: string): string[] {
   try {
-    return readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line !== "");
   } catch {
     return [];
   }

@@ -33,7 +33,10 @@ export function hostScript(entry = "test/sandbox/support/host-script.ts"): Promi
           setup(b) {
             b.onLoad({ filter: /child-entry\.ts$/ }, (args) => {
               if (realpathSync(args.path) !== childEntry) return undefined;
-              const source = readFileSync(args.path, "utf8").replaceAll("import.meta.url", JSON.stringify(pathToFileURL(childEntry).href));
+              const source = readFileSync(args.path, "utf8").replaceAll(
+                "import.meta.url",
+                JSON.stringify(pathToFileURL(childEntry).href),
+              );
               return { contents: source, loader: "ts" };
             });
           },
@@ -47,8 +50,20 @@ export function hostScript(entry = "test/sandbox/support/host-script.ts"): Promi
 }
 
 /** Starts the host script (by default support/host-script.ts) with a JSON job; its stdout carries one JSON line per event. */
-export async function startHost(job: unknown, env: NodeJS.ProcessEnv = {}, entry?: string): Promise<{ child: ChildProcess; lines: string[]; stderr: () => string; exited: Promise<{ code: number | null; signal: string | null }> }> {
-  const child = spawn(process.execPath, [await hostScript(entry), JSON.stringify(job)], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, ...env } });
+export async function startHost(
+  job: unknown,
+  env: NodeJS.ProcessEnv = {},
+  entry?: string,
+): Promise<{
+  child: ChildProcess;
+  lines: string[];
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: string | null }>;
+}> {
+  const child = spawn(process.execPath, [await hostScript(entry), JSON.stringify(job)], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH, ...env },
+  });
   const lines: string[] = [];
   let buffered = "";
   child.stdout!.setEncoding("utf8").on("data", (text: string) => {
@@ -59,7 +74,9 @@ export async function startHost(job: unknown, env: NodeJS.ProcessEnv = {}, entry
   });
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   void exited.then(({ code }) => {
     if (code !== 0 && code !== null && stderr !== "") process.stderr.write(`host script stderr:\n${stderr}\n`);
   });

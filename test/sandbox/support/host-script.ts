@@ -12,10 +12,17 @@ interface Job {
 }
 
 const job = JSON.parse(process.argv[2]!) as Job;
-const runtime = await createRuntime({ root: job.root, mode: "host", breaker: { failureThreshold: 1000 }, journal: job.journal ?? null });
+const runtime = await createRuntime({
+  root: job.root,
+  mode: "host",
+  breaker: { failureThreshold: 1000 },
+  journal: job.journal ?? null,
+});
 const target = job.journal === undefined ? runtime : runtime.startRun({ id: job.runId ?? "run" });
 for (const call of job.calls) {
   const outcome = await target.call(call.name, call.args);
-  process.stdout.write(`${JSON.stringify({ name: call.name, ok: outcome.ok, code: outcome.ok ? null : outcome.error.code, content: outcome.ok ? outcome.content : null, isolation: outcome.receipt.isolation })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ name: call.name, ok: outcome.ok, code: outcome.ok ? null : outcome.error.code, content: outcome.ok ? outcome.content : null, isolation: outcome.receipt.isolation })}\n`,
+  );
 }
 process.stdout.write(`${JSON.stringify({ done: true })}\n`);

@@ -74,26 +74,37 @@ export async function measureLayers(): Promise<{ matrix: Matrix; namespace: bool
     for (const column of COLUMNS) {
       const { prefix, node, deny } = columns[column];
       if (prefix === null) {
-        results[column] = column === "all (as shipped)" ? "n/a: no OS layer (bubblewrap) on this host" : "n/a: no network namespace on this host";
+        results[column] =
+          column === "all (as shipped)"
+            ? "n/a: no OS layer (bubblewrap) on this host"
+            : "n/a: no network namespace on this host";
         continue;
       }
       const argument = JSON.stringify({ deny: deny ? DENY.href : null, port: canary.port, dir });
       const inner = [process.execPath, ...node, "--no-warnings", PROBE, argument];
-      const command = column === "all (as shipped)" && os.available
-        ? osLayerCommand(os.layer, { mounts: [{ path: PROBE_DIR }, { path: DENY_DIR }, { path: dir, write: true }], command: inner })
-        : [...prefix, ...inner];
-      const { stdout } = await run(command[0]!, command.slice(1), { env: {}, cwd: dir, timeout: 120_000 }).catch((error: { message: string; stderr?: string }) => {
-        throw new Error(`the ${column} probe failed: ${error.message}\n${error.stderr ?? ""}`);
-      });
+      const command =
+        column === "all (as shipped)" && os.available
+          ? osLayerCommand(os.layer, {
+              mounts: [{ path: PROBE_DIR }, { path: DENY_DIR }, { path: dir, write: true }],
+              command: inner,
+            })
+          : [...prefix, ...inner];
+      const { stdout } = await run(command[0]!, command.slice(1), { env: {}, cwd: dir, timeout: 120_000 }).catch(
+        (error: { message: string; stderr?: string }) => {
+          throw new Error(`the ${column} probe failed: ${error.message}\n${error.stderr ?? ""}`);
+        },
+      );
       results[column] = JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, string>;
     }
     const attacks = Object.keys(results["no layer"] as Record<string, string>);
     const matrix: Matrix = {};
     for (const attack of attacks) {
-      matrix[attack] = Object.fromEntries(COLUMNS.map((column) => {
-        const result = results[column];
-        return [column, typeof result === "string" ? result : (result[attack] ?? "missing")];
-      })) as Record<Column, string>;
+      matrix[attack] = Object.fromEntries(
+        COLUMNS.map((column) => {
+          const result = results[column];
+          return [column, typeof result === "string" ? result : (result[attack] ?? "missing")];
+        }),
+      ) as Record<Column, string>;
     }
     return { matrix, namespace: unshare !== null };
   } finally {
@@ -119,7 +130,8 @@ export function renderTable(matrix: Matrix): string {
     `| Attack | ${COLUMNS.join(" | ")} |`,
     `| --- | ${COLUMNS.map(() => "---").join(" | ")} |`,
   ];
-  for (const [attack, row] of Object.entries(matrix)) lines.push(`| ${attack} | ${COLUMNS.map((column) => cell(row[column])).join(" | ")} |`);
+  for (const [attack, row] of Object.entries(matrix))
+    lines.push(`| ${attack} | ${COLUMNS.map((column) => cell(row[column])).join(" | ")} |`);
   return lines.join("\n");
 }
 
@@ -135,7 +147,10 @@ export function tableRows(text: string): string[] {
 
 /** `unshare --net` (root, or with a user namespace), or null where this host cannot make a network namespace. */
 async function unsharePrefix(): Promise<readonly string[] | null> {
-  for (const prefix of [["unshare", "--net", "--"], ["unshare", "--map-root-user", "--net", "--"]]) {
+  for (const prefix of [
+    ["unshare", "--net", "--"],
+    ["unshare", "--map-root-user", "--net", "--"],
+  ]) {
     try {
       await run(prefix[0]!, [...prefix.slice(1), process.execPath, "--version"], { env: {}, timeout: 10_000 });
       return prefix;

@@ -18,7 +18,13 @@ if (deny) {
 }
 
 /** Codes that mean a layer refused: the permission model, the deny layer, or an empty network namespace. */
-const STOPPED = new Set(["ERR_ACCESS_DENIED", "ERR_DLOPEN_DISABLED", "ERR_SANDBOX_DENIED", "ENETUNREACH", "EADDRNOTAVAIL"]);
+const STOPPED = new Set([
+  "ERR_ACCESS_DENIED",
+  "ERR_DLOPEN_DISABLED",
+  "ERR_SANDBOX_DENIED",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+]);
 const HOST = "127.0.0.1";
 const URL_ = `http://${HOST}:${port}/`;
 
@@ -46,52 +52,76 @@ const ATTACKS = [
   ["read /proc/self/environ", async () => (await import("node:fs")).readFileSync("/proc/self/environ")],
   ["read /etc/passwd", async () => (await import("node:fs")).readFileSync("/etc/passwd")],
   ["write a file", async () => (await import("node:fs")).writeFileSync(`${dir}/written`, "x")],
-  ["child_process.execFileSync", async () => (await import("node:child_process")).execFileSync(process.execPath, ["-e", "0"])],
-  ["new Worker", async () => {
-    const { Worker } = await import("node:worker_threads");
-    const worker = new Worker("0", { eval: true });
-    await settle((done) => worker.on("online", () => done()).on("error", done));
-    await worker.terminate();
-  }],
+  [
+    "child_process.execFileSync",
+    async () => (await import("node:child_process")).execFileSync(process.execPath, ["-e", "0"]),
+  ],
+  [
+    "new Worker",
+    async () => {
+      const { Worker } = await import("node:worker_threads");
+      const worker = new Worker("0", { eval: true });
+      await settle((done) => worker.on("online", () => done()).on("error", done));
+      await worker.terminate();
+    },
+  ],
   ["process.dlopen (native addon)", () => process.dlopen({ exports: {} }, `${dir}/none.node`)],
   ["new WASI", async () => new (await import("node:wasi")).WASI({ version: "preview1" })],
-  ["inspector.open", async () => {
-    const inspector = await import("node:inspector");
-    inspector.open(0, HOST);
-    inspector.close();
-  }],
+  [
+    "inspector.open",
+    async () => {
+      const inspector = await import("node:inspector");
+      inspector.open(0, HOST);
+      inspector.close();
+    },
+  ],
   ["process.binding('tcp_wrap')", () => /** @type {any} */ (process).binding("tcp_wrap")],
   ["signal the parent (process.kill)", () => process.kill(process.ppid, 0)],
   ["fetch", async () => void (await fetch(URL_, { signal: AbortSignal.timeout(3000) })).arrayBuffer()],
-  ["net.connect", async () => {
-    const net = await import("node:net");
-    await settle((done) => onConnect(net.connect(port, HOST), done));
-  }],
-  ["http.get", async () => {
-    const http = await import("node:http");
-    await settle((done) => http.get(URL_, (response) => (response.resume(), done())).on("error", done));
-  }],
-  ["process.getBuiltinModule('net')", async () => {
-    const net = /** @type {any} */ (process).getBuiltinModule("node:net");
-    await settle((done) => onConnect(net.connect(port, HOST), done));
-  }],
-  ["dgram send", async () => {
-    const dgram = await import("node:dgram");
-    const socket = dgram.createSocket("udp4");
-    try {
-      await settle((done) => socket.send("canary", port, HOST, (error) => done(error ?? undefined)));
-    } finally {
+  [
+    "net.connect",
+    async () => {
+      const net = await import("node:net");
+      await settle((done) => onConnect(net.connect(port, HOST), done));
+    },
+  ],
+  [
+    "http.get",
+    async () => {
+      const http = await import("node:http");
+      await settle((done) => http.get(URL_, (response) => (response.resume(), done())).on("error", done));
+    },
+  ],
+  [
+    "process.getBuiltinModule('net')",
+    async () => {
+      const net = /** @type {any} */ (process).getBuiltinModule("node:net");
+      await settle((done) => onConnect(net.connect(port, HOST), done));
+    },
+  ],
+  [
+    "dgram send",
+    async () => {
+      const dgram = await import("node:dgram");
+      const socket = dgram.createSocket("udp4");
       try {
-        socket.close();
-      } catch {
-        // Never bound (the send was refused).
+        await settle((done) => socket.send("canary", port, HOST, (error) => done(error ?? undefined)));
+      } finally {
+        try {
+          socket.close();
+        } catch {
+          // Never bound (the send was refused).
+        }
       }
-    }
-  }],
-  ["dns.lookup('localhost')", async () => {
-    const dns = await import("node:dns");
-    await settle((done) => dns.lookup("localhost", (error) => done(error ?? undefined)));
-  }],
+    },
+  ],
+  [
+    "dns.lookup('localhost')",
+    async () => {
+      const dns = await import("node:dns");
+      await settle((done) => dns.lookup("localhost", (error) => done(error ?? undefined)));
+    },
+  ],
   // Last: it changes this process's V8 flags.
   ["v8.setFlagsFromString", async () => (await import("node:v8")).setFlagsFromString("--no-opt")],
 ];
@@ -108,7 +138,8 @@ for (const [name, attack] of ATTACKS) {
     while (error?.code === undefined && error?.cause !== undefined) error = error.cause;
     const code = String(error?.code ?? error?.name ?? "unknown");
     // A dlopen that reached the loader (the file does not exist) was not stopped.
-    result[name] = code === "ERR_DLOPEN_FAILED" ? "through" : STOPPED.has(code) ? `stopped: ${code}` : `failed: ${code}`;
+    result[name] =
+      code === "ERR_DLOPEN_FAILED" ? "through" : STOPPED.has(code) ? `stopped: ${code}` : `failed: ${code}`;
   }
 }
 // Straight to fd 1: process.stdout on a pipe is a net.Socket({ fd }), which the deny layer refuses.

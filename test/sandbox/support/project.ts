@@ -6,7 +6,10 @@ import { copyProject } from "../../support/projects.js";
 export async function builtProject(name: string): Promise<string> {
   const root = copyProject(`test/sandbox/projects/${name}`);
   const result = await build({ root });
-  expect(result.diagnostics.filter((d) => d.severity === "error"), "the test project must build").toEqual([]);
+  expect(
+    result.diagnostics.filter((d) => d.severity === "error"),
+    "the test project must build",
+  ).toEqual([]);
   expect(result.ok).toBe(true);
   return root;
 }

@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import type { CallOutcome } from "../../../src/contract/outcome.js";
 import { createRuntime, MemoryReceiptSink, type Runtime } from "../../../runtime/index.js";
-import { createSandboxDispatcher, type SandboxDispatcher, type SandboxOptions } from "../../../runtime/sandbox/index.js";
+import {
+  createSandboxDispatcher,
+  type SandboxDispatcher,
+  type SandboxOptions,
+} from "../../../runtime/sandbox/index.js";
 
 const open: SandboxDispatcher[] = [];
 
@@ -15,11 +19,20 @@ export interface Sandboxed {
  * A runtime over a built project whose sandbox dispatcher the test can see (spawn counter, pids). The
  * breaker is opened only after many failures, since these tests fail tools on purpose.
  */
-export async function sandboxed(root: string, options: { sandbox?: SandboxOptions; mode?: "host" | "fixture" } = {}): Promise<Sandboxed> {
+export async function sandboxed(
+  root: string,
+  options: { sandbox?: SandboxOptions; mode?: "host" | "fixture" } = {},
+): Promise<Sandboxed> {
   const sandbox = createSandboxDispatcher(options.sandbox);
   open.push(sandbox);
   const receipts = new MemoryReceiptSink();
-  const runtime = await createRuntime({ root, mode: options.mode ?? "host", receipts, breaker: { failureThreshold: 1000 }, dispatchers: { required: sandbox } });
+  const runtime = await createRuntime({
+    root,
+    mode: options.mode ?? "host",
+    receipts,
+    breaker: { failureThreshold: 1000 },
+    dispatchers: { required: sandbox },
+  });
   return { runtime, sandbox, receipts };
 }
 

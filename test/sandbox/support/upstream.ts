@@ -1,4 +1,10 @@
-import { createServer as createHttpServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { Socket } from "node:net";
 import { Readable } from "node:stream";
@@ -37,7 +43,10 @@ export async function startUpstream(name: string, tls?: { key: string; cert: str
       const url = new URL(req.url ?? "/", "http://upstream");
       if (url.pathname.startsWith("/echo")) {
         res.setHeader("content-type", "application/json");
-        const headers = { ...entry.headers, ...(entry.headers.authorization === undefined ? {} : { authorization: "[present]" }) };
+        const headers = {
+          ...entry.headers,
+          ...(entry.headers.authorization === undefined ? {} : { authorization: "[present]" }),
+        };
         res.end(JSON.stringify({ from: name, ...entry, headers }));
       } else if (url.pathname === "/redirect") {
         res.writeHead(302, { location: url.searchParams.get("to") ?? "/" });
@@ -109,12 +118,17 @@ export function viaSocket(
   options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<{ status: number; headers: IncomingMessage["headers"]; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path: target, method: options.method ?? "GET", headers: options.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = request(
+      { socketPath, path: target, method: options.method ?? "GET", headers: options.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });

@@ -34,7 +34,10 @@ const refund = DBOS.registerWorkflow(
 
 DBOS.setConfig({ name: "cave-dbos-test", systemDatabaseUrl: job.dbUrl, applicationVersion: "1", logLevel: "error" });
 await DBOS.launch();
-const handle = job.mode === "start" ? await DBOS.startWorkflow(refund, { workflowID: job.workflowID })(job.file, job.gate) : DBOS.retrieveWorkflow(job.workflowID);
+const handle =
+  job.mode === "start"
+    ? await DBOS.startWorkflow(refund, { workflowID: job.workflowID })(job.file, job.gate)
+    : DBOS.retrieveWorkflow(job.workflowID);
 print({ started: job.mode });
 const result = await handle.getResult();
 const steps = await DBOS.listWorkflowSteps(job.workflowID);

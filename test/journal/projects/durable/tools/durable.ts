@@ -39,7 +39,9 @@ export const appendLine = tool({
   async execute({ line, file, gate }) {
     appendFileSync(file, `${line}\n`);
     await whileGate(gate);
-    const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "").length;
+    const lines = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l !== "").length;
     return { wrote: line, lines };
   },
 });
