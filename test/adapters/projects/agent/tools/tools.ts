@@ -1,8 +1,7 @@
 import { schema, tool } from "cave";
 
 const ORDER = schema.object({ id: schema.integer(), customer: schema.string(), total: schema.number() });
-const orders = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ id: i, customer: `Zoë Ångström ${i}`, total: i * 1.25 }));
+const orders = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, customer: `Zoë Ångström ${i}`, total: i * 1.25 }));
 
 /** An inline read whose content is its output object (MCP: outputSchema and structuredContent). */
 export const lookupPolicy = tool({
@@ -45,11 +44,7 @@ export const readLog = tool({
   output: schema.string(),
   effect: "read",
   sandbox: "none",
-  execute: ({ lines }) =>
-    Array.from(
-      { length: lines },
-      (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO served request ${i}`,
-    ).join("\n"),
+  execute: ({ lines }) => Array.from({ length: lines }, (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO served request ${i}`).join("\n"),
 });
 
 /** Never finishes within its 300 ms timeout. */
@@ -90,7 +85,7 @@ export const noisy = tool({
   allowRepeat: true,
   execute: () => {
     console.log("noise from a tool on stdout");
-    process.stdout.write('{"jsonrpc":"2.0","id":999,"result":{}}\n');
+    process.stdout.write("{\"jsonrpc\":\"2.0\",\"id\":999,\"result\":{}}\n");
     return { said: "noise" };
   },
 });

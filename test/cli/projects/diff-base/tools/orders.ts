@@ -19,10 +19,7 @@ export const lookupOrder = tool({
 export const cancelOrder = tool({
   name: "cancel_order",
   description: "Cancel an open order.",
-  input: schema.object({
-    id: schema.string({ maxLength: 20 }),
-    reason: schema.optional(schema.string({ maxLength: 200 })),
-  }),
+  input: schema.object({ id: schema.string({ maxLength: 20 }), reason: schema.optional(schema.string({ maxLength: 200 })) }),
   effect: "write",
   timeout: 10_000,
   execute({ id }) {

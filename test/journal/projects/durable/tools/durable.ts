@@ -39,9 +39,7 @@ export const appendLine = tool({
   async execute({ line, file, gate }) {
     appendFileSync(file, `${line}\n`);
     await whileGate(gate);
-    const lines = readFileSync(file, "utf8")
-      .split("\n")
-      .filter((l) => l !== "").length;
+    const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "").length;
     return { wrote: line, lines };
   },
 });

@@ -1,18 +1,7 @@
 import { tool, schema, artifact } from "cave";
 
-const ORDER = schema.object({
-  id: schema.integer(),
-  customer: schema.string(),
-  total: schema.number(),
-  paid: schema.boolean(),
-});
-const orders = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({
-    id: i,
-    customer: `Zoë Ångström ${i} 東京`,
-    total: i * 1.25,
-    paid: i % 2 === 0,
-  }));
+const ORDER = schema.object({ id: schema.integer(), customer: schema.string(), total: schema.number(), paid: schema.boolean() });
+const orders = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, customer: `Zoë Ångström ${i} 東京`, total: i * 1.25, paid: i % 2 === 0 }));
 
 /** auto on an array of records: inline when small, else pages. */
 export const listOrders = tool({
@@ -33,11 +22,7 @@ export const readLog = tool({
   output: schema.string(),
   effect: "read",
   sandbox: "none",
-  execute: ({ lines }) =>
-    Array.from(
-      { length: lines },
-      (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO served request ${i} — ok ✓`,
-    ).join("\n"),
+  execute: ({ lines }) => Array.from({ length: lines }, (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z INFO served request ${i} — ok ✓`).join("\n"),
 });
 
 /** compress on flat records: the lossless table. */

@@ -15,11 +15,7 @@ export const composite = tool({
     called("composite");
     const outcomes = [];
     for (const call of calls) outcomes.push(await context.call(call.name, call.args));
-    return outcomes.map((o) =>
-      o.ok
-        ? { ok: true, content: o.content, parentId: o.receipt.parentId }
-        : { ok: false, code: o.error.code, message: o.error.message, parentId: o.receipt.parentId },
-    );
+    return outcomes.map((o) => (o.ok ? { ok: true, content: o.content, parentId: o.receipt.parentId } : { ok: false, code: o.error.code, message: o.error.message, parentId: o.receipt.parentId }));
   },
 });
 

@@ -6,12 +6,7 @@ import { called } from "./probe.js";
 export const zodTool = tool({
   name: "zod_tool",
   description: "Double a number given as text.",
-  input: z.object({
-    n: z
-      .string()
-      .regex(/^\d+$/)
-      .transform(async (text) => Number(text)),
-  }),
+  input: z.object({ n: z.string().regex(/^\d+$/).transform(async (text) => Number(text)) }),
   output: z.object({ doubled: z.number() }),
   schemaSemanticsSHA256: "0000000000000000000000000000000000000000000000000000000000000001",
   effect: "read",

@@ -59,21 +59,11 @@ function oddValue(kind: string): unknown {
     classInstance: () => ({ p: new Point(1) }),
     date: () => ({ d: new Date(0) }),
     nan: () => ({ n: Number.NaN }),
-    throwingGetter: () => ({
-      get g(): number {
-        throw new Error("getter exploded");
-      },
-    }),
+    throwingGetter: () => ({ get g(): number { throw new Error("getter exploded"); } }),
     protoKey: () => JSON.parse('{"ok":{"__proto__":{"polluted":1}}}'),
     fine: () => ({ fine: true }),
     toJSON: () => ({ toJSON: () => "replaced" }),
-    toJSONThrows: () => ({
-      t: {
-        toJSON: () => {
-          throw new Error("toJSON exploded");
-        },
-      },
-    }),
+    toJSONThrows: () => ({ t: { toJSON: () => { throw new Error("toJSON exploded"); } } }),
     secretKey: () => ({ "PIN-4711": () => 1 }),
     secretClass: () => ({ v: new (class Secret4711 {})() }),
   };

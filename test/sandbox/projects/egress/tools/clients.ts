@@ -7,35 +7,17 @@ import http2 from "node:http2";
 import https from "node:https";
 import net from "node:net";
 
-const EGRESS = [
-  "api.example.test",
-  "hooks.example.test",
-  "secure.example.test",
-  "*.wild.example.test",
-  "a.listed.example.test",
-];
+const EGRESS = ["api.example.test", "hooks.example.test", "secure.example.test", "*.wild.example.test", "a.listed.example.test"];
 
 /** Sends one request with the named client and returns what came back; errors are not caught (the outcome says how it was stopped). */
-async function send(
-  client: string,
-  url: string,
-  method: string,
-  body: string | undefined,
-): Promise<{ status: number; body: string }> {
+async function send(client: string, url: string, method: string, body: string | undefined): Promise<{ status: number; body: string }> {
   switch (client) {
     case "fetch": {
       const res = await fetch(url, { method, body });
       return { status: res.status, body: await res.text() };
     }
     case "axios": {
-      const res = await axios.request({
-        url,
-        method,
-        data: body,
-        responseType: "text",
-        transformResponse: (text: string) => text,
-        validateStatus: () => true,
-      });
+      const res = await axios.request({ url, method, data: body, responseType: "text", transformResponse: (text: string) => text, validateStatus: () => true });
       return { status: res.status, body: res.data as string };
     }
     case "got": {
@@ -93,12 +75,7 @@ async function send(
 export const egressCall = tool({
   name: "egress_call",
   description: "Send one HTTP request with a named client library.",
-  input: schema.object({
-    client: schema.string(),
-    url: schema.string(),
-    method: schema.optional(schema.string()),
-    body: schema.optional(schema.string()),
-  }),
+  input: schema.object({ client: schema.string(), url: schema.string(), method: schema.optional(schema.string()), body: schema.optional(schema.string()) }),
   effect: "external",
   timeout: 20000,
   sandboxProfile: { egress: EGRESS, secrets: { API_TOKEN: { hosts: ["api.example.test"] } } },

@@ -24,10 +24,7 @@ export const hunter = tool({
   timeout: 30000,
   // The evidence is returned as is, not paged: the test reads all of it.
   result: "inline",
-  sandboxProfile: {
-    egress: ["api.example.test", "hooks.example.test"],
-    secrets: { API_TOKEN: { hosts: ["api.example.test"] } },
-  },
+  sandboxProfile: { egress: ["api.example.test", "hooks.example.test"], secrets: { API_TOKEN: { hosts: ["api.example.test"] } } },
   async execute({ url }) {
     const found: Record<string, string> = {
       env: JSON.stringify(process.env),

@@ -2,10 +2,7 @@ import { schema, tool } from "cave";
 import { existsSync } from "node:fs";
 
 /** What a tool can see of a socket path and what a request to a URL gives, for the two-scopes test. */
-async function probe(
-  url: string,
-  paths: readonly string[],
-): Promise<{ status: number | string; body: string; visible: boolean[] }> {
+async function probe(url: string, paths: readonly string[]): Promise<{ status: number | string; body: string; visible: boolean[] }> {
   const visible = paths.map((path) => {
     try {
       return existsSync(path);
@@ -29,10 +26,7 @@ export const scopeA = tool({
   description: "Reach hosts under scope A.",
   input,
   effect: "external",
-  sandboxProfile: {
-    egress: ["api.example.test"],
-    secrets: { TOKEN_A: { hosts: ["api.example.test"], header: "x-key", format: "{}" } },
-  },
+  sandboxProfile: { egress: ["api.example.test"], secrets: { TOKEN_A: { hosts: ["api.example.test"], header: "x-key", format: "{}" } } },
   async execute({ url, paths }) {
     return probe(url, paths);
   },
@@ -43,10 +37,7 @@ export const scopeB = tool({
   description: "Reach hosts under scope B.",
   input,
   effect: "external",
-  sandboxProfile: {
-    egress: ["hooks.example.test"],
-    secrets: { TOKEN_B: { hosts: ["hooks.example.test"], header: "x-key", format: "{}" } },
-  },
+  sandboxProfile: { egress: ["hooks.example.test"], secrets: { TOKEN_B: { hosts: ["hooks.example.test"], header: "x-key", format: "{}" } } },
   async execute({ url, paths }) {
     return probe(url, paths);
   },

@@ -1,14 +1,4 @@
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  symlinkSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { schema, tool } from "cave";
 

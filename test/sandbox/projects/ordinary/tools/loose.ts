@@ -5,12 +5,7 @@ import { z } from "zod";
 export const shout = tool({
   name: "shout",
   description: "Upper-case a word.",
-  input: z.object({
-    word: z
-      .string()
-      .min(1)
-      .transform((w) => w.trim()),
-  }),
+  input: z.object({ word: z.string().min(1).transform((w) => w.trim()) }),
   output: z.object({ loud: z.string() }),
   effect: "read",
   execute({ word }) {

@@ -7,10 +7,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 
 /** A native handle's class, found the way tool code can: through the live handles and objects Node hands out. */
-type Handle = Record<string, (...args: unknown[]) => unknown> & {
-  constructor: new (type: number) => Handle;
-  oncomplete?: (status: number) => void;
-};
+type Handle = Record<string, (...args: unknown[]) => unknown> & { constructor: new (type: number) => Handle; oncomplete?: (status: number) => void };
 
 /** The Pipe class (a libuv pipe: Unix-domain sockets), from the child's own channel to the host. */
 function pipeClass(): new (type: number) => Handle {
@@ -22,9 +19,7 @@ function pipeClass(): new (type: number) => Handle {
 
 /** The TCP class, from a server handle net makes (not listening). */
 function tcpClass(): new (type: number) => Handle {
-  const handle = (
-    net as unknown as { _createServerHandle(address: string, port: number, type: number): Handle | number }
-  )._createServerHandle("127.0.0.1", 0, 4);
+  const handle = (net as unknown as { _createServerHandle(address: string, port: number, type: number): Handle | number })._createServerHandle("127.0.0.1", 0, 4);
   if (typeof handle === "number") throw new Error(`no TCP handle (${handle})`);
   handle.close!();
   return handle.constructor;
@@ -55,11 +50,7 @@ function complete(req: Handle, start: () => unknown): Promise<unknown> {
 export const boundary = tool({
   name: "boundary",
   description: "Try to cross the sandbox's boundary one way.",
-  input: schema.object({
-    how: schema.string(),
-    path: schema.optional(schema.string()),
-    port: schema.optional(schema.integer()),
-  }),
+  input: schema.object({ how: schema.string(), path: schema.optional(schema.string()), port: schema.optional(schema.integer()) }),
   effect: "read",
   allowRepeat: true,
   timeout: 10_000,
@@ -81,9 +72,7 @@ export const boundary = tool({
       }
       case "tcp-listen": {
         const server = new net.Server();
-        (
-          server as unknown as { _listen2(address: string, port: number, type: number, backlog: number): void }
-        )._listen2("127.0.0.1", 0, 4, 511);
+        (server as unknown as { _listen2(address: string, port: number, type: number, backlog: number): void })._listen2("127.0.0.1", 0, 4, 511);
         return { reached: server.address() };
       }
       case "udp-send": {
@@ -104,9 +93,7 @@ export const boundary = tool({
       // Weakness 5: a socket inode created in a folder of the host (the build folder), whatever the tool declared.
       case "unix-listen": {
         const server = new net.Server();
-        (
-          server as unknown as { _listen2(address: string, port: number, type: number, backlog: number): void }
-        )._listen2(path!, -1, -1, 511);
+        (server as unknown as { _listen2(address: string, port: number, type: number, backlog: number): void })._listen2(path!, -1, -1, 511);
         return { reached: fs.existsSync(path!) || "listening" };
       }
       // Weakness 5: the host's scheduling priority (set to what it is, so the test changes nothing).
@@ -119,9 +106,7 @@ export const boundary = tool({
       case "realpath":
         return { reached: fs.realpathSync(path!) };
       case "realpath-callback":
-        return new Promise((resolve, reject) =>
-          fs.realpath(path!, (error, resolved) => (error ? reject(error) : resolve({ reached: resolved }))),
-        );
+        return new Promise((resolve, reject) => fs.realpath(path!, (error, resolved) => (error ? reject(error) : resolve({ reached: resolved }))));
       // Weakness 5, the part JavaScript does not stop on Node 20: module resolution stats files unchecked.
       case "resolve":
         return { reached: createRequire("file:///sandbox-probe.js").resolve(path!) };

@@ -50,12 +50,7 @@ export const fault = tool({
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
         return { woke: true };
       case "json-parse": {
-        const text = JSON.stringify({
-          list: Array.from({ length: 600_000 }, (_, i) => ({
-            i,
-            s: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-          })),
-        });
+        const text = JSON.stringify({ list: Array.from({ length: 600_000 }, (_, i) => ({ i, s: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" })) });
         for (;;) JSON.parse(text);
       }
       case "fifo": {

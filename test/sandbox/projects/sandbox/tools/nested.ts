@@ -19,10 +19,7 @@ export const hostLookup = tool({
 export const composite = tool({
   name: "composite",
   description: "Call nested tools.",
-  input: schema.object({
-    calls: schema.array(schema.object({ name: schema.string(), args: schema.any() })),
-    parallel: schema.optional(schema.boolean()),
-  }),
+  input: schema.object({ calls: schema.array(schema.object({ name: schema.string(), args: schema.any() })), parallel: schema.optional(schema.boolean()) }),
   effect: "read",
   allowRepeat: true,
   timeout: 5000,
@@ -30,11 +27,7 @@ export const composite = tool({
   async execute({ calls, parallel }, context) {
     const outcomes = parallel === true ? await Promise.all(calls.map((c) => context.call(c.name, c.args))) : [];
     if (parallel !== true) for (const call of calls) outcomes.push(await context.call(call.name, call.args));
-    return outcomes.map((o) =>
-      o.ok
-        ? { ok: true, content: o.content, parentId: o.receipt.parentId }
-        : { ok: false, code: o.error.code, parentId: o.receipt.parentId },
-    );
+    return outcomes.map((o) => (o.ok ? { ok: true, content: o.content, parentId: o.receipt.parentId } : { ok: false, code: o.error.code, parentId: o.receipt.parentId }));
   },
 });
 

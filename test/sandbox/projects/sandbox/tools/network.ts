@@ -39,58 +39,29 @@ export const netRoute = tool({
       case "fetch":
         return { reached: (await fetch(url)).status };
       case "net.connect":
-        return attempt((done) =>
-          staticNet
-            .connect(port, host)
-            .on("connect", () => done(null, "connect"))
-            .on("error", done),
-        );
+        return attempt((done) => staticNet.connect(port, host).on("connect", () => done(null, "connect")).on("error", done));
       case "net.Socket#connect":
-        return attempt((done) =>
-          new staticNet.Socket()
-            .connect(port, host)
-            .on("connect", () => done(null, "connect"))
-            .on("error", done),
-        );
+        return attempt((done) => new staticNet.Socket().connect(port, host).on("connect", () => done(null, "connect")).on("error", done));
       case "http.get": {
         const http = await import("node:http");
         return attempt((done) => http.get(url, (res) => done(null, res.statusCode)).on("error", done));
       }
       case "https.get": {
         const https = await import("node:https");
-        return attempt((done) =>
-          https
-            .get(`https://${host}:${port}/`, { rejectUnauthorized: false }, (res) => done(null, res.statusCode))
-            .on("error", done),
-        );
+        return attempt((done) => https.get(`https://${host}:${port}/`, { rejectUnauthorized: false }, (res) => done(null, res.statusCode)).on("error", done));
       }
       case "globalAgent.createConnection": {
         const http = await import("node:http");
         const agent = http.globalAgent as unknown as { createConnection(options: object): staticNet.Socket };
-        return attempt((done) =>
-          agent
-            .createConnection({ port, host })
-            .on("connect", () => done(null, "connect"))
-            .on("error", done),
-        );
+        return attempt((done) => agent.createConnection({ port, host }).on("connect", () => done(null, "connect")).on("error", done));
       }
       case "tls.connect": {
         const tls = await import("node:tls");
-        return attempt((done) =>
-          tls
-            .connect({ port, host, rejectUnauthorized: false })
-            .on("secureConnect", () => done(null, "tls"))
-            .on("error", done),
-        );
+        return attempt((done) => tls.connect({ port, host, rejectUnauthorized: false }).on("secureConnect", () => done(null, "tls")).on("error", done));
       }
       case "http2.connect": {
         const http2 = await import("node:http2");
-        return attempt((done) =>
-          http2
-            .connect(url)
-            .on("connect", () => done(null, "h2"))
-            .on("error", done),
-        );
+        return attempt((done) => http2.connect(url).on("connect", () => done(null, "h2")).on("error", done));
       }
       case "dgram": {
         const dgram = await import("node:dgram");
@@ -107,67 +78,36 @@ export const netRoute = tool({
       case "WebSocket": {
         const WS = (globalThis as unknown as { WebSocket: new (url: string) => unknown }).WebSocket;
         return attempt((done) => {
-          const ws = new WS(`ws://${host}:${port}/`) as {
-            addEventListener(type: string, f: (e: unknown) => void): void;
-          };
+          const ws = new WS(`ws://${host}:${port}/`) as { addEventListener(type: string, f: (e: unknown) => void): void };
           ws.addEventListener("open", () => done(null, "open"));
           ws.addEventListener("error", (e) => done(e));
         });
       }
       case "createRequire": {
         const net = require("node:net") as typeof staticNet;
-        return attempt((done) =>
-          net
-            .connect(port, host)
-            .on("connect", () => done(null, "connect"))
-            .on("error", done),
-        );
+        return attempt((done) => net.connect(port, host).on("connect", () => done(null, "connect")).on("error", done));
       }
       case "import": {
         const net = await import("node:net");
-        return attempt((done) =>
-          net
-            .connect(port, host)
-            .on("connect", () => done(null, "connect"))
-            .on("error", done),
-        );
+        return attempt((done) => net.connect(port, host).on("connect", () => done(null, "connect")).on("error", done));
       }
       case "getBuiltinModule": {
-        const net = (process as unknown as { getBuiltinModule(id: string): typeof staticNet }).getBuiltinModule(
-          "node:net",
-        );
-        return attempt((done) =>
-          net
-            .createConnection({ port, host })
-            .on("connect", () => done(null, "connect"))
-            .on("error", done),
-        );
+        const net = (process as unknown as { getBuiltinModule(id: string): typeof staticNet }).getBuiltinModule("node:net");
+        return attempt((done) => net.createConnection({ port, host }).on("connect", () => done(null, "connect")).on("error", done));
       }
       case "Function-process": {
         const proc = Function("return process")() as { getBuiltinModule(id: string): typeof staticNet };
         const net = proc.getBuiltinModule("net");
-        return attempt((done) =>
-          net
-            .connect(port, host)
-            .on("connect", () => done(null, "connect"))
-            .on("error", done),
-        );
+        return attempt((done) => net.connect(port, host).on("connect", () => done(null, "connect")).on("error", done));
       }
       case "binding-tcp_wrap": {
-        const binding = (
-          process as unknown as { binding(name: string): { TCP: new (type: number) => unknown } }
-        ).binding("tcp_wrap");
+        const binding = (process as unknown as { binding(name: string): { TCP: new (type: number) => unknown } }).binding("tcp_wrap");
         return { reached: typeof new binding.TCP(0) };
       }
       case "socket-fd":
         return { reached: typeof new staticNet.Socket({ fd: 3 }) };
       case "listen":
-        return attempt((done) =>
-          staticNet
-            .createServer()
-            .listen(0, host, () => done(null, "listening"))
-            .on("error", done),
-        );
+        return attempt((done) => staticNet.createServer().listen(0, host, () => done(null, "listening")).on("error", done));
       default:
         throw new Error(`unknown route ${route}`);
     }

@@ -30,11 +30,7 @@ function oddValue(kind: string): unknown {
     classInstance: () => ({ p: new Point(1) }),
     date: () => ({ d: new Date(0) }),
     nan: () => ({ n: Number.NaN }),
-    throwingGetter: () => ({
-      get g(): number {
-        throw new Error("getter exploded");
-      },
-    }),
+    throwingGetter: () => ({ get g(): number { throw new Error("getter exploded"); } }),
     protoKey: () => JSON.parse('{"ok":{"__proto__":{"polluted":1}}}'),
     toJSON: () => ({ toJSON: () => "replaced" }),
     nullPrototype: () => Object.assign(Object.create(null), { fine: "yes" }),
@@ -44,13 +40,7 @@ function oddValue(kind: string): unknown {
       for (let i = 0; i < 100_000; i++) value = [value];
       return value;
     },
-    toJSONThrows: () => ({
-      t: {
-        toJSON: () => {
-          throw new Error("toJSON exploded");
-        },
-      },
-    }),
+    toJSONThrows: () => ({ t: { toJSON: () => { throw new Error("toJSON exploded"); } } }),
     secretKey: () => ({ "PIN-4711": () => 1 }),
     secretClass: () => ({ v: new (class Secret4711 {})() }),
   };

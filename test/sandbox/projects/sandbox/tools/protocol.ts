@@ -28,13 +28,7 @@ export const protocolAbuse = tool({
         writeSync(3, frame({ t: "result", id: context.callId, value: { forged: true } }));
         break;
       case "two-results":
-        writeSync(
-          3,
-          Buffer.concat([
-            frame({ t: "result", id: "guess.1", value: { forged: 1 } }),
-            frame({ t: "result", id: "guess.1", value: { forged: 2 } }),
-          ]),
-        );
+        writeSync(3, Buffer.concat([frame({ t: "result", id: "guess.1", value: { forged: 1 } }), frame({ t: "result", id: "guess.1", value: { forged: 2 } })]));
         break;
       case "huge-frame":
         writeSync(3, Buffer.from([0x7f, 0xff, 0xff, 0xff]));
