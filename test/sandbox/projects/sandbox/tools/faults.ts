@@ -112,6 +112,25 @@ export const bomb = tool({
   },
 });
 
+/**
+ * The output floods, with a timeout far past what writing them takes: the child caps what leaves it, but on a loaded
+ * machine writing 128 MB into the cap's observer can outlast fault's 1.5 s and end as TIMEOUT, which is not what the
+ * flood tests are about (the host draining and discarding, and the next call working).
+ */
+export const flood = tool({
+  name: "flood",
+  description: "Write 128 MB to stdout or stderr.",
+  input: schema.object({ kind: schema.string() }),
+  effect: "read",
+  allowRepeat: true,
+  timeout: 30_000,
+  execute({ kind }) {
+    const stream = kind === "stdout-flood" ? process.stdout : process.stderr;
+    for (let i = 0; i < 2000; i++) stream.write((kind === "stdout-flood" ? "x" : "y").repeat(64 * 1024));
+    return { flooded: kind === "stdout-flood" ? "stdout" : "stderr" };
+  },
+});
+
 /** Row 8's tool: a 200 ms timeout. */
 export const spin = tool({
   name: "spin",
