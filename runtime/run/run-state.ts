@@ -17,7 +17,7 @@ export class RunState {
   startedAt = performance.now();
   /** Calls that passed the budget stage, nested ones included. */
   calls = 0;
-  /** Repeat-guard key (tool and argument hash) → the call that holds it. */
+  /** Repeat-guard key (tool and argument hash) -> the call that holds it. */
   readonly repeats = new Map<string, RepeatHolder>();
   /** This run's own circuit breakers, made at its first tool failure (see runtime/pipeline/breaker.ts). */
   breakers: Breakers | undefined = undefined;

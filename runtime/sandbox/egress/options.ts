@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { net } from "../builtins.js";
 import { describeValue, isOptionObject } from "../../../src/contract/options.js";
 import { checkOptions, invalidOption } from "../../options/option-checks.js";
 
@@ -38,7 +38,7 @@ export function resolveEgressOptions(options: unknown): ResolvedEgressOptions {
       if (
         match === null ||
         address === undefined ||
-        isIP(address) === 0 ||
+        net().isIP(address) === 0 ||
         (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535))
       ) {
         invalidOption(

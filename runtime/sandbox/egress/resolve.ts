@@ -1,5 +1,4 @@
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import { dns, net } from "../builtins.js";
 import { isInternalAddress } from "./addresses.js";
 import type { Refusal } from "./refusal.js";
 
@@ -23,10 +22,10 @@ export async function resolveTarget(
   const override = overrides.get(host);
   let addresses: string[];
   if (override !== undefined) addresses = [override.address];
-  else if (isIP(host) !== 0) addresses = [host];
+  else if (net().isIP(host) !== 0) addresses = [host];
   else {
     try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((found) => found.address);
+      addresses = (await dns().lookup(host, { all: true, verbatim: true })).map((found) => found.address);
     } catch (thrown) {
       const code = (thrown as NodeJS.ErrnoException).code ?? "ENOTFOUND";
       return {

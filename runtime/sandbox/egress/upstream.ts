@@ -1,8 +1,6 @@
 import type { Agent as HttpAgent, ClientRequest } from "node:http";
 import type { Agent as HttpsAgent } from "node:https";
-import { isIP } from "node:net";
-import { rootCertificates } from "node:tls";
-import { http, https } from "../builtins.js";
+import { http, https, net, tls } from "../builtins.js";
 
 /** The broker's keep-alive connections upstream, shared by every channel of a dispatcher (the policy is checked per request, before a connection is chosen). */
 export interface UpstreamAgents {
@@ -41,7 +39,7 @@ export function openUpstream(
     ...common,
     agent: agents.https,
     // SNI and the certificate check use the host's name; an IP literal host is checked against the certificate's IP names.
-    servername: isIP(target.host) === 0 ? target.host : undefined,
-    ca: target.ca.length === 0 ? undefined : [...rootCertificates, ...target.ca],
+    servername: net().isIP(target.host) === 0 ? target.host : undefined,
+    ca: target.ca.length === 0 ? undefined : [...tls().rootCertificates, ...target.ca],
   });
 }
