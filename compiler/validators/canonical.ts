@@ -37,11 +37,13 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
  * The source of a module fragment exporting `canonical(value, maxBytes)`, the canonical-JSON serializer of one
  * schema, or undefined when the schema's shape is not fixed at build time (open objects, `any`, unions of
  * objects, references): those values take the runtime's general walk (runtime/pipeline/json-data.ts). `canonical`
- * reads each property of a value of the schema's shape exactly once and returns `{ text, value }`: a detached
- * copy (keys in the value's own order) and its RFC 8785 text, written by one native JSON.stringify of a twin
- * whose closed objects have their keys inserted in code-unit order (known here, so nothing is sorted; the twin is
- * the copy itself where the value's keys were already in that order); the same bytes and the same copy as the
- * general walk (test/runtime/canonical-differential.test.ts). It
+ * reads each property of a value of the schema's shape exactly once and returns `{ value, sorted, bytes }`: a
+ * detached copy (keys in the value's own order), a second detached copy whose closed objects have their keys
+ * inserted in code-unit order (known here, so nothing is sorted), of which one native JSON.stringify is the RFC 8785
+ * text, and a lower bound of that text's UTF-8 bytes. The twin shares no object with the copy: the runtime writes
+ * the text only when something reads it (a receipt's hash, a result plan), and the copy may have been changed by
+ * then by whoever received it. The same decision, bytes and copy as the general walk
+ * (test/runtime/canonical-differential.test.ts). It
  * returns undefined, having changed nothing, for anything else: a value of another shape, an extra key, a class
  * instance, a Symbol key, a lone surrogate, a non-finite number, more than `maxBytes` of strings and items, a getter
  * that starts another walk. The general walk then decides, and every such value is one it refuses.
@@ -80,8 +82,10 @@ function emitModule(gen: CodeGen, shape: Shape): void {
       () => {
         const copy = gen.const("copy", _`${root}(${value})`);
         // The twin's objects are fresh plain objects with their keys inserted in code-unit order (no
-        // array-index key: shapeOf), so JSON.stringify writes exactly the RFC 8785 text.
-        gen.return(_`${copy} === ${state.fail} ? undefined : { text: JSON.stringify(${state.twin}), value: ${copy} }`);
+        // array-index key: shapeOf), so JSON.stringify of it is exactly the RFC 8785 text.
+        gen.return(
+          _`${copy} === ${state.fail} ? undefined : { value: ${copy}, sorted: ${state.twin}, bytes: ${state.n} }`,
+        );
       },
       // A getter or proxy trap threw: the general walk reports it.
       () => gen.return(_`undefined`),
@@ -101,14 +105,14 @@ interface EmitState {
   readonly busy: Name;
   /** What a node function returns for a value it does not take. */
   readonly fail: Name;
-  /** Set by every node function that returns a copy: its twin with keys in code-unit order (the copy itself where it already is). */
+  /** Set by every node function that returns a copy: its twin with keys in code-unit order, sharing no object with the copy. */
   readonly twin: Name;
 }
 
 /**
  * Emits the function that checks and copies a value of `shape` and returns its name. The function returns the
- * copy (keys in the value's own order, as the general walk's copy) and leaves its sorted twin in `twin`, or
- * returns FAIL.
+ * copy (keys in the value's own order, as the general walk's copy) and leaves its sorted twin in `twin` (a leaf is
+ * its own twin), or returns FAIL.
  */
 function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
   const fn = gen.name("s");
@@ -130,24 +134,21 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
       const length = gen.const("len", _`${v}.length`);
       addBytes(gen, state, _`2 + ${length}`);
       const copy = gen.const("c", _`new Array(${length})`);
-      // The twin array, made only once an item's twin differs from its copy.
-      const twin = item === undefined ? undefined : gen.let("tw");
+      const twin = gen.const("tw", _`new Array(${length})`);
       gen.forRange("i", 0, length, (i) => {
         const x = gen.const("x", _`${v}[${i}]`);
         if (item === undefined) {
           checkLeaf(gen, state, (shape.items as Extract<Shape, { kind: "leaf" }>).types, x);
           gen.assign(_`${copy}[${i}]`, x);
+          gen.assign(_`${twin}[${i}]`, x);
         } else {
           const y = gen.const("y", _`${item}(${x})`);
           gen.if(_`${y} === ${state.fail}`, () => gen.return(state.fail));
           gen.assign(_`${copy}[${i}]`, y);
-          gen.if(and(_`${twin!} === undefined`, _`${state.twin} !== ${y}`), () =>
-            gen.assign(twin!, _`${copy}.slice(0, ${i})`),
-          );
-          gen.if(_`${twin!} !== undefined`, () => gen.code(_`${twin!}.push(${state.twin})`));
+          gen.assign(_`${twin}[${i}]`, state.twin);
         }
       });
-      gen.assign(state.twin, twin === undefined ? copy : _`${twin} === undefined ? ${copy} : ${twin}`);
+      gen.assign(state.twin, twin);
       gen.return(copy);
     });
     return fn;
@@ -164,11 +165,8 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
     const keys = gen.const("keys", _`Object.keys(${v})`);
     addBytes(gen, state, _`2 + ${keys}.length`);
     const copy = gen.const("c", _`{}`);
-    // Each known key's twin value, by slot; whether the keys came in code-unit order and every child's twin is its copy.
+    // Each known key's twin value, by slot.
     const slots = shape.properties.map(([key]) => [key, gen.let("m")] as const);
-    const rank = rankOf(shape.properties.map(([key]) => key));
-    const previous = gen.let("prev", -1);
-    const same = gen.let("same", true);
     gen.forRange("i", 0, _`${keys}.length`, (i) => {
       if (shape.properties.length === 0) {
         gen.return(state.fail);
@@ -181,9 +179,6 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
         else gen.elseIf(branch);
         addBytes(gen, state, _`${key.length + 3}`, false);
         const slot = slots[index]![1];
-        const position = rank.get(key)!;
-        gen.if(_`${previous} > ${position}`, () => gen.assign(same, false));
-        gen.assign(previous, position);
         const x = gen.const("x", _`${v}[${key}]`);
         if (child.kind === "leaf") {
           checkLeaf(gen, state, child.types, x);
@@ -194,16 +189,11 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
           gen.if(_`${y} === ${state.fail}`, () => gen.return(state.fail));
           gen.assign(_`${copy}[${key}]`, y);
           gen.assign(slot, state.twin);
-          gen.if(_`${state.twin} !== ${y}`, () => gen.assign(same, false));
         }
       });
       gen.else();
       gen.return(state.fail);
       gen.endIf();
-    });
-    gen.if(same, () => {
-      gen.assign(state.twin, copy);
-      gen.return(copy);
     });
     // The twin: a fresh object with the keys inserted in code-unit order, the order of the canonical text.
     const twin = gen.const("t", _`{}`);
@@ -213,11 +203,6 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
     gen.return(copy);
   });
   return fn;
-}
-
-/** Each key's position in code-unit order. */
-function rankOf(keys: readonly string[]): Map<string, number> {
-  return new Map([...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((key, i) => [key, i]));
 }
 
 /** The lower bound on bytes the general walk keeps (runtime/pipeline/json-data.ts), so a huge value is given up early. */

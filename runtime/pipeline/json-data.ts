@@ -11,11 +11,19 @@ import {
 // The kinds of problem and their words are shared with the sandbox child (one module, in the child's folder).
 export type { DataProblem };
 
-/** A detached plain-JSON copy of a value with its canonical text, size and hash. */
+/**
+ * A detached plain-JSON copy of a value with its canonical text, size and hash. The text, size and hash are worked
+ * out when first read, from a sorted twin the snapshot keeps to itself (no part of it is `value`, which the tool or
+ * the caller receives and may change): they are the value's as it was when the snapshot was taken, whenever they
+ * are read. Most calls read none of them until a receipt's hash is asked for (docs/decisions.md, "Canonical text and
+ * hashes on first read").
+ */
 export interface DataSnapshot {
   readonly ok: true;
   readonly value: unknown;
   readonly bytes: number;
+  /** An upper bound of `bytes` known without writing the text (`bytes` itself once it is known). */
+  readonly bytesAtMost: number;
   readonly sha256: string;
   /** The canonical JSON that `sha256` hashes (result plans page and store exactly this text). */
   readonly text: string;
@@ -43,7 +51,7 @@ export { MAX_JSON_DEPTH };
 export type CanonicalSerializer = (
   value: unknown,
   maxBytes: number,
-) => { readonly text: string; readonly value: unknown } | undefined;
+) => { readonly value: unknown; readonly sorted: unknown; readonly bytes: number } | undefined;
 
 /**
  * Copies a value as plain JSON data, or says exactly why it is not: functions, Symbols, BigInt,
@@ -59,22 +67,16 @@ export type CanonicalSerializer = (
 export function snapshotJson(value: unknown, maxBytes: number, shaped?: CanonicalSerializer): SnapshotResult {
   if (shaped !== undefined && !prototypesPatched()) {
     const fast = shaped(value, maxBytes);
-    if (fast !== undefined) {
-      const bytes = Buffer.byteLength(fast.text);
-      if (bytes <= maxBytes) return { ok: true, value: fast.value, bytes, sha256: sha256(fast.text), text: fast.text };
-    }
+    if (fast !== undefined) return withinCap(new Snapshot(fast.value, fast.sorted, false, fast.bytes), maxBytes);
   }
   // One walker is reused (calls are frequent and it holds no state between walks); a getter that
   // starts another snapshot while one is running gets its own.
   const walker = idle.busy ? new Walker() : idle;
   walker.start(maxBytes);
-  let copy: unknown;
-  let sorted: unknown;
-  let general: boolean;
+  let snapshot: Snapshot;
   try {
-    copy = walker.walk(value, "");
-    sorted = walker.sorted;
-    general = walker.general;
+    const copy = walker.walk(value, "");
+    snapshot = new Snapshot(copy, walker.sorted, walker.general, walker.bytes);
   } catch (thrown) {
     if (thrown === TOO_LARGE) return { ok: false, problem: { kind: "too-large", bytes: walker.bytes } };
     if (thrown === TOO_DEEP) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_JSON_DEPTH } };
@@ -84,14 +86,71 @@ export function snapshotJson(value: unknown, maxBytes: number, shaped?: Canonica
   } finally {
     walker.finish();
   }
-  // `sorted` is plain JSON data with every object's keys in code-unit order, so JSON.stringify writes
-  // exactly canonicalJson's bytes (the reasoning of canonicalJson's own fast path); the rare values it
-  // cannot stand for (array-index keys, a patched prototype) take canonicalJson itself. Both recurse,
-  // safely: nothing deeper than MAX_JSON_DEPTH got here.
-  const text = general || prototypesPatched() ? canonicalJson(copy) : JSON.stringify(sorted);
-  const bytes = Buffer.byteLength(text);
-  if (bytes > maxBytes) return { ok: false, problem: { kind: "too-large", bytes } };
-  return { ok: true, value: copy, bytes, sha256: sha256(text), text };
+  return withinCap(snapshot, maxBytes);
+}
+
+/**
+ * What a walk counts (a string's length, one per number) is a lower bound of the text's UTF-8 bytes, and each
+ * counted unit stands for at most 24 bytes of it: a string's code unit for at most 6 (a `\u001f` escape), a number
+ * for at most 24 (`-1.7976931348623157e+308`). So a value counted under a 24th of the cap is within it without its
+ * text; any other has its text written now and measured exactly.
+ */
+const MAX_BYTES_PER_COUNTED = 24;
+
+function withinCap(snapshot: Snapshot, maxBytes: number): SnapshotResult {
+  if (snapshot.bytesAtMost <= maxBytes) return snapshot;
+  const bytes = snapshot.bytes;
+  return bytes > maxBytes ? { ok: false, problem: { kind: "too-large", bytes } } : snapshot;
+}
+
+class Snapshot implements DataSnapshot {
+  readonly ok = true as const;
+  /** The sorted twin until the text is written. */
+  #sorted: unknown;
+  readonly #general: boolean;
+  #text: string | undefined = undefined;
+  #bytes = -1;
+  #sha256: string | undefined = undefined;
+  /** What the walk counted: a lower bound of the text's bytes (see MAX_BYTES_PER_COUNTED). */
+  readonly #counted: number;
+
+  constructor(
+    readonly value: unknown,
+    sorted: unknown,
+    general: boolean,
+    counted: number,
+  ) {
+    this.#sorted = sorted;
+    this.#general = general;
+    this.#counted = counted;
+  }
+
+  get bytesAtMost(): number {
+    return this.#bytes >= 0 ? this.#bytes : this.#counted * MAX_BYTES_PER_COUNTED;
+  }
+
+  get text(): string {
+    if (this.#text === undefined) {
+      // `sorted` is plain JSON data with every object's keys in code-unit order, so JSON.stringify writes exactly
+      // canonicalJson's bytes (the reasoning of canonicalJson's own fast path); the rare values it cannot stand for
+      // (array-index keys, a patched prototype) take canonicalJson itself. Both recurse, safely: nothing deeper than
+      // MAX_JSON_DEPTH got here.
+      const sorted = this.#sorted;
+      this.#text = this.#general || prototypesPatched() ? canonicalJson(sorted) : JSON.stringify(sorted);
+      this.#sorted = undefined;
+    }
+    return this.#text;
+  }
+
+  get bytes(): number {
+    if (this.#bytes < 0) this.#bytes = Buffer.byteLength(this.text);
+    return this.#bytes;
+  }
+
+  get sha256(): string {
+    if (this.#sha256 === undefined) this.#sha256 = sha256(this.text);
+    return this.#sha256;
+  }
 }
 
 /**
@@ -144,14 +203,14 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
 
 /**
  * Walks a value once, building its detached copy (keys in their original order: the copy is what the
- * tool or the caller gets) and, from the same reads, a sorted twin for the canonical text: the copy
- * itself where keys are already in code-unit order, new objects with the keys inserted in that order
- * where they are not.
+ * tool or the caller gets) and, from the same reads, a sorted twin for the canonical text: a second
+ * detached copy with each object's keys inserted in code-unit order, sharing nothing with the first
+ * (the text may be written after the copy was changed by whoever received it).
  */
 class Walker {
   bytes = 0;
   busy = false;
-  /** The sorted twin of the last value walk() returned. */
+  /** The sorted twin of the last value walk() returned (a leaf is its own twin). */
   sorted: unknown = undefined;
   /** The twin cannot stand for the canonical text (an array-index key out of order). */
   general = false;
@@ -245,17 +304,14 @@ class Walker {
     if (Object.getPrototypeOf(array) !== Array.prototype) this.fail(NOT_DATA.arraySubclass);
     this.add(2 + array.length);
     const copy = new Array<unknown>(array.length);
-    let twin: unknown[] | undefined;
+    const twin = new Array<unknown>(array.length);
     for (let i = 0; i < array.length; i++) {
       this.segments.push(i);
-      const item = this.walk(array[i], "");
-      copy[i] = item;
-      const sorted = this.sorted;
-      if (twin === undefined && sorted !== item) twin = copy.slice(0, i);
-      if (twin !== undefined) twin.push(sorted);
+      copy[i] = this.walk(array[i], "");
+      twin[i] = this.sorted;
       this.segments.pop();
     }
-    this.sorted = twin ?? copy;
+    this.sorted = twin;
     return copy;
   }
 
@@ -266,8 +322,8 @@ class Walker {
     const keys = Object.keys(object);
     this.add(2 + keys.length);
     const copy: Record<string, unknown> = {};
-    // Twins of the values, only once one differs from its copy.
-    let twins: unknown[] | undefined;
+    // The twin in the value's key order; rebuilt in code-unit order below if that differs.
+    let twin: Record<string, unknown> = {};
     let inOrder = true;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
@@ -278,28 +334,17 @@ class Walker {
       if (!(k as string & { isWellFormed(): boolean }).isWellFormed()) this.fail(NOT_DATA.loneSurrogateKey);
       this.add(k.length + 3);
       if (i > 0 && !(keys[i - 1]! < k)) inOrder = false;
-      const item = this.walk((object as Record<string, unknown>)[k], k);
-      copy[k] = item;
-      const sorted = this.sorted;
-      if (twins === undefined && sorted !== item) {
-        twins = [];
-        for (let j = 0; j < i; j++) twins.push(copy[keys[j]!]);
-      }
-      if (twins !== undefined) twins.push(sorted);
+      copy[k] = this.walk((object as Record<string, unknown>)[k], k);
+      twin[k] = this.sorted;
       this.segments.pop();
     }
-    if (inOrder && twins === undefined) {
-      this.sorted = copy;
-      return copy;
-    }
-    // V8 puts array-index keys first in numeric order whatever the insertion order, so such an object
-    // cannot be written in code-unit order by JSON.stringify.
-    if (!inOrder && keys.some(isArrayIndex)) this.general = true;
-    const order = inOrder ? undefined : sortedOrder(keys);
-    const twin: Record<string, unknown> = {};
-    for (let n = 0; n < keys.length; n++) {
-      const i = order === undefined ? n : order[n]!;
-      twin[keys[i]!] = twins === undefined ? copy[keys[i]!] : twins[i];
+    if (!inOrder) {
+      // V8 puts array-index keys first in numeric order whatever the insertion order, so such an object
+      // cannot be written in code-unit order by JSON.stringify.
+      if (keys.some(isArrayIndex)) this.general = true;
+      const unsorted = twin;
+      twin = {};
+      for (const i of sortedOrder(keys)) twin[keys[i]!] = unsorted[keys[i]!];
     }
     this.sorted = twin;
     return copy;

@@ -9,21 +9,7 @@ export const NO_JSON_SHA256 = sha256("");
 
 /** Stage 10, receipt: every call, nested and refused ones included, yields one; the sink has it before the outcome is returned. */
 export function receipt(state: CallState, end: Success | Failure): CallOutcome | Promise<CallOutcome> {
-  const fields = {
-    callId: state.callId,
-    parentId: state.parent === null ? null : state.parent.callId,
-    runId: state.run.id,
-    correlationId: state.parent === null ? (state.options.correlationId ?? null) : null,
-    tool: state.name,
-    lockIntegrity: state.engine.lock.integrity,
-    argsSha256: state.args$ === undefined ? NO_JSON_SHA256 : state.args$.sha256,
-    resultSha256: end.ok === true ? end.resultSha256 : null,
-    outcome: end.ok === true ? "ok" : end.code,
-    effectUnknown: state.effectUnknown,
-    durationMs: Math.round((performance.now() - state.startedAt) * 1000) / 1000,
-    // Only a call that reached its dispatcher ran tool code under anything.
-    isolation: state.dispatched ? (state.dispatcher?.isolation?.() ?? null) : null,
-  } as const;
+  const fields = receiptFields(state, end);
   // What the broker served by now (a deadline kills the child, and so cuts its requests, before this runs). No
   // spread of an empty object for the calls without egress (most): one object fewer per call.
   const record: Receipt = Object.freeze(
@@ -46,6 +32,75 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
   }
   return recorded(pending, outcome, holder);
 }
+
+/**
+ * The receipt's fields. The two hashes are read from the call's snapshots when first asked for (a sink, a journal, the
+ * caller): a snapshot keeps a private copy of what the call received or returned, so the hash is that of the exact
+ * bytes at the time of the call whenever it is read, and a call whose receipt nobody reads pays for no hashing
+ * (docs/decisions.md, "Canonical text and hashes on first read"). They are own enumerable accessors (JSON.stringify,
+ * structuredClone, spreads and Object.keys see them as the other fields, in the same place) whose getters are shared by
+ * every receipt: a getter written in an object literal would be a new closure per receipt, and so a new hidden class
+ * per receipt, which cost more than the hashing.
+ */
+function receiptFields(state: CallState, end: Success | Failure): Receipt {
+  const fields: Record<string, unknown> = {
+    callId: state.callId,
+    parentId: state.parent === null ? null : state.parent.callId,
+    runId: state.run.id,
+    correlationId: state.parent === null ? (state.options.correlationId ?? null) : null,
+    tool: state.name,
+    lockIntegrity: state.engine.lock.integrity,
+  };
+  const pending: PendingHashes = {
+    args: state.args$,
+    argsSha256: state.args$ === undefined ? NO_JSON_SHA256 : undefined,
+    result: end.ok === true ? end.result : undefined,
+    resultSha256: end.ok === true ? undefined : null,
+  };
+  Object.defineProperty(fields, PENDING, { value: pending });
+  Object.defineProperty(fields, "argsSha256", ARGS_SHA256);
+  Object.defineProperty(fields, "resultSha256", RESULT_SHA256);
+  fields.outcome = end.ok === true ? "ok" : end.code;
+  fields.effectUnknown = state.effectUnknown;
+  fields.durationMs = Math.round((performance.now() - state.startedAt) * 1000) / 1000;
+  // Only a call that reached its dispatcher ran tool code under anything.
+  fields.isolation = state.dispatched ? (state.dispatcher?.isolation?.() ?? null) : null;
+  return fields as unknown as Receipt;
+}
+
+/** A receipt's hashes until read: the snapshots, let go of once their hash is known. */
+interface PendingHashes {
+  args: { readonly sha256: string } | undefined;
+  argsSha256: string | undefined;
+  result: { readonly sha256: string } | undefined;
+  resultSha256: string | null | undefined;
+}
+
+const PENDING = Symbol("cave.receipt.pendingHashes");
+
+const ARGS_SHA256: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { readonly [PENDING]: PendingHashes }): string {
+    const pending = this[PENDING];
+    if (pending.argsSha256 === undefined) {
+      pending.argsSha256 = pending.args!.sha256;
+      pending.args = undefined;
+    }
+    return pending.argsSha256;
+  },
+};
+
+const RESULT_SHA256: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { readonly [PENDING]: PendingHashes }): string | null {
+    const pending = this[PENDING];
+    if (pending.resultSha256 === undefined) {
+      pending.resultSha256 = pending.result!.sha256;
+      pending.result = undefined;
+    }
+    return pending.resultSha256;
+  },
+};
 
 function outcomeOf(state: CallState, end: Success | Failure, record: Receipt): CallOutcome {
   const logs = state.logs;

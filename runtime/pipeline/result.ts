@@ -12,7 +12,7 @@ import type { CallState, Failure, Success } from "./state.js";
  */
 export function result(state: CallState, data: DataSnapshot): Success | Failure | Promise<Success | Failure> {
   const plan = state.tool!.result.plan;
-  if (inlineUncounted(plan, data.bytes)) return { ok: true, content: data.value, resultSha256: data.sha256 };
+  if (inlineUncounted(plan, data)) return { ok: true, content: data.value, result: data };
   return applyPlan(state, data);
 }
 
@@ -22,9 +22,11 @@ export function result(state: CallState, data: DataSnapshot): Success | Failure 
  * bytes, since every token covers at least one byte. A plan pinned to another tokenizer goes to apply,
  * which refuses it.
  */
-function inlineUncounted(plan: ResultPlan, bytes: number): boolean {
+function inlineUncounted(plan: ResultPlan, data: DataSnapshot): boolean {
   if (plan.strategy === "inline") return true;
-  if (plan.inlineUpToTokens === null || bytes > plan.inlineUpToTokens) return false;
+  const limit = plan.inlineUpToTokens;
+  // The bound first: most results are far under the limit, and then their text need not be written yet.
+  if (limit === null || (data.bytesAtMost > limit && data.bytes > limit)) return false;
   return (
     plan.tokenizer === null || (plan.tokenizer.id === TOKENIZER.id && plan.tokenizer.version === TOKENIZER.version)
   );
@@ -37,5 +39,5 @@ async function applyPlan(state: CallState, data: DataSnapshot): Promise<Success 
     run: state.run.id,
   });
   if (!outcome.ok) return { code: outcome.code, message: `tool "${state.name}": ${outcome.message}` };
-  return { ok: true, content: outcome.content, resultSha256: data.sha256 };
+  return { ok: true, content: outcome.content, result: data };
 }

@@ -82,9 +82,9 @@ export interface CallState {
   logs: string | undefined;
 }
 
-/** How a call ended when it succeeded: what enters context, and the hash of its canonical JSON. */
+/** How a call ended when it succeeded: what enters context, and the validated result whose hash the receipt names. */
 export interface Success {
   readonly ok: true;
   readonly content: unknown;
-  readonly resultSha256: string;
+  readonly result: { readonly sha256: string };
 }

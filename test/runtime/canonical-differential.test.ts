@@ -120,6 +120,18 @@ const nineValue = () => ({
   ],
 });
 
+/** A value of NINE's shape whose keys are all in code-unit order already. */
+const inOrder = () => ({
+  address: { city: "x", street: "y" },
+  code: "ABC-1234",
+  items: [{ id: "a", weight: 1 }],
+  name: "n",
+  price: 1,
+  priority: "low",
+  quantity: 1,
+  urgent: true,
+});
+
 describe("build-time canonical serializers agree with the general walk", () => {
   it("takes a value of the schema's shape in one pass: same bytes, hash and copy (the caller's key order kept)", async () => {
     const nine = await serializerOf(NINE);
@@ -127,17 +139,7 @@ describe("build-time canonical serializers agree with the general walk", () => {
     const copy = snapshotJson(nineValue(), 1_000_000, nine);
     expect(copy.ok && Object.keys(copy.value as object)).toEqual(Object.keys(nineValue()));
     expect(copy.ok && Object.keys((copy.value as { items: object[] }).items[0]!)).toEqual(["weight", "id"]);
-    // Keys already in code-unit order (the twin is the copy itself), and an order only nested objects break.
-    const inOrder = () => ({
-      address: { city: "x", street: "y" },
-      code: "ABC-1234",
-      items: [{ id: "a", weight: 1 }],
-      name: "n",
-      price: 1,
-      priority: "low",
-      quantity: 1,
-      urgent: true,
-    });
+    // Keys already in code-unit order, and an order only nested objects break.
     expect(same(nine, inOrder)).toBe("fast");
     expect(
       same(nine, () => ({
@@ -167,6 +169,20 @@ describe("build-time canonical serializers agree with the general walk", () => {
     ).toBe("fast");
     expect(same(await serializerOf(LEAF_ROOT), () => "just a string")).toBe("fast");
     expect(same(await serializerOf(ARRAY_ROOT), () => ["a", 1, 2.5e-7, "b"])).toBe("fast");
+  });
+
+  it("shares no object between the copy and the twin its text is written from, in either key order", async () => {
+    const nine = await serializerOf(NINE);
+    for (const make of [nineValue, inOrder]) {
+      const snapshot = snapshotJson(make(), 1_000_000, nine);
+      if (!snapshot.ok) throw new Error("refused");
+      const copy = snapshot.value as ReturnType<typeof inOrder>;
+      copy.items[0]!.weight = 7;
+      copy.items.push({ id: "z", weight: 0 });
+      copy.address.city = "changed";
+      copy.name = "changed";
+      expect(snapshot.text).toBe(canonicalJson(make()));
+    }
   });
 
   it("gives up on everything the general walk refuses, which then decides with its own message", async () => {

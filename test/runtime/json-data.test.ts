@@ -39,6 +39,34 @@ describe("snapshotJson", () => {
     expect(result).toMatchObject({ ok: false, problem: { kind: "too-large" } });
   });
 
+  it("keeps the text and hash of the value as it was, however the copy is changed before they are read", () => {
+    const value = { b: [{ y: 1, x: [2] }], a: { c: "é" } };
+    const expected = canonicalJson(value);
+    const snapshot = snapshotJson(value, 1_000);
+    if (!snapshot.ok) throw new Error("refused");
+    const copy = snapshot.value as { b: Array<{ y: number; x: number[] }>; a: Record<string, unknown> };
+    copy.b[0]!.x.push(3);
+    copy.b[0]!.y = 2;
+    copy.a.d = true;
+    copy.b.push({ y: 0, x: [] });
+    expect(snapshot.text).toBe(expected);
+    expect(snapshot.sha256).toBe(hashJson(value));
+    expect(snapshot.bytes).toBe(Buffer.byteLength(expected));
+  });
+
+  it("measures the cap exactly whether or not the walk's count alone proves a value fits", () => {
+    // 200 control characters: counted as 202 units, written as 1,202 bytes (each escaped as \u0001).
+    const escaped = "\u0001".repeat(200);
+    expect(snapshotJson(escaped, 1_202)).toMatchObject({ ok: true, bytes: 1_202 });
+    expect(snapshotJson(escaped, 1_201)).toMatchObject({ ok: false, problem: { kind: "too-large", bytes: 1_202 } });
+    // The largest text a counted unit can stand for: 24 bytes per number.
+    const numbers = Array.from({ length: 10 }, () => -Number.MAX_VALUE);
+    const text = canonicalJson(numbers);
+    expect(snapshotJson(numbers, text.length)).toMatchObject({ ok: true, bytes: text.length });
+    expect(snapshotJson(numbers, text.length - 1)).toMatchObject({ ok: false, problem: { kind: "too-large" } });
+    expect(snapshotJson(escaped, 24 * 202)).toMatchObject({ ok: true, bytes: 1_202 });
+  });
+
   it("measures the exact cap in UTF-8 bytes of the canonical text", () => {
     // "é" is 2 bytes: ["éé"] is 2 + 4 + 2 = 8 bytes although it is 6 characters.
     expect(snapshotJson(["éé"], 8).ok).toBe(true);

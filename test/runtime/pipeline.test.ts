@@ -134,6 +134,58 @@ describe("resolve", () => {
     expect(probe().calls.sandboxed).toBeUndefined();
   });
 
+  // Issue 20: a receipt's hashes are written when first read, from the snapshots' private sorted twins.
+  it("hashes in the receipt name the arguments and result as they were, however the tool or the caller changes them after", async () => {
+    let kept: { region: string; days: number } | undefined;
+    const mutating: Dispatcher = {
+      async dispatch(request) {
+        const input = request.input as { region: string };
+        input.region = "XX";
+        kept = { region: "EU", days: 14 };
+        return { ok: true, value: kept };
+      },
+      validateOpaque: () => Promise.reject(new Error("not used")),
+    };
+    const { runtime, sink } = await host({ dispatchers: { none: mutating } });
+    for (const [tool, args] of [
+      ["lookup", { region: "EU" }],
+      ["echo", { b: [{ z: 1, a: 2 }], a: "x" }],
+    ] as const) {
+      const sent = structuredClone(args);
+      const outcome = await runtime.call(tool, args);
+      expect(outcome.ok).toBe(true);
+      if (!outcome.ok) continue;
+      kept!.days = 99;
+      (outcome.content as { days: number }).days = 1;
+      expect(args).toEqual(sent);
+      expect(outcome.receipt.argsSha256).toBe(hashJson(sent));
+      expect(outcome.receipt.resultSha256).toBe(hashJson({ region: "EU", days: 14 }));
+      expect(Object.isFrozen(outcome.receipt)).toBe(true);
+      expect(JSON.parse(JSON.stringify(outcome.receipt))).toMatchObject({
+        argsSha256: hashJson(sent),
+        resultSha256: hashJson({ region: "EU", days: 14 }),
+      });
+    }
+    expect(sink.receipts.map((receipt) => Object.keys(receipt))).toEqual([
+      Object.keys(sink.receipts[0]!),
+      Object.keys(sink.receipts[0]!),
+    ]);
+    expect(Object.keys(sink.receipts[0]!)).toEqual([
+      "callId",
+      "parentId",
+      "runId",
+      "correlationId",
+      "tool",
+      "lockIntegrity",
+      "argsSha256",
+      "resultSha256",
+      "outcome",
+      "effectUnknown",
+      "durationMs",
+      "isolation",
+    ]);
+  });
+
   it("runs a sandbox: required tool through the dispatcher passed as required", async () => {
     const { runtime } = await host({ dispatchers: { required: inProcessDispatcher } });
     expect(await runtime.call("sandboxed", {})).toMatchObject({ ok: true, content: { sandboxed: true } });
