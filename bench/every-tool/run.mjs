@@ -6,7 +6,7 @@
 // medians, the ratio side by side, the load average before and after.
 // Usage: npm run build && node bench/every-tool/run.mjs [--baseline DIR] [N]   (default 1000)
 //   --baseline DIR: also run cave from another checkout built with npm run build (e.g. the commit before a change),
-//   with this checkout's rss.mjs, interleaved in the same run.
+//   with this checkout's rss.mjs, interleaved in the same run, on the same project built by that checkout.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -31,15 +31,18 @@ function timed(args) {
 
 const loadBefore = loadavg();
 const root = mkdtempSync(join(tmpdir(), `cave-every-tool-${n}-`));
+// The baseline runs on the same project built by its own compiler: the build folder's formats may differ between them.
+const baselineRoot = baseline === undefined ? undefined : mkdtempSync(join(tmpdir(), `cave-every-tool-${n}-before-`));
 try {
   buildNineProject(root, repoRoot, n);
+  if (baselineRoot !== undefined) buildNineProject(baselineRoot, baseline, n);
   const runs = { node: [], cave: [], before: [], aiSdk: [] };
   const cpu = { node: [], cave: [], before: [], aiSdk: [] };
   const rss = { cave: [], before: [], aiSdk: [] };
   const sides = [
-    ["cave", "cave", repoRoot],
-    ...(baseline === undefined ? [] : [["before", "cave", baseline]]),
-    ["aiSdk", "aiSdk", repoRoot],
+    ["cave", "cave", repoRoot, root],
+    ...(baseline === undefined ? [] : [["before", "cave", baseline, baselineRoot]]),
+    ["aiSdk", "aiSdk", repoRoot, root],
   ];
   for (let r = 0; r < RUNS; r++) {
     const empty = timed([
@@ -48,8 +51,8 @@ try {
     ]);
     runs.node.push(empty.ms);
     cpu.node.push(empty.out.cpuMs);
-    for (const [name, side, checkout] of sides) {
-      const { ms, out } = timed(["--expose-gc", rssScript, side, root, checkout]);
+    for (const [name, side, checkout, project] of sides) {
+      const { ms, out } = timed(["--expose-gc", rssScript, side, project, checkout]);
       runs[name].push(ms);
       rss[name].push(out.rssMB);
       cpu[name].push(out.cpuMs);
@@ -91,5 +94,5 @@ try {
     `RSS (MB): cave ${rss.cave.map((x) => x.toFixed(0)).join(", ")}; before ${rss.before.map((x) => x.toFixed(0)).join(", ")}; AI SDK ${rss.aiSdk.map((x) => x.toFixed(0)).join(", ")}`,
   );
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  for (const folder of [root, baselineRoot]) if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
 }

@@ -33,8 +33,11 @@ const OPAQUE_KEYWORDS = [
 const MAX_SHAPE_DEPTH = 64;
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
+/** The function the fragment defines: called once, it returns `canonical` (the validator's body calls it, assemble.ts). */
+export const SERIALIZER_FACTORY = new Name("canonicalSerializer");
+
 /**
- * The source of a module fragment exporting `canonical(value, maxBytes)`, the canonical-JSON serializer of one
+ * The source of a fragment defining SERIALIZER_FACTORY, which returns `canonical(value, maxBytes)`, the canonical-JSON serializer of one
  * schema, or undefined when the schema's shape is not fixed at build time (open objects, `any`, unions of
  * objects, references): those values take the runtime's general walk (runtime/pipeline/json-data.ts). `canonical`
  * reads each property of a value of the schema's shape exactly once and returns `{ value, sorted, bytes }`: a
@@ -54,9 +57,7 @@ export function canonicalSerializerSource(schema: unknown): string | undefined {
   if (shape === undefined) return undefined;
   const gen = new CodeGen(new ValueScope({ scope: {} }), { es5: false, lines: true, ownProperties: false });
   // Everything lives inside one function, so no name of it can meet one of Ajv's module-level names.
-  const outer = new Name("canonicalSerializer");
-  gen.func(outer, nil, false, () => emitModule(gen, shape));
-  gen.code(_`export const canonical = ${outer}();`);
+  gen.func(SERIALIZER_FACTORY, nil, false, () => emitModule(gen, shape));
   return gen.toString();
 }
 

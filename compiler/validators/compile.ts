@@ -1,28 +1,32 @@
 import type { Ajv } from "ajv";
 import { own } from "../../src/contract/dictionary.js";
-import standaloneModule from "ajv/dist/standalone/index.js";
 import { SCHEMA_FORMATS } from "../../src/schema.js";
 import { closest } from "../../src/contract/suggest.js";
 import { metaChecker, schemaAjv } from "./ajv-options.js";
 import { ReusableAjv } from "./reusable-ajv.js";
+import { ajvBody } from "./ajv-body.js";
 import { routeHelpers, type HelperName } from "./helpers.js";
 import { precheck } from "./precheck.js";
 import { refusal, type Refusal } from "./refusal.js";
 import { walkSchema } from "./schema-walk.js";
 import { thrownText } from "../../src/contract/thrown-message.mjs";
 
-// CommonJS under NodeNext: the default import is the module object.
-const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv, validate: unknown) => string }).default;
-
 /**
- * Ajv's standalone ESM source for one schema, with the runtime helpers it reads from the prelude (helpers.ts), or
- * why there is none: a refusal (the schema's fault), or `unsupported` (Ajv required a helper no prelude provides:
- * a fault of Cave's options, not of the schema).
+ * Ajv's standalone code for one schema without its exports (ajv-body.ts): the statements that define the validate
+ * function named `validateName`, with the runtime helpers it reads from the prelude (helpers.ts); or why there is
+ * none: a refusal (the schema's fault), `unsupported` (Ajv required a helper no prelude provides) or `fault` (its
+ * code did not have the shape ajv-body.ts takes apart): the last two are faults of Cave, not of the schema.
  */
 export type Compiled =
-  | { readonly ok: true; readonly code: string; readonly helpers: readonly HelperName[] }
+  | {
+      readonly ok: true;
+      readonly code: string;
+      readonly validateName: string;
+      readonly helpers: readonly HelperName[];
+    }
   | { readonly ok: false; readonly refusal: Refusal }
-  | { readonly ok: false; readonly unsupported: string };
+  | { readonly ok: false; readonly unsupported: string }
+  | { readonly ok: false; readonly fault: string };
 
 const DRAFT_07_KEYWORDS = [
   "$id",
@@ -91,7 +95,7 @@ const NEWER_KEYWORDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * One schema (canonical JSON, so equal schemas give equal code) to Ajv standalone ESM source, or the reason it is
+ * One schema (canonical JSON, so equal schemas give equal code) to Ajv's standalone code, or the reason it is
  * refused. Never throws: whatever Ajv throws becomes a refusal that keeps its message. `fresh` gives the schema Ajv
  * to compile with, in the state of a new schemaAjv() (by default a new one).
  */
@@ -102,9 +106,10 @@ export function compileStandalone(schema: unknown, meta: Ajv, fresh: () => Ajv =
     const ajv = fresh();
     const use = routeHelpers(ajv);
     const validate = ajv.compile(schema as object);
-    const code = standaloneCode(ajv, validate);
+    const body = ajvBody(ajv, validate);
     if (use.unsupported.size > 0) return { ok: false, unsupported: [...use.unsupported].sort().join(", ") };
-    return { ok: true, code, helpers: [...use.helpers].sort() };
+    if (!body.ok) return body;
+    return { ok: true, code: body.code, validateName: body.validateName, helpers: [...use.helpers].sort() };
   } catch (thrown) {
     return { ok: false, refusal: classify(thrown, schema) };
   }

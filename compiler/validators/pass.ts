@@ -15,7 +15,7 @@ const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
 /** What the validators pass caches: Ajv's code for a schema (by its sha256), and a prelude (by its set of helpers). */
 export type ValidatorCacheEntry =
-  | { readonly code: string; readonly helpers: readonly HelperName[] }
+  | { readonly code: string; readonly validateName: string; readonly helpers: readonly HelperName[] }
   | { readonly prelude: string };
 
 export interface ValidatorsOptions {
@@ -29,15 +29,16 @@ interface Group {
 }
 
 type Outcome =
-  | { readonly code: string; readonly helpers: readonly HelperName[] }
+  | { readonly code: string; readonly validateName: string; readonly helpers: readonly HelperName[] }
   | { readonly refusal: Refusal }
   | { readonly fault: string };
 
 /**
  * The validators pass: every distinct transparent schema (by the sha256 of its canonical JSON; identical schemas
- * share one module) becomes a precompiled Ajv standalone validator at `<outDir>/validators/<hex>.mjs`, whose default
- * export is the validate function (and `canonical`, the schema's canonical-JSON serializer, when its shape is fixed): the prelude of the runtime helpers it needs (bundled once per set of helpers),
- * then Ajv's code. A schema Ajv refuses is a diagnostic naming each owner, never a throw. Nothing is written here:
+ * share one module) becomes a precompiled validator at `<outDir>/validators/<hex>.js`: a function body (assemble.ts)
+ * that returns the validate function and `canonical`, the schema's canonical-JSON serializer when its shape is fixed,
+ * made of the prelude of the runtime helpers it needs (bundled once per set of helpers), Ajv's code and the
+ * serializer. A schema Ajv refuses is a diagnostic naming each owner, never a throw. Nothing is written here:
  * emit writes `code` to `path`. Ajv and esbuild are loaded only when something is not in the cache.
  */
 export async function compileValidators(
@@ -113,7 +114,7 @@ export async function compileValidators(
       continue;
     }
     const { code } = module;
-    modules.set(hash, { schemaSha256: hash, path: `${folder}/${hexOf(hash)}.mjs`, code, sha256: sha256(code) });
+    modules.set(hash, { schemaSha256: hash, path: `${folder}/${hexOf(hash)}.js`, code, sha256: sha256(code) });
   }
   return { diagnostics: sortDiagnostics(diagnostics), validators: modules };
 }
@@ -127,7 +128,7 @@ function assemble(
   if ("fault" in outcome) return outcome;
   const prelude = preludes.get(helperSetName(outcome.helpers)) ?? { error: "no prelude was produced" };
   if (typeof prelude !== "string") return { fault: prelude.error };
-  return { code: assembleValidator(prelude, outcome.code, canonicalSerializerSource(schema)) };
+  return { code: assembleValidator(prelude, outcome, canonicalSerializerSource(schema)) };
 }
 
 /** Ajv's code for every schema: from the cache, or compiled (and cached when it compiles). */
@@ -149,7 +150,7 @@ async function compileAll(
   for (const [i, hash] of missing.entries()) {
     const result = compiled[i]!;
     if (result.ok) {
-      const entry = { code: result.code, helpers: result.helpers };
+      const entry = { code: result.code, validateName: result.validateName, helpers: result.helpers };
       cache.set(["schema", hash], entry);
       outcomes.set(hash, entry);
     } else
@@ -157,7 +158,9 @@ async function compileAll(
         hash,
         "refusal" in result
           ? { refusal: result.refusal }
-          : { fault: `Ajv's code requires ${result.unsupported}, which no prelude provides` },
+          : "fault" in result
+            ? { fault: result.fault }
+            : { fault: `Ajv's code requires ${result.unsupported}, which no prelude provides` },
       );
   }
   return outcomes;
@@ -197,11 +200,12 @@ async function preludesFor(
 }
 
 /** A cached entry of Ajv's code, in the shape this pass stores (anything else is a miss). */
-function isCompiledEntry(entry: unknown): entry is { code: string; helpers: HelperName[] } {
+function isCompiledEntry(entry: unknown): entry is { code: string; validateName: string; helpers: HelperName[] } {
   if (typeof entry !== "object" || entry === null) return false;
-  const { code, helpers } = entry as { code?: unknown; helpers?: unknown };
+  const { code, validateName, helpers } = entry as { code?: unknown; validateName?: unknown; helpers?: unknown };
   return (
     typeof code === "string" &&
+    typeof validateName === "string" &&
     Array.isArray(helpers) &&
     helpers.every((name) => typeof name === "string" && Object.hasOwn(HELPERS, name))
   );

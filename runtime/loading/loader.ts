@@ -15,9 +15,10 @@ type Namespace = Readonly<Record<string, unknown>>;
 
 /**
  * Lazy, verified loading of what the lock points at. Nothing is read at start-up: a tool's bundle, the SDK module it
- * imports and its validators are read, hashed against the lock the first time the tool is used, and the verified
- * bytes are written to this runtime's private copy (private-copy.ts), from which the bundle is imported by file URL:
- * a file swapped in the build folder after the check is never evaluated, and tool code sees a file URL. Everything is
+ * imports and its validators are read, hashed against the lock the first time the tool is used; the verified bundle
+ * bytes are written to this runtime's private copy (private-copy.ts), from which the bundle is imported by file URL,
+ * and a validator's verified bytes are compiled in memory (validator-module.ts): a file swapped in the build folder
+ * after the check is never evaluated, and tool code sees a file URL. Everything is
  * kept per file, so tools sharing a bundle, the SDK or a schema load it once. A failed load is not kept: a repaired
  * deploy recovers without a restart.
  */
@@ -161,10 +162,8 @@ export class Loader {
     const key = `${module}\0${expected}`;
     let pending = this.validators.get(key);
     if (pending === undefined) {
-      // Into the private copy, imported by file URL (validator-module.ts says why not a data: URL).
-      pending = loadValidator(this.root, module, expected, (relative, bytes) =>
-        (this.copy ??= new PrivateCopy()).add(relative, bytes),
-      ).catch((thrown: unknown) => {
+      // Compiled from the verified bytes in memory: no file in the private copy, no module loader.
+      pending = loadValidator(this.root, module, expected).catch((thrown: unknown) => {
         if (thrown instanceof RuntimeError)
           throw new RuntimeError(thrown.code, `tool "${name}" (${side}): ${thrown.message}`);
         throw new RuntimeError(

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { compileFunction } from "node:vm";
 import { sha256 } from "../../src/contract/hash.js";
 import { RuntimeError } from "../errors.js";
 import type { CanonicalSerializer } from "../pipeline/json-data.js";
@@ -32,27 +32,13 @@ export interface AjvErrorLike {
 type ValidateFunction = ((value: unknown) => boolean) & { errors?: readonly AjvErrorLike[] | null };
 
 /**
- * Writes verified bytes where they can be imported by file URL and returns that file's absolute path: the runtime's
- * private copy (private-copy.ts), created exclusively and read-only, so what is imported is what was verified.
- */
-export type PlaceVerified = (relative: string, bytes: Buffer) => Promise<string>;
-
-/**
- * Loads a precompiled validator module exactly as locked: reads `path` (relative to `root`), checks its sha256
- * against the lock, then imports those same verified bytes, so a file swapped after the check is never evaluated:
- * with `place` (the runtime's loader), from the private copy by file URL; without it (a single validator loaded
- * outside a runtime), from a data: URL. The runtime does not use data: URLs for validators because Node keys its
- * module map by the whole URL: at 1,000 tools, importing 1,000 data: URLs of ~30 KB took 6.0 s against 1.7 s by file
- * URL, and the URLs stayed in memory (docs/decisions.md, "Validators imported from the private copy").
+ * Loads a precompiled validator exactly as locked: reads `path` (relative to `root`), checks its sha256 against the
+ * lock, then compiles those same verified bytes (compileValidatorBody), so nothing can be swapped in between: there is
+ * no file to import and no module loader (docs/decisions.md, "Validators compiled in memory from the verified bytes").
  * Throws RuntimeError LOCK_MISMATCH (naming the file relative to the root) when the file is missing, differs from the
- * lock, or is not a validator module; LOCK_INVALID when the path leaves the project.
+ * lock, or is not a validator; LOCK_INVALID when the path leaves the project.
  */
-export async function loadValidator(
-  root: string,
-  path: string,
-  expectedSha256: string,
-  place?: PlaceVerified,
-): Promise<CompiledValidator> {
+export async function loadValidator(root: string, path: string, expectedSha256: string): Promise<CompiledValidator> {
   if (isAbsolute(path) || path.split(/[\\/]/).includes("..")) {
     throw new RuntimeError(
       "LOCK_INVALID",
@@ -61,8 +47,8 @@ export async function loadValidator(
   }
   let bytes: Buffer;
   try {
-    // Read synchronously, as Node's loader reads the file it imports: a validator is a few KB, and an asynchronous read
-    // is four round trips through libuv's thread pool on every tool's first use.
+    // Read synchronously: a validator is a few KB, and an asynchronous read is four round trips through libuv's
+    // thread pool on every tool's first use.
     bytes = readFileSync(resolve(root, path));
   } catch (thrown) {
     const reason =
@@ -81,30 +67,36 @@ export async function loadValidator(
       `validator module ${path} does not match cave.lock (locked ${expectedSha256}, found ${actual}). Rebuild with cave build and deploy cave.lock together with its build folder.`,
     );
   }
-  const url =
-    place === undefined
-      ? `data:text/javascript;base64,${bytes.toString("base64")}`
-      : pathToFileURL(await place(path, bytes)).href;
-  let validate: unknown;
-  let canonical: unknown;
+  let made: { validate?: unknown; canonical?: unknown } | null;
   try {
-    ({ default: validate, canonical } = (await import(url)) as { default?: unknown; canonical?: unknown });
+    made = compileValidatorBody(bytes.toString("utf8"), path);
   } catch (thrown) {
     throw new RuntimeError(
       "LOCK_MISMATCH",
       `validator module ${path} matches cave.lock but cannot be loaded (${thrown instanceof Error ? thrown.name : "error"}). Rebuild with cave build.`,
     );
   }
-  if (typeof validate !== "function") {
+  if (typeof made?.validate !== "function") {
     throw new RuntimeError(
       "LOCK_MISMATCH",
       `validator module ${path} does not export a validate function. Rebuild with cave build.`,
     );
   }
   return validatorOf(
-    validate as ValidateFunction,
-    typeof canonical === "function" ? (canonical as CanonicalSerializer) : undefined,
+    made.validate as ValidateFunction,
+    typeof made.canonical === "function" ? (made.canonical as CanonicalSerializer) : undefined,
   );
+}
+
+/**
+ * Compiles a validator's text (compiler/validators/assemble.ts: a function body returning `{ validate, canonical }`)
+ * in this realm and runs it once. `filename` names it in stacks. Throws what compiling or running it throws.
+ */
+export function compileValidatorBody(
+  text: string,
+  filename: string,
+): { validate?: unknown; canonical?: unknown } | null {
+  return compileFunction(text, [], { filename })() as { validate?: unknown; canonical?: unknown } | null;
 }
 
 /** Every valid value's answer: one frozen object, not one per call. */

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { schema } from "../../src/index.js";
 import { canonicalJson } from "../../src/contract/hash.js";
 import { compileValidators, inProcessAjv } from "../../compiler/validators/index.js";
-import { issuesFromAjvErrors, loadValidator } from "../../runtime/loading/validator-module.js";
+import { compileValidatorBody, issuesFromAjvErrors, loadValidator } from "../../runtime/loading/validator-module.js";
 
 /**
  * Differential test: for realistic schemas built with schema.*, the precompiled, bundled validator must agree with
@@ -318,11 +318,9 @@ describe("precompiled validators agree with in-process Ajv", () => {
     mkdirSync(dirname(join(root, module.path)), { recursive: true });
     writeFileSync(join(root, module.path), module.code);
     const loaded = await loadValidator(root, module.path, module.sha256);
-    const raw = (
-      (await import(`data:text/javascript;base64,${Buffer.from(module.code).toString("base64")}`)) as {
-        default: ((v: unknown) => boolean) & { errors?: unknown };
-      }
-    ).default;
+    const raw = compileValidatorBody(module.code, module.path)!.validate as ((v: unknown) => boolean) & {
+      errors?: unknown;
+    };
 
     // The same options, and the same canonical schema (key order decides which error comes first).
     const reference = inProcessAjv().compile(JSON.parse(canonicalJson(jsonSchema)) as object);

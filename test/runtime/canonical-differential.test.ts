@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalSerializerSource } from "../../compiler/validators/canonical.js";
+import { canonicalSerializerSource, SERIALIZER_FACTORY } from "../../compiler/validators/canonical.js";
 import { compileValidators } from "../../compiler/validators/index.js";
-import { loadValidator } from "../../runtime/loading/validator-module.js";
+import { compileValidatorBody, loadValidator } from "../../runtime/loading/validator-module.js";
 import { snapshotJson, type CanonicalSerializer } from "../../runtime/pipeline/json-data.js";
 import { canonicalJson } from "../../src/contract/hash.js";
 
@@ -71,14 +71,12 @@ const ODD = {
 const LEAF_ROOT = { type: "string" };
 const ARRAY_ROOT = { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } };
 
-/** The serializer a schema's validator module would export, loaded as the runtime loads it (a data: URL module). */
+/** The serializer a schema's validator would return, compiled as the runtime compiles a validator (a function body). */
 async function serializerOf(schema: unknown): Promise<CanonicalSerializer> {
   const source = canonicalSerializerSource(schema);
   expect(source, "the schema has a fixed shape").toBeDefined();
-  const module = (await import(`data:text/javascript;base64,${Buffer.from(source!).toString("base64")}`)) as {
-    canonical: CanonicalSerializer;
-  };
-  return module.canonical;
+  const body = `${source!}\nreturn { canonical: ${SERIALIZER_FACTORY}() };\n`;
+  return compileValidatorBody(body, "serializer.js")!.canonical as CanonicalSerializer;
 }
 
 /** The copy with its key order made visible (toEqual ignores key order). */
