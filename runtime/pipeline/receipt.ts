@@ -38,9 +38,9 @@ export function receipt(state: CallState, end: Success | Failure): CallOutcome |
  * caller): a snapshot keeps a private copy of what the call received or returned, so the hash is that of the exact
  * bytes at the time of the call whenever it is read, and a call whose receipt nobody reads pays for no hashing
  * (docs/decisions.md, "Canonical text and hashes on first read"). They are own enumerable accessors (JSON.stringify,
- * structuredClone, spreads and Object.keys see them as the other fields, in the same place) whose getters are shared by
- * every receipt: a getter written in an object literal would be a new closure per receipt, and so a new hidden class
- * per receipt, which cost more than the hashing.
+ * structuredClone, spreads, Object.keys and the runtime's own JSON-data walk see them as the other fields, in the same
+ * place) whose getters are shared by every receipt: a getter written in an object literal would be a new closure per
+ * receipt, and so a new hidden class per receipt, which cost more than the hashing.
  */
 function receiptFields(state: CallState, end: Success | Failure): Receipt {
   const fields: Record<string, unknown> = {
@@ -51,13 +51,9 @@ function receiptFields(state: CallState, end: Success | Failure): Receipt {
     tool: state.name,
     lockIntegrity: state.engine.lock.integrity,
   };
-  const pending: PendingHashes = {
-    args: state.args$,
-    argsSha256: state.args$ === undefined ? NO_JSON_SHA256 : undefined,
-    result: end.ok === true ? end.result : undefined,
-    resultSha256: end.ok === true ? undefined : null,
-  };
-  Object.defineProperty(fields, PENDING, { value: pending });
+  Object.defineProperty(fields, PENDING, {
+    value: new PendingHashes(state.args$, end.ok === true ? end.result : null),
+  });
   Object.defineProperty(fields, "argsSha256", ARGS_SHA256);
   Object.defineProperty(fields, "resultSha256", RESULT_SHA256);
   fields.outcome = end.ok === true ? "ok" : end.code;
@@ -68,37 +64,63 @@ function receiptFields(state: CallState, end: Success | Failure): Receipt {
   return fields as unknown as Receipt;
 }
 
-/** A receipt's hashes until read: the snapshots, let go of once their hash is known. */
-interface PendingHashes {
-  args: { readonly sha256: string } | undefined;
-  argsSha256: string | undefined;
-  result: { readonly sha256: string } | undefined;
-  resultSha256: string | null | undefined;
+type Hashed = { readonly sha256: string };
+
+/**
+ * A receipt's hashes until read: the snapshots, let go of once their hash is known. In private fields, so that nothing
+ * holding the receipt can swap a snapshot before its hash is read.
+ */
+class PendingHashes {
+  #args: Hashed | undefined;
+  #argsSha256: string | undefined;
+  #result: Hashed | undefined;
+  #resultSha256: string | null | undefined;
+
+  /** `args` undefined: the arguments had no JSON form; `result` null: the call did not succeed. */
+  constructor(args: Hashed | undefined, result: Hashed | null) {
+    this.#args = args;
+    this.#argsSha256 = args === undefined ? NO_JSON_SHA256 : undefined;
+    this.#result = result ?? undefined;
+    this.#resultSha256 = result === null ? null : undefined;
+  }
+
+  args(): string {
+    if (this.#argsSha256 === undefined) {
+      this.#argsSha256 = this.#args!.sha256;
+      this.#args = undefined;
+    }
+    return this.#argsSha256;
+  }
+
+  result(): string | null {
+    if (this.#resultSha256 === undefined) {
+      this.#resultSha256 = this.#result!.sha256;
+      this.#result = undefined;
+    }
+    return this.#resultSha256;
+  }
 }
 
-const PENDING = Symbol("cave.receipt.pendingHashes");
+/**
+ * Where a receipt keeps its PendingHashes: a non-enumerable string key, which JSON.stringify, structuredClone,
+ * Object.keys and the equality of test frameworks skip. Not a Symbol: the JSON-data rules refuse an object with Symbol
+ * keys, and a tool may return, or pass on, a nested call's receipt.
+ */
+const PENDING = "__cavePendingHashes";
+
+type WithPending = { readonly [PENDING]: PendingHashes };
 
 const ARGS_SHA256: PropertyDescriptor = {
   enumerable: true,
-  get(this: { readonly [PENDING]: PendingHashes }): string {
-    const pending = this[PENDING];
-    if (pending.argsSha256 === undefined) {
-      pending.argsSha256 = pending.args!.sha256;
-      pending.args = undefined;
-    }
-    return pending.argsSha256;
+  get(this: WithPending): string {
+    return this[PENDING].args();
   },
 };
 
 const RESULT_SHA256: PropertyDescriptor = {
   enumerable: true,
-  get(this: { readonly [PENDING]: PendingHashes }): string | null {
-    const pending = this[PENDING];
-    if (pending.resultSha256 === undefined) {
-      pending.resultSha256 = pending.result!.sha256;
-      pending.result = undefined;
-    }
-    return pending.resultSha256;
+  get(this: WithPending): string | null {
+    return this[PENDING].result();
   },
 };
 

@@ -7,6 +7,7 @@ import {
   type Dispatcher,
   type Runtime,
 } from "../../runtime/index.js";
+import { snapshotJson } from "../../runtime/pipeline/json-data.js";
 import { NO_JSON_SHA256 } from "../../runtime/pipeline/receipt.js";
 import { hashJson } from "../../src/contract/hash.js";
 import { NATIVE_CONTENT, NATIVE_REFUSED, TYPED_REFUSED } from "../support/not-json-data.js";
@@ -164,6 +165,11 @@ describe("resolve", () => {
       expect(JSON.parse(JSON.stringify(outcome.receipt))).toMatchObject({
         argsSha256: hashJson(sent),
         resultSha256: hashJson({ region: "EU", days: 14 }),
+      });
+      // Still plain JSON data: a tool may return or pass on a nested call's receipt, output schema or not.
+      expect(snapshotJson(outcome.receipt, 10_000)).toMatchObject({
+        ok: true,
+        value: JSON.parse(JSON.stringify(outcome.receipt)),
       });
     }
     expect(sink.receipts.map((receipt) => Object.keys(receipt))).toEqual([
