@@ -14,11 +14,11 @@ import { childEntry } from "./child-entry.js";
 import { sandboxEnv } from "./env.js";
 import { childFailure, dataFailure, deathFailure, failure, type Limits } from "./failures.js";
 import { resolveIsolation, type Isolation, type ResolvedIsolation } from "./isolation.js";
-import { osLayerRequired, osOnlyPowers } from "./os-only.js";
+import { osLayerRequired, osOnlyPowers, osOnlyTools } from "./os-only.js";
 import { grantScopes } from "./scopes.js";
 import { permissionFlag, sandboxLayers, unsafePermissionPath, type SandboxLayers } from "./layers.js";
 import type { OsLayer } from "./os-layer.js";
-import { resolveSandboxOptions, type SandboxOptions } from "./options.js";
+import type { ResolvedSandboxOptions } from "./options.js";
 import { ChildPool, type PoolKey, type PoolStats } from "./pool.js";
 import type { Answer, ChildSpec, SandboxChild, Started } from "./sandbox-child.js";
 import { RssWatchdog } from "./watchdog.js";
@@ -56,12 +56,11 @@ interface Leased {
 const FRAME_SLACK = 64 * 1024;
 
 /**
- * Creates the sandbox dispatcher: every call of a `sandbox: "required"` tool runs in a restricted
- * child process (docs/sandbox.md) imported from the tool's staged, hash-pinned bundle. Nothing starts
- * until the first call. Failures come back as typed outcomes; nothing is thrown.
+ * The sandbox host: every call of a `sandbox: "required"` tool runs in a restricted child process (docs/sandbox.md)
+ * imported from the tool's staged, hash-pinned bundle. Failures come back as typed outcomes; nothing is thrown.
+ * createSandboxDispatcher (create-dispatcher.ts) loads this module and makes one on first use, with the options it checked.
  */
-export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispatcher {
-  const resolved = resolveSandboxOptions(options);
+export function sandboxHost(resolved: ResolvedSandboxOptions): SandboxDispatcher {
   const pool = new ChildPool(resolved, new RssWatchdog(resolved.maxRssMb * 1_048_576));
   const limits: Limits = {
     heapMb: resolved.heapMb,
@@ -388,11 +387,8 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
     stats: () => pool.stats(),
     pids: () => pool.pids(),
     prepare: async (tools: Readonly<Record<string, LockedTool>> = {}, root = process.cwd()) => {
-      const needing = Object.keys(tools)
-        .sort()
-        .map((name) => ({ name, tool: tools[name]!, powers: osOnlyPowers(tools[name]!.sandbox) }))
-        .filter(({ powers }) => powers.length > 0);
-      if (resolved.isolation !== "os" && needing.length === 0) return;
+      // Called only when there is something to prepare: create-dispatcher.ts decides, without loading this module.
+      const needing = osOnlyTools(tools);
       const found = await isolation();
       if (found instanceof RuntimeError) throw found;
       if (found.isolation !== "os" && needing.length > 0)

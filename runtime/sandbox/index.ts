@@ -1,5 +1,6 @@
 /** The child-process sandbox for `sandbox: "required"` tools (docs/sandbox.md). */
-export { createSandboxDispatcher, type SandboxDispatcher } from "./dispatcher.js";
+export { createSandboxDispatcher } from "./create-dispatcher.js";
+export type { SandboxDispatcher } from "./dispatcher.js";
 export { SANDBOX_DEFAULTS, type SandboxOptions } from "./options.js";
 export { sandboxLayers, type SandboxLayers } from "./layers.js";
 export { ISOLATION_ENV, type Isolation, type IsolationSetting } from "./isolation.js";

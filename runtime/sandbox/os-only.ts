@@ -31,6 +31,16 @@ export function osLayerTools(tools: Readonly<Record<string, LockedTool>>): strin
     .sort();
 }
 
+/** The tools of `tools` with a power only the OS layer enforces, by name, each with those powers. */
+export function osOnlyTools(
+  tools: Readonly<Record<string, LockedTool>>,
+): { readonly name: string; readonly tool: LockedTool; readonly powers: string[] }[] {
+  return Object.keys(tools)
+    .sort()
+    .map((name) => ({ name, tool: tools[name]!, powers: osOnlyPowers(tools[name]!.sandbox) }))
+    .filter(({ powers }) => powers.length > 0);
+}
+
 /** Whether a tool is one of the lock's `osLayerTools`. */
 export function needsOsLayer(tool: LockedTool): boolean {
   return tool.sandbox.mode === "required" && osOnlyPowers(tool.sandbox).length > 0;

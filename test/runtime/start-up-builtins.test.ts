@@ -3,6 +3,7 @@
 // reads its lazy WebSocket exports, which loads undici: 0.1-0.4 s of every start-up (bench/node-versions).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeCopies } from "../support/projects.js";
@@ -57,6 +58,16 @@ describe("what a runtime loads up to its first in-process call", () => {
       runtime.close();`;
     expect(loadedAfter(script, BROKER)).toEqual([]);
   });
+
+  it.skipIf(!bundled)(
+    "the sandbox host is not in what importing the runtime parses: it is a chunk loaded on first use",
+    () => {
+      const statics = [...readFileSync(entry, "utf8").matchAll(/\bfrom\s*"\.\/(bundle-[^"]+\.js)"/g)].map((m) => m[1]!);
+      const parsed = [entry, ...statics.map((name) => join(dirname(entry), name))];
+      expect(parsed.filter((file) => readFileSync(file, "utf8").includes("function sandboxHost("))).toEqual([]);
+      expect(readFileSync(entry, "utf8")).toMatch(/\bimport\("\.\/bundle-dispatcher-[^"]+\.js"\)/);
+    },
+  );
 
   it.skipIf(!bundled)(
     "dist/runtime/index.js is ASCII (one non-ASCII character, even in a comment, makes all of it two-byte)",
