@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { validators } from "../../dist/compiler/validators/index.js";
+import { compileValidators } from "../../dist/compiler/validators/index.js";
 import { loadValidator } from "../../dist/runtime/loading/validator-module.js";
 import { SCHEMA_FORMATS } from "../../dist/src/schema.js";
 
@@ -50,7 +50,7 @@ const TAILS = ["\u0000", "", "!"];
 
 const root = mkdtempSync(join(tmpdir(), "cave-bench-validation-"));
 async function compile(name, jsonSchema) {
-  const result = await validators(root, ".cave", [{ jsonSchema, owner: `bench ${name}` }]);
+  const result = await compileValidators(root, ".cave", [{ jsonSchema, owner: `bench ${name}` }]);
   const module = [...result.validators.values()][0];
   if (module === undefined) throw new Error(`${name}: ${JSON.stringify(result.diagnostics)}`);
   mkdirSync(dirname(join(root, module.path)), { recursive: true });
