@@ -244,7 +244,10 @@ export function sandboxHost(resolved: ResolvedSandboxOptions): SandboxDispatcher
   async function dispatch(request: DispatchRequest): Promise<DispatchResult> {
     const { name, tool, context } = request;
     const signal = context.signal;
-    if (signal.aborted) return deathFailure(name, tool, { by: "deadline" }, limits);
+    if (signal.aborted) {
+      warmAfterDeadline(request);
+      return deathFailure(name, tool, { by: "deadline" }, limits);
+    }
     const inputText = jsonText(request.input);
     if (inputText === undefined || Buffer.byteLength(inputText) > maxFrameBytes - FRAME_SLACK) {
       return failure(
@@ -290,6 +293,23 @@ export function sandboxHost(resolved: ResolvedSandboxOptions): SandboxDispatcher
       signal.removeEventListener("abort", onAbort);
       if (leased !== undefined) pool.release(leased.key, leased.child, leased.start);
     }
+  }
+
+  /**
+   * A call whose deadline passed before it reached the host (the host itself was still loading: create-dispatcher.ts)
+   * still starts its tool's child, which then waits warm for the next call, as a child still loading at a call's
+   * deadline does (pool.release): a tool whose timeout is shorter than the start-up times out once, not forever. It
+   * waits for a place in the pool no longer than a call of the tool would.
+   */
+  function warmAfterDeadline(request: DispatchRequest): void {
+    let leased: Leased | undefined;
+    void childFor(request, AbortSignal.timeout(request.tool.timeoutMs), (chosen) => {
+      leased = chosen;
+    })
+      .catch(() => undefined)
+      .finally(() => {
+        if (leased !== undefined) pool.release(leased.key, leased.child, leased.start);
+      });
   }
 
   async function validateOpaque(request: OpaqueValidationRequest): Promise<OpaqueValidationResult> {

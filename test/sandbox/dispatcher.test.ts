@@ -1,7 +1,7 @@
 // The sandbox dispatcher's own behaviour: pooling, spares, nested calls, opaque validators, the
 // environment it builds, start-up failures and its options.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallOutcome } from "../../runtime/index.js";
+import { type CallOutcome, createRuntime, type Dispatcher } from "../../runtime/index.js";
 import { createSandboxDispatcher } from "../../runtime/sandbox/index.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./support/project.js";
@@ -38,6 +38,40 @@ describe("pooling", () => {
     expect(b.pid).toBe(a.pid);
     expect([a.served, b.served]).toEqual([1, 2]);
     expect(sandbox.stats()).toMatchObject({ spawned: 1, live: 1, idle: 1 });
+  });
+
+  it("a call whose deadline passed before the host had it (the host was still loading) still starts its child, which then serves the next call", async () => {
+    const sandbox = createSandboxDispatcher({ isolation: "node", spare: false });
+    // What the runtime hands the sandbox, the first call's deadline already past when it arrives.
+    let calls = 0;
+    const late: Dispatcher = {
+      dispatch: (request) =>
+        calls++ > 0
+          ? sandbox.dispatch(request)
+          : sandbox.dispatch({
+              ...request,
+              context: {
+                callId: request.context.callId,
+                idempotencyKey: request.context.idempotencyKey,
+                call: request.context.call,
+                signal: AbortSignal.abort(),
+              },
+            }),
+      validateOpaque: (request) => sandbox.validateOpaque(request),
+    };
+    const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: late } });
+    try {
+      const run = runtime.startRun();
+      const timedOut = await run.call("add", { a: 1, b: 1 });
+      expect(timedOut.ok === false && timedOut.error.code).toBe("TIMEOUT");
+      await waitFor(() => sandbox.stats().idle > 0);
+      expect(sandbox.stats()).toMatchObject({ spawned: 1, live: 1, idle: 1 });
+      const next = content<{ sum: number; served: number }>(await run.call("add", { a: 1, b: 2 }));
+      expect(next).toMatchObject({ sum: 3, served: 1 });
+      expect(sandbox.stats().spawned).toBe(1);
+    } finally {
+      sandbox.close();
+    }
   });
 
   it("never shares a child across runs or across tools (even tools of one module)", async () => {
