@@ -24,11 +24,8 @@ export function createSandboxDispatcher(options?: SandboxOptions): SandboxDispat
   const host = (): Promise<SandboxDispatcher> =>
     (loading ??= import("./dispatcher.js").then((module) => (made = module.sandboxHost(resolved))));
   return Object.freeze({
-    // Once the host is made, straight to it: no extra promise on every sandboxed call.
-    dispatch: (request: DispatchRequest) =>
-      made !== undefined ? made.dispatch(request) : host().then((loaded) => loaded.dispatch(request)),
-    validateOpaque: (request: OpaqueValidationRequest) =>
-      made !== undefined ? made.validateOpaque(request) : host().then((loaded) => loaded.validateOpaque(request)),
+    dispatch: async (request: DispatchRequest) => (await host()).dispatch(request),
+    validateOpaque: async (request: OpaqueValidationRequest) => (await host()).validateOpaque(request),
     layers: () => sandboxLayers(resolved.isolation, resolved.bwrap),
     stats: () => made?.stats() ?? NOTHING_STARTED,
     pids: () => made?.pids() ?? [],
