@@ -51,9 +51,7 @@ function receiptFields(state: CallState, end: Success | Failure): Receipt {
     tool: state.name,
     lockIntegrity: state.engine.lock.integrity,
   };
-  Object.defineProperty(fields, PENDING, {
-    value: new PendingHashes(state.args$, end.ok === true ? end.result : null),
-  });
+  ReceiptHashes.stamp(fields, state.args$, end.ok === true ? end.result : null);
   Object.defineProperty(fields, "argsSha256", ARGS_SHA256);
   Object.defineProperty(fields, "resultSha256", RESULT_SHA256);
   fields.outcome = end.ok === true ? "ok" : end.code;
@@ -67,60 +65,71 @@ function receiptFields(state: CallState, end: Success | Failure): Receipt {
 type Hashed = { readonly sha256: string };
 
 /**
- * A receipt's hashes until read: the snapshots, let go of once their hash is known. In private fields, so that nothing
- * holding the receipt can swap a snapshot before its hash is read.
+ * A base class whose constructor returns the object it is given, so that a subclass's private fields are added to an
+ * object the subclass did not create (the "return override" of class constructors).
  */
-class PendingHashes {
+class OntoObject {
+  constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: the point of this class (see its comment).
+    return target as OntoObject;
+  }
+}
+
+/**
+ * A receipt's hashes until read: the snapshots, let go of once their hash is known. Private fields added to the
+ * receipt object itself: invisible to every reflection (keys, descriptors, JSON, structuredClone, spreads), so nothing
+ * holding the receipt can see or swap a snapshot before its hash is read. Cheaper than the alternatives measured:
+ * a non-enumerable property holding them (one more defineProperty per receipt, ~0.12 µs), a WeakMap (~1.5 µs).
+ */
+class ReceiptHashes extends OntoObject {
   #args: Hashed | undefined;
   #argsSha256: string | undefined;
   #result: Hashed | undefined;
   #resultSha256: string | null | undefined;
 
   /** `args` undefined: the arguments had no JSON form; `result` null: the call did not succeed. */
-  constructor(args: Hashed | undefined, result: Hashed | null) {
+  private constructor(receipt: object, args: Hashed | undefined, result: Hashed | null) {
+    super(receipt);
     this.#args = args;
     this.#argsSha256 = args === undefined ? NO_JSON_SHA256 : undefined;
     this.#result = result ?? undefined;
     this.#resultSha256 = result === null ? null : undefined;
   }
 
-  args(): string {
-    if (this.#argsSha256 === undefined) {
-      this.#argsSha256 = this.#args!.sha256;
-      this.#args = undefined;
-    }
-    return this.#argsSha256;
+  static stamp(receipt: object, args: Hashed | undefined, result: Hashed | null): void {
+    new ReceiptHashes(receipt, args, result);
   }
 
-  result(): string | null {
-    if (this.#resultSha256 === undefined) {
-      this.#resultSha256 = this.#result!.sha256;
-      this.#result = undefined;
+  static args(receipt: object): string {
+    const self = receipt as ReceiptHashes;
+    if (self.#argsSha256 === undefined) {
+      self.#argsSha256 = self.#args!.sha256;
+      self.#args = undefined;
     }
-    return this.#resultSha256;
+    return self.#argsSha256;
+  }
+
+  static result(receipt: object): string | null {
+    const self = receipt as ReceiptHashes;
+    if (self.#resultSha256 === undefined) {
+      self.#resultSha256 = self.#result!.sha256;
+      self.#result = undefined;
+    }
+    return self.#resultSha256;
   }
 }
 
-/**
- * Where a receipt keeps its PendingHashes: a non-enumerable string key, which JSON.stringify, structuredClone,
- * Object.keys and the equality of test frameworks skip. Not a Symbol: the JSON-data rules refuse an object with Symbol
- * keys, and a tool may return, or pass on, a nested call's receipt.
- */
-const PENDING = "__cavePendingHashes";
-
-type WithPending = { readonly [PENDING]: PendingHashes };
-
 const ARGS_SHA256: PropertyDescriptor = {
   enumerable: true,
-  get(this: WithPending): string {
-    return this[PENDING].args();
+  get(this: object): string {
+    return ReceiptHashes.args(this);
   },
 };
 
 const RESULT_SHA256: PropertyDescriptor = {
   enumerable: true,
-  get(this: WithPending): string | null {
-    return this[PENDING].result();
+  get(this: object): string | null {
+    return ReceiptHashes.result(this);
   },
 };
 

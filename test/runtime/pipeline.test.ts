@@ -190,6 +190,9 @@ describe("resolve", () => {
       "durationMs",
       "isolation",
     ]);
+    // Nothing else on a receipt, not even a hidden property: the pending hashes are private fields no reflection sees.
+    expect(Reflect.ownKeys(sink.receipts[0]!)).toEqual(Object.keys(sink.receipts[0]!));
+    expect(structuredClone(sink.receipts[0])).toEqual({ ...sink.receipts[0] });
   });
 
   it("runs a sandbox: required tool through the dispatcher passed as required", async () => {
