@@ -7,6 +7,9 @@
 //   node first-call.mjs aiSdk <root> <repoRoot> nine the Vercel AI SDK: import the project's tools written with
 //                                                    zod and tool() (nine-project.mjs), validate the arguments
 //                                                    as generateText does, execute
+//   node first-call.mjs direct <root> <repoRoot>    the floor of any runtime: import the tool's own locked bundle
+//                                                    (its module, with every tool defined in it) and call its
+//                                                    execute, with no check of anything
 // With a fourth argument "nine" the project is nine-project.mjs's (its first tool and arguments).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +21,13 @@ const [side, root, repoRoot, project] = process.argv.slice(2);
 const nine = project === "nine";
 const TOOL = nine ? toolName(0) : "tool_0";
 const ARGS = nine ? NINE_ARGS : { customerId: "cus_abcdefgh", query0: "refund status" };
+// Where the direct side finds its tool, read before the clock starts: what a runtime knows from its manifest.
+const direct =
+  side === "direct"
+    ? (({ source, export: name }) => ({ bundle: source.bundle, export: name }))(
+        JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")).tools[TOOL],
+      )
+    : undefined;
 const start = performance.now();
 let ok;
 
@@ -29,6 +39,10 @@ if (side === "runtime") {
   const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: inProcessDispatcher } });
   const outcome = await runtime.call(TOOL, ARGS);
   ok = outcome.ok;
+} else if (side === "direct") {
+  const module = await import(pathToFileURL(join(root, direct.bundle)).href);
+  const result = await module[direct.export].execute(ARGS, { signal: new AbortController().signal, callId: "x", call: async () => null });
+  ok = typeof result === "object" && result !== null;
 } else if (side === "aiSdk") {
   const lib = await import(pathToFileURL(join(repoRoot, "node_modules/@ai-sdk/provider-utils/dist/index.mjs")).href);
   const { tools } = await import(pathToFileURL(join(root, "ai-sdk-tools.mjs")).href);
