@@ -85,16 +85,16 @@ function aiSdkTool(i) {
 }
 
 /**
- * Writes and builds the project in `root` (an existing empty folder): tools/t_*.ts (100 tools per
- * module), ai-sdk-tools.mjs (the same tools for the AI SDK), node_modules linked to this checkout's.
+ * Writes and builds the project in `root` (an existing empty folder): tools/m_*.ts (`perModule` tools per
+ * module, 100 by default), ai-sdk-tools.mjs (the same tools for the AI SDK), node_modules linked to this checkout's.
  */
-export function buildNineProject(root, repoRoot, count) {
+export function buildNineProject(root, repoRoot, count, perModule = 100) {
   mkdirSync(join(root, "tools"));
-  for (let first = 0; first < count; first += 100) {
+  for (let first = 0; first < count; first += perModule) {
     const tools = [];
-    for (let i = first; i < Math.min(count, first + 100); i++) tools.push(caveTool(i));
+    for (let i = first; i < Math.min(count, first + perModule); i++) tools.push(caveTool(i));
     writeFileSync(
-      join(root, "tools", `m_${String(first / 100).padStart(2, "0")}.ts`),
+      join(root, "tools", `m_${String(first / perModule).padStart(3, "0")}.ts`),
       [`import { schema, tool } from "cave";`, ...tools, ""].join("\n"),
     );
   }

@@ -9,7 +9,9 @@
 //     per-call work (per-call-peers.mjs);
 //  3. RSS after calling every tool once (rss.mjs);
 //  4. the install size of a runtime-only deploy against the whole package (deploy-size.mjs).
-// Usage: npm run build && node bench/runtime/run.mjs [--baseline DIR] [sizes...]   (default 10 100 1000)
+// Usage: npm run build && node bench/runtime/run.mjs [--baseline DIR] [--per-module K] [sizes...]   (default 10 100 1000)
+//   --per-module K: K tools per module (default 100, so the module a first call imports grows with N up to 100 tools;
+//   with a fixed K it stays the same size at every N, and what grows with N is the runtime's own work).
 //   --baseline DIR: also measure the runtime of another checkout (built with npm run build) on the
 //   same projects in the same run, e.g. the commit before a change: `git archive <commit> | tar -x -C DIR`,
 //   link node_modules into DIR, build it there.
@@ -25,6 +27,8 @@ const repoRoot = join(here, "..", "..");
 const argv = process.argv.slice(2);
 const baselineAt = argv.indexOf("--baseline");
 const baseline = baselineAt === -1 ? undefined : resolve(argv.splice(baselineAt, 2)[1]);
+const perModuleAt = argv.indexOf("--per-module");
+const perModule = perModuleAt === -1 ? 100 : Number(argv.splice(perModuleAt, 2)[1]);
 const sizes = argv.map(Number).filter(Boolean);
 const RUNS = 5;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -48,7 +52,7 @@ const PEERS = ["cave", "ajv", "aiSdk"];
 for (const n of sizes.length ? sizes : [10, 100, 1000]) {
   const root = mkdtempSync(join(tmpdir(), `cave-runtime-bench-${n}-`));
   try {
-    buildNineProject(root, repoRoot, n);
+    buildNineProject(root, repoRoot, n, perModule);
     const times = { direct: [], ajv: [], aiSdk: [] };
     for (const [name] of sides) times[name] = [];
     for (let r = 0; r < RUNS; r++) {
@@ -86,7 +90,7 @@ const us = (x) => `${x.toFixed(2)} µs`;
 console.log(
   `node ${process.version}, ${process.arch}, load average ${loadavg()
     .map((l) => l.toFixed(1))
-    .join(" ")}; the issue's 9-property schema (nine-project.mjs)\n`,
+    .join(" ")}; the issue's 9-property schema (nine-project.mjs), ${perModule} tools per module\n`,
 );
 console.log(`ready + first call, median of ${RUNS} fresh processes each, interleaved (Node start-up excluded):\n`);
 const names = sides.map(([name]) => name);
