@@ -1,15 +1,17 @@
 import { _, and, CodeGen, Name, nil, not, or, type Code } from "ajv/dist/compile/codegen/index.js";
 import { ValueScope } from "ajv/dist/compile/codegen/scope.js";
+import { arrayCondition, leafCondition, objectCondition, type CheckNames, UNDECIDED } from "./canonical-checks.js";
 
 /**
  * The shape of a schema as far as its canonical JSON is concerned: the keys of closed objects and the
- * item of arrays are known at build time; leaves only need their JSON type. Whatever the validator
- * decides beyond that (bounds, patterns, formats, required) is the validator's job, not the serializer's.
+ * item of arrays are known at build time; leaves only need their JSON type. Each node keeps its schema, whose
+ * other keywords (bounds, patterns, required...) the walk checks as far as it can decide them (canonical-checks.ts).
  */
 type Shape =
-  | { readonly kind: "object"; readonly properties: ReadonlyArray<readonly [string, Shape]> }
-  | { readonly kind: "array"; readonly items: Shape }
-  | { readonly kind: "leaf"; readonly types: ReadonlySet<LeafType> };
+  | { readonly kind: "object"; readonly node: SchemaNode; readonly properties: ReadonlyArray<readonly [string, Shape]> }
+  | { readonly kind: "array"; readonly node: SchemaNode; readonly items: Shape }
+  | { readonly kind: "leaf"; readonly node: SchemaNode; readonly types: ReadonlySet<LeafType> };
+type SchemaNode = Readonly<Record<string, unknown>>;
 type LeafType = "string" | "number" | "boolean" | "null";
 
 /** Keywords that change which values a node admits in ways the shape above cannot follow: such a schema gets no serializer. */
@@ -40,13 +42,15 @@ export const SERIALIZER_FACTORY = new Name("canonicalSerializer");
  * The source of a fragment defining SERIALIZER_FACTORY, which returns `canonical(value, maxBytes)`, the canonical-JSON serializer of one
  * schema, or undefined when the schema's shape is not fixed at build time (open objects, `any`, unions of
  * objects, references): those values take the runtime's general walk (runtime/pipeline/json-data.ts). `canonical`
- * reads each property of a value of the schema's shape exactly once and returns `{ value, sorted, bytes }`: a
+ * reads each property of a value of the schema's shape exactly once and returns `{ value, sorted, bytes, valid }`: a
  * detached copy (keys in the value's own order), a second detached copy whose closed objects have their keys
  * inserted in code-unit order (known here, so nothing is sorted), of which one native JSON.stringify is the RFC 8785
  * text, and a lower bound of that text's UTF-8 bytes. The twin shares no object with the copy: the runtime writes
  * the text only when something reads it (a receipt's hash, a result plan), and the copy may have been changed by
  * then by whoever received it. The same decision, bytes and copy as the general walk
- * (test/runtime/canonical-differential.test.ts). It
+ * (test/runtime/canonical-differential.test.ts). `valid` says that every keyword of the schema the walk reached is
+ * one it decides (canonical-checks.ts) and held: the validator accepts the copy and need not run
+ * (test/runtime/canonical-validates.test.ts); false leaves the verdict to the validator. It
  * returns undefined, having changed nothing, for anything else: a value of another shape, an extra key, a class
  * instance, a Symbol key, a lone surrogate, a non-finite number, more than `maxBytes` of strings and items, a getter
  * that starts another walk. The general walk then decides, and every such value is one it refuses.
@@ -68,6 +72,8 @@ function emitModule(gen: CodeGen, shape: Shape): void {
     busy: gen.let("busy", false),
     fail: gen.const("FAIL", _`{}`),
     twin: gen.let("twin", null),
+    valid: gen.let("valid", true),
+    names: new LazyNames(gen),
   };
   const root = emitNode(gen, state, shape);
   const canonical = new Name("canonical");
@@ -79,13 +85,14 @@ function emitModule(gen: CodeGen, shape: Shape): void {
     gen.assign(state.busy, true);
     gen.assign(state.n, 0);
     gen.assign(state.max, maxBytes);
+    gen.assign(state.valid, true);
     gen.try(
       () => {
         const copy = gen.const("copy", _`${root}(${value})`);
         // The twin's objects are fresh plain objects with their keys inserted in code-unit order (no
         // array-index key: shapeOf), so JSON.stringify of it is exactly the RFC 8785 text.
         gen.return(
-          _`${copy} === ${state.fail} ? undefined : { value: ${copy}, sorted: ${state.twin}, bytes: ${state.n} }`,
+          _`${copy} === ${state.fail} ? undefined : { value: ${copy}, sorted: ${state.twin}, bytes: ${state.n}, valid: ${state.valid} }`,
         );
       },
       // A getter or proxy trap threw: the general walk reports it.
@@ -96,6 +103,8 @@ function emitModule(gen: CodeGen, shape: Shape): void {
       },
     );
   });
+  // Declared after the node functions that name them, which run only once this factory has returned.
+  state.names.declare();
   gen.return(canonical);
 }
 
@@ -108,6 +117,60 @@ interface EmitState {
   readonly fail: Name;
   /** Set by every node function that returns a copy: its twin with keys in code-unit order, sharing no object with the copy. */
   readonly twin: Name;
+  /** Cleared by the first keyword the walk finds false or cannot decide: while set, the validator would accept the copy. */
+  readonly valid: Name;
+  readonly names: LazyNames;
+}
+
+/** The patterns and helpers the keyword checks name, declared once in the module, after the code that uses them. */
+class LazyNames implements CheckNames {
+  readonly #gen: CodeGen;
+  readonly #patterns = new Map<string, Name>();
+  #codePoints: Name | undefined;
+
+  constructor(gen: CodeGen) {
+    this.#gen = gen;
+  }
+
+  pattern(source: string): Name {
+    let name = this.#patterns.get(source);
+    if (name === undefined) this.#patterns.set(source, (name = this.#gen.name("pattern")));
+    return name;
+  }
+
+  codePoints(): Name {
+    return (this.#codePoints ??= this.#gen.name("codePoints"));
+  }
+
+  declare(): void {
+    const gen = this.#gen;
+    // The flags Ajv compiles a pattern with (unicodeRegExp: true), so both decide alike.
+    for (const [source, name] of this.#patterns) gen.const(name, _`new RegExp(${source}, "u")`);
+    const codePoints = this.#codePoints;
+    if (codePoints === undefined) return;
+    // Ajv's ucs2length: a high surrogate followed by a low one counts once.
+    const text = new Name("text");
+    gen.func(codePoints, text, false, () => {
+      const length = gen.const("length", _`${text}.length`);
+      const counted = gen.let("counted", 0);
+      gen.forRange("i", 0, length, (i) => {
+        gen.add(counted, 1);
+        const unit = gen.const("unit", _`${text}.charCodeAt(${i})`);
+        gen.if(
+          _`${unit} >= 0xd800 && ${unit} <= 0xdbff && ${i} + 1 < ${length} && (${text}.charCodeAt(${i} + 1) & 0xfc00) === 0xdc00`,
+          () => gen.code(_`${i}++`),
+        );
+      });
+      gen.return(counted);
+    });
+  }
+}
+
+/** Clears `valid` unless `condition` holds (nil: nothing to check). */
+function check(gen: CodeGen, state: EmitState, condition: Code): void {
+  if (condition === nil) return;
+  if (condition === UNDECIDED) gen.assign(state.valid, false);
+  else gen.if(not(condition), () => gen.assign(state.valid, false));
 }
 
 /**
@@ -121,6 +184,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
   if (shape.kind === "leaf") {
     gen.func(fn, v, false, () => {
       checkLeaf(gen, state, shape.types, v);
+      check(gen, state, leafCondition(shape.node, v, state.names));
       gen.assign(state.twin, v);
       gen.return(v);
     });
@@ -134,12 +198,15 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
       );
       const length = gen.const("len", _`${v}.length`);
       addBytes(gen, state, _`2 + ${length}`);
+      check(gen, state, arrayCondition(shape.node, length));
       const copy = gen.const("c", _`new Array(${length})`);
       const twin = gen.const("tw", _`new Array(${length})`);
       gen.forRange("i", 0, length, (i) => {
         const x = gen.const("x", _`${v}[${i}]`);
         if (item === undefined) {
-          checkLeaf(gen, state, (shape.items as Extract<Shape, { kind: "leaf" }>).types, x);
+          const leaf = shape.items as Extract<Shape, { kind: "leaf" }>;
+          checkLeaf(gen, state, leaf.types, x);
+          check(gen, state, leafCondition(leaf.node, x, state.names));
           gen.assign(_`${copy}[${i}]`, x);
           gen.assign(_`${twin}[${i}]`, x);
         } else {
@@ -183,6 +250,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
         const x = gen.const("x", _`${v}[${key}]`);
         if (child.kind === "leaf") {
           checkLeaf(gen, state, child.types, x);
+          check(gen, state, leafCondition(child.node, x, state.names));
           gen.assign(_`${copy}[${key}]`, x);
           gen.assign(slot, x);
         } else {
@@ -196,6 +264,12 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
       gen.return(state.fail);
       gen.endIf();
     });
+    const slotOf = new Map(slots);
+    check(
+      gen,
+      state,
+      objectCondition(shape.node, _`${keys}.length`, (key) => slotOf.get(key)),
+    );
     // The twin: a fresh object with the keys inserted in code-unit order, the order of the canonical text.
     const twin = gen.const("t", _`{}`);
     const sorted = [...slots].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -251,10 +325,10 @@ function shapeOf(schema: unknown, parentKey: string | null, depth: number): Shap
   if (type === "object") return objectShape(node, parentKey, depth);
   if (type === "array") {
     const items = shapeOf(node.items, null, depth + 1);
-    return items === undefined ? undefined : { kind: "array", items };
+    return items === undefined ? undefined : { kind: "array", node, items };
   }
   const types = leafTypesOfType(type);
-  return types === undefined ? undefined : { kind: "leaf", types };
+  return types === undefined ? undefined : { kind: "leaf", node, types };
 }
 
 function objectShape(node: Record<string, unknown>, parentKey: string | null, depth: number): Shape | undefined {
@@ -271,17 +345,17 @@ function objectShape(node: Record<string, unknown>, parentKey: string | null, de
     if (shape === undefined) return undefined;
     out.push([key, shape]);
   }
-  return { kind: "object", properties: out };
+  return { kind: "object", node, properties: out };
 }
 
 /** A leaf of `types`, narrowed by the node's own `type` when it has one. */
 function intersectType(node: Record<string, unknown>, types: ReadonlySet<LeafType> | undefined): Shape | undefined {
   if (types === undefined || types.size === 0) return undefined;
-  if (!Object.hasOwn(node, "type")) return { kind: "leaf", types };
+  if (!Object.hasOwn(node, "type")) return { kind: "leaf", node, types };
   const declared = leafTypesOfType(node.type);
   if (declared === undefined) return undefined;
   const both = new Set([...types].filter((type) => declared.has(type)));
-  return both.size === 0 ? undefined : { kind: "leaf", types: both };
+  return both.size === 0 ? undefined : { kind: "leaf", node, types: both };
 }
 
 function leafTypesOf(values: readonly unknown[]): Set<LeafType> | undefined {

@@ -27,6 +27,11 @@ export interface DataSnapshot {
   readonly sha256: string;
   /** The canonical JSON that `sha256` hashes (result plans page and store exactly this text). */
   readonly text: string;
+  /**
+   * The schema's emitted walk took the value and found every keyword it checks true: the schema's validator accepts
+   * `value`, and need not run (compiler/validators/canonical-checks.ts). False says nothing: the validator decides.
+   */
+  readonly valid: boolean;
 }
 
 export type SnapshotResult = DataSnapshot | { readonly ok: false; readonly problem: DataProblem };
@@ -46,12 +51,15 @@ export { MAX_JSON_DEPTH };
 /**
  * A schema's build-time canonical-JSON serializer (compiler/validators/canonical.ts, emitted beside its validator):
  * the canonical text and detached copy of a value of the schema's shape, the same as the general walk's, or
- * undefined for any other value (the general walk then decides).
+ * undefined for any other value (the general walk then decides). `valid`: the schema's validator accepts the copy
+ * (absent from the serializers of builds before it was emitted).
  */
 export type CanonicalSerializer = (
   value: unknown,
   maxBytes: number,
-) => { readonly value: unknown; readonly sorted: unknown; readonly bytes: number } | undefined;
+) =>
+  | { readonly value: unknown; readonly sorted: unknown; readonly bytes: number; readonly valid?: boolean }
+  | undefined;
 
 /**
  * Copies a value as plain JSON data, or says exactly why it is not: functions, Symbols, BigInt,
@@ -67,7 +75,8 @@ export type CanonicalSerializer = (
 export function snapshotJson(value: unknown, maxBytes: number, shaped?: CanonicalSerializer): SnapshotResult {
   if (shaped !== undefined && !prototypesPatched()) {
     const fast = shaped(value, maxBytes);
-    if (fast !== undefined) return withinCap(new Snapshot(fast.value, fast.sorted, false, fast.bytes), maxBytes);
+    if (fast !== undefined)
+      return withinCap(new Snapshot(fast.value, fast.sorted, false, fast.bytes, fast.valid === true), maxBytes);
   }
   // One walker is reused (calls are frequent and it holds no state between walks); a getter that
   // starts another snapshot while one is running gets its own.
@@ -76,7 +85,7 @@ export function snapshotJson(value: unknown, maxBytes: number, shaped?: Canonica
   let snapshot: Snapshot;
   try {
     const copy = walker.walk(value, "");
-    snapshot = new Snapshot(copy, walker.sorted, walker.general, walker.bytes);
+    snapshot = new Snapshot(copy, walker.sorted, walker.general, walker.bytes, false);
   } catch (thrown) {
     if (thrown === TOO_LARGE) return { ok: false, problem: { kind: "too-large", bytes: walker.bytes } };
     if (thrown === TOO_DEEP) return { ok: false, problem: { kind: "too-deep", maxDepth: MAX_JSON_DEPTH } };
@@ -113,16 +122,24 @@ class Snapshot implements DataSnapshot {
   #sha256: string | undefined = undefined;
   /** What the walk counted: a lower bound of the text's bytes (see MAX_BYTES_PER_COUNTED). */
   readonly #counted: number;
+  /** Private, as the rest of what the walk worked out: a snapshot's own fields are the data's (`ok`, `value`). */
+  readonly #valid: boolean;
 
   constructor(
     readonly value: unknown,
     sorted: unknown,
     general: boolean,
     counted: number,
+    valid: boolean,
   ) {
+    this.#valid = valid;
     this.#sorted = sorted;
     this.#general = general;
     this.#counted = counted;
+  }
+
+  get valid(): boolean {
+    return this.#valid;
   }
 
   get bytesAtMost(): number {

@@ -14,11 +14,14 @@ type Checked = { readonly ok: true; readonly value: unknown } | Failure;
  * tools get the JSON copy as is. Synchronous once the tool's validator is loaded (most calls).
  */
 export function validateInput(state: CallState): Checked | Promise<Checked> {
-  const value = state.args$!.value;
+  const args = state.args$!;
+  const value = args.value;
   const side = state.tool!.input;
   if (side === null) return { ok: true, value };
   const validation = side.validation;
   if (validation.kind === "opaque") return opaque(state, value);
+  // Copied by this schema's own walk, which found it valid (resolve.ts): the validator would accept it.
+  if (args.valid) return { ok: true, value };
   const loaded = state.engine.loader.loadedValidator(validation);
   return loaded === undefined ? loadThenCheck(state, validation, value) : check(state, loaded, value);
 }

@@ -7,48 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalSerializerSource, SERIALIZER_FACTORY } from "../../compiler/validators/canonical.js";
+import { canonicalSerializerSource } from "../../compiler/validators/canonical.js";
 import { compileValidators } from "../../compiler/validators/index.js";
-import { compileValidatorBody, loadValidator } from "../../runtime/loading/validator-module.js";
+import { loadValidator } from "../../runtime/loading/validator-module.js";
 import { snapshotJson, type CanonicalSerializer } from "../../runtime/pipeline/json-data.js";
 import { canonicalJson } from "../../src/contract/hash.js";
-
-const NINE = {
-  type: "object",
-  additionalProperties: false,
-  required: ["name", "code", "quantity", "price", "urgent", "priority", "address", "items"],
-  properties: {
-    name: { type: "string", minLength: 1, maxLength: 64 },
-    code: { type: "string", maxLength: 32, pattern: "^[A-Z]{3}-[0-9]{4}$" },
-    quantity: { type: "integer", minimum: 1, maximum: 1000 },
-    price: { type: "number" },
-    urgent: { type: "boolean" },
-    note: { type: "string", maxLength: 500 },
-    priority: {
-      anyOf: [
-        { const: "low", type: "string" },
-        { const: "normal", type: "string" },
-        { const: "high", type: "string" },
-      ],
-    },
-    address: {
-      type: "object",
-      additionalProperties: false,
-      properties: { street: { type: "string" }, city: { type: "string" } },
-      required: ["street", "city"],
-    },
-    items: {
-      type: "array",
-      maxItems: 50,
-      items: {
-        type: "object",
-        additionalProperties: false,
-        properties: { id: { type: "string" }, weight: { type: "number" } },
-        required: ["id", "weight"],
-      },
-    },
-  },
-};
+import { NINE, nineValue, serializerOf } from "../support/canonical.js";
 
 /** Keys out of code-unit order, odd keys, nullable and mixed leaves, arrays of arrays. */
 const ODD = {
@@ -70,14 +34,6 @@ const ODD = {
 
 const LEAF_ROOT = { type: "string" };
 const ARRAY_ROOT = { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } };
-
-/** The serializer a schema's validator would return, compiled as the runtime compiles a validator (a function body). */
-async function serializerOf(schema: unknown): Promise<CanonicalSerializer> {
-  const source = canonicalSerializerSource(schema);
-  expect(source, "the schema has a fixed shape").toBeDefined();
-  const body = `${source!}\nreturn { canonical: ${SERIALIZER_FACTORY}() };\n`;
-  return compileValidatorBody(body, "serializer.js")!.canonical as CanonicalSerializer;
-}
 
 /** The copy with its key order made visible (toEqual ignores key order). */
 function ordered(value: unknown): unknown {
@@ -103,20 +59,6 @@ function same(serializer: CanonicalSerializer, make: () => unknown, maxBytes = 1
   expect(shaped.text).toBe(canonicalJson(general.value));
   return fast === undefined ? "general" : "fast";
 }
-
-const nineValue = () => ({
-  priority: "normal",
-  name: "Ada",
-  code: "ABC-1234",
-  quantity: 12,
-  price: 9.5,
-  urgent: false,
-  address: { street: "1 Row", city: "London" },
-  items: [
-    { weight: 1.5, id: "a" },
-    { id: "b", weight: -0 },
-  ],
-});
 
 /** A value of NINE's shape whose keys are all in code-unit order already. */
 const inOrder = () => ({
