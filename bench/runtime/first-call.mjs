@@ -41,7 +41,11 @@ if (side === "runtime") {
   ok = outcome.ok;
 } else if (side === "direct") {
   const module = await import(pathToFileURL(join(root, direct.bundle)).href);
-  const result = await module[direct.export].execute(ARGS, { signal: new AbortController().signal, callId: "x", call: async () => null });
+  const result = await module[direct.export].execute(ARGS, {
+    signal: new AbortController().signal,
+    callId: "x",
+    call: async () => null,
+  });
   ok = typeof result === "object" && result !== null;
 } else if (side === "aiSdk") {
   const lib = await import(pathToFileURL(join(repoRoot, "node_modules/@ai-sdk/provider-utils/dist/index.mjs")).href);
