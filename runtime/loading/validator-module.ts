@@ -32,6 +32,13 @@ export interface AjvErrorLike {
 type ValidateFunction = ((value: unknown) => boolean) & { errors?: readonly AjvErrorLike[] | null };
 
 /**
+ * The line that starts Ajv's part of a validator whose schema has a serializer (compiler/validators/assemble.ts): the
+ * text before it is the serializer's function body, the text from it on Ajv's. Neither part's code can hold it: every
+ * string in them is quoted by Ajv's code generator, which escapes line breaks.
+ */
+export const AJV_PART_LINE = "// Ajv's part: compiled when a value first needs it.";
+
+/**
  * Loads a precompiled validator exactly as locked: reads `path` (relative to `root`), checks its sha256 against the
  * lock, then compiles those same verified bytes (compileValidatorBody), so nothing can be swapped in between: there is
  * no file to import and no module loader (docs/decisions.md, "Validators compiled in memory from the verified bytes").
@@ -67,42 +74,78 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
       `validator module ${path} does not match cave.lock (locked ${expectedSha256}, found ${actual}). Rebuild with cave build and deploy cave.lock together with its build folder.`,
     );
   }
-  let made: { validate?: unknown; canonical?: unknown } | null;
-  try {
-    made = compileValidatorBody(bytes.toString("utf8"), path);
-  } catch (thrown) {
-    throw new RuntimeError(
+  const unloadable = (thrown: unknown): RuntimeError =>
+    new RuntimeError(
       "LOCK_MISMATCH",
       `validator module ${path} matches cave.lock but cannot be loaded (${thrown instanceof Error ? thrown.name : "error"}). Rebuild with cave build.`,
     );
-  }
-  if (typeof made?.validate !== "function") {
-    throw new RuntimeError(
+  const noValidate = (): RuntimeError =>
+    new RuntimeError(
       "LOCK_MISMATCH",
       `validator module ${path} does not export a validate function. Rebuild with cave build.`,
     );
+  const { serializer, ajv, ajvLine } = validatorParts(bytes.toString("utf8"));
+  let made: { validate?: unknown; canonical?: unknown } | null;
+  try {
+    made = compileFunction(serializer, [], { filename: path })() as typeof made;
+  } catch (thrown) {
+    throw unloadable(thrown);
   }
-  return validatorOf(
-    made.validate as ValidateFunction,
-    typeof made.canonical === "function" ? (made.canonical as CanonicalSerializer) : undefined,
-  );
+  const canonical = typeof made?.canonical === "function" ? (made.canonical as CanonicalSerializer) : undefined;
+  if (ajv === undefined) {
+    if (typeof made?.validate !== "function") throw noValidate();
+    const validate = made.validate as ValidateFunction;
+    return validatorOf(() => validate, canonical);
+  }
+  if (canonical === undefined) throw noValidate();
+  // Ajv's part is compiled when a value first needs it; what it throws then is the validator's throw (validatorOf).
+  let validate: ValidateFunction | undefined;
+  return validatorOf(() => {
+    if (validate === undefined) {
+      let part: { validate?: unknown } | null;
+      try {
+        part = compileFunction(ajv, [], { filename: path, lineOffset: ajvLine })() as typeof part;
+      } catch (thrown) {
+        throw unloadable(thrown);
+      }
+      if (typeof part?.validate !== "function") throw noValidate();
+      validate = part.validate as ValidateFunction;
+    }
+    return validate;
+  }, canonical);
+}
+
+/** A validator's text as its serializer's body and Ajv's (from the line that starts it, `ajvLine`, 0-based), or whole. */
+function validatorParts(text: string): { serializer: string; ajv?: string; ajvLine: number } {
+  const at = text.indexOf(`\n${AJV_PART_LINE}\n`);
+  if (at < 0) return { serializer: text, ajvLine: 0 };
+  const serializer = text.slice(0, at + 1);
+  let ajvLine = 0;
+  for (let i = serializer.indexOf("\n"); i >= 0; i = serializer.indexOf("\n", i + 1)) ajvLine++;
+  return { serializer, ajv: text.slice(at + 1), ajvLine };
 }
 
 /**
- * Compiles a validator's text (compiler/validators/assemble.ts: a function body returning `{ validate, canonical }`)
- * in this realm and runs it once. `filename` names it in stacks. Throws what compiling or running it throws.
+ * Compiles a validator's text (compiler/validators/assemble.ts: a function body returning `{ validate, canonical }`,
+ * or two, the serializer's and then Ajv's) in this realm, both parts now, and runs it once. `filename` names it in
+ * stacks. Throws what compiling or running it throws.
  */
 export function compileValidatorBody(
   text: string,
   filename: string,
 ): { validate?: unknown; canonical?: unknown } | null {
-  return compileFunction(text, [], { filename })() as { validate?: unknown; canonical?: unknown } | null;
+  const { serializer, ajv, ajvLine } = validatorParts(text);
+  const made = compileFunction(serializer, [], { filename })() as { validate?: unknown; canonical?: unknown } | null;
+  if (ajv === undefined) return made;
+  const part = compileFunction(ajv, [], { filename, lineOffset: ajvLine })() as { validate?: unknown } | null;
+  return { canonical: made?.canonical, validate: part?.validate };
 }
 
 /** Every valid value's answer: one frozen object, not one per call. */
 const VALID: ValidationResult = Object.freeze({ ok: true });
 
-function validatorOf(fn: ValidateFunction, canonical: CanonicalSerializer | undefined): CompiledValidator {
+/** `ajv()`: Ajv's validate function, compiled on the first call when it is not yet (it may throw then). */
+function validatorOf(ajv: () => ValidateFunction, canonical: CanonicalSerializer | undefined): CompiledValidator {
   return {
     canonical,
     validate(value) {
@@ -112,7 +155,9 @@ function validatorOf(fn: ValidateFunction, canonical: CanonicalSerializer | unde
       // property once too, so the two decide on the same data.
       if (canonical?.(value, Number.MAX_SAFE_INTEGER)?.valid === true) return VALID;
       let valid: boolean;
+      let fn: ValidateFunction;
       try {
+        fn = ajv();
         valid = fn(value) === true;
       } catch (thrown) {
         // Only reachable with values JSON cannot produce (a throwing getter, a revoked Proxy). The thrown message

@@ -10,7 +10,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { inProcessAjv } from "../../compiler/validators/ajv-options.js";
 import { compileValidators } from "../../compiler/validators/index.js";
-import { loadValidator } from "../../runtime/loading/validator-module.js";
+import { AJV_PART_LINE, loadValidator } from "../../runtime/loading/validator-module.js";
+import { sha256 } from "../../src/contract/hash.js";
 import type { CanonicalSerializer } from "../../runtime/pipeline/json-data.js";
 import { NINE, nineValue, serializerOf } from "../support/canonical.js";
 
@@ -336,6 +337,22 @@ describe("the canonical walk validates only what Ajv accepts", () => {
         ok: false,
         issues: [{ path: "/extra", message: "is not an allowed property (the object is closed)" }],
       });
+      // Ajv's part is compiled only when a value needs it: counted here by a statement put at its start (the
+      // module's own hash is then the one handed to the loader).
+      const counted = module!.code.replace(
+        `\n${AJV_PART_LINE}\n`,
+        `\n${AJV_PART_LINE}\nglobalThis.ajvPartCompiled = (globalThis.ajvPartCompiled ?? 0) + 1;\n`,
+      );
+      expect(counted).not.toBe(module!.code);
+      writeFileSync(join(root, module!.path), counted);
+      const lazy = await loadValidator(root, module!.path, sha256(counted));
+      const compiled = () => (globalThis as { ajvPartCompiled?: number }).ajvPartCompiled ?? 0;
+      const before = compiled();
+      expect(lazy.validate(nineValue())).toEqual({ ok: true });
+      expect(compiled()).toBe(before);
+      expect(lazy.validate({ ...nineValue(), quantity: 0 }).ok).toBe(false);
+      expect(lazy.validate({ ...nineValue(), quantity: 1e6 }).ok).toBe(false);
+      expect(compiled()).toBe(before + 1);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
