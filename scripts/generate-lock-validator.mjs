@@ -4,9 +4,8 @@
 // the header at start-up and each tool's entry on its first use: `header` (the lock without `tools`) and `tool` (one
 // entry); a whole lock is its header and each entry. `discriminators` lists each union told apart by a tag property
 // (by the property holding it) with the tag's values, which runtime/lock/shape-problem.ts names when a tag matches none.
-// `definitions` is the schema's definitions without annotations, as data: runtime/lock/shape-accepts.ts reads a tool's
-// entry against `definitions.tool` at first use, which costs far less than compiling Ajv's `tool` on a cold start; Ajv's
-// validator runs only when that reading does not accept the entry, and words the refusal.
+// `definitions` is the schema's definitions as Ajv compiles them, as data: runtime/lock/shape-walk.ts checks a tool's
+// entry by walking them (Ajv's `tool` stays in the module, which test/runtime/shape-walk.test.ts holds the walk to).
 //
 // Run by npm run build; test/lock-validator.test.ts regenerates it in memory and compares bytes.
 // Usage: node scripts/generate-lock-validator.mjs [--check]
@@ -25,21 +24,10 @@ const HEADER = [
   "// @ts-nocheck",
 ].join("\n");
 
-// Annotations say nothing about validity; left out, they would be carried as data into the module.
 const ANNOTATIONS = new Set(["title", "description"]);
 
-/** The schema without its annotations (a property named like one, under `properties`, stays). */
-function withoutAnnotations(schema, at) {
-  if (Array.isArray(schema)) return schema.map((item, i) => withoutAnnotations(item, `${at}/${i}`));
-  if (schema === null || typeof schema !== "object") return schema;
-  const out = {};
-  for (const key of Object.keys(schema))
-    if (!ANNOTATIONS.has(key) || at.endsWith("/properties")) out[key] = withoutAnnotations(schema[key], `${at}/${key}`);
-  return out;
-}
-
 /**
- * The schema (without annotations) as the generated code checks it, with the same meaning: a union of null and an object becomes an object
+ * The schema as the generated code checks it, with the same meaning: a union of null and an object becomes an object
  * schema that also admits null (its keywords apply to objects only), and a union of objects told apart by a `const` or
  * `enum` tag gets Ajv's discriminator, so a failure is reported from the branch the lock's tag chose.
  */
@@ -47,7 +35,10 @@ function forChecking(schema, at, discriminators) {
   if (Array.isArray(schema)) return schema.map((item, i) => forChecking(item, `${at}/${i}`, discriminators));
   if (schema === null || typeof schema !== "object") return schema;
   const out = {};
-  for (const key of Object.keys(schema)) out[key] = forChecking(schema[key], `${at}/${key}`, discriminators);
+  // Annotations say nothing about validity; left out, they would be carried as data into the module.
+  for (const key of Object.keys(schema))
+    if (!ANNOTATIONS.has(key) || at.endsWith("/properties"))
+      out[key] = forChecking(schema[key], `${at}/${key}`, discriminators);
   if (!Array.isArray(out.oneOf)) return out;
   const branches = out.oneOf;
   const nullable = branches.findIndex((b) => b.type === "null" && Object.keys(b).length === 1);
@@ -96,8 +87,7 @@ const ajvEqualWithoutNote = {
 /** The generated module's text. */
 export async function generateLockValidator() {
   const discriminators = {};
-  const plain = withoutAnnotations(JSON.parse(readFileSync(join(repoRoot, SCHEMA_FILE), "utf8")), "#");
-  const lock = forChecking(plain, "#", discriminators);
+  const lock = forChecking(JSON.parse(readFileSync(join(repoRoot, SCHEMA_FILE), "utf8")), "#", discriminators);
   const { tools: _tools, ...headerProperties } = lock.properties;
   const header = {
     ...lock,
@@ -139,7 +129,7 @@ export async function generateLockValidator() {
     plugins: [ajvEqualWithoutNote],
   });
   const table = `export const discriminators = ${JSON.stringify(discriminators, null, 2)};\n`;
-  const data = `export const definitions = ${JSON.stringify(plain.definitions)};\n`;
+  const data = `export const definitions = ${JSON.stringify(lock.definitions)};\n`;
   return `${HEADER}\n${bundled.outputFiles[0].text}${table}${data}`;
 }
 

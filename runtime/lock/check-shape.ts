@@ -5,7 +5,7 @@ import { TOOL_NAME_PATTERN } from "../../src/contract/names.js";
 import { planShapeProblems } from "../results/check-plan.js";
 import { scopeProblems } from "./check-scope.js";
 import * as generated from "./lock-shape.generated.js";
-import { acceptsShape } from "./shape-accepts.js";
+import { firstShapeError } from "./shape-walk.js";
 import { shapeProblem, type ShapeError } from "./shape-problem.js";
 
 /** A generated validator as Ajv's standalone code makes it: whether the value is valid, and then why not in `errors`. */
@@ -14,12 +14,12 @@ interface Validator {
   errors?: readonly ShapeError[] | null;
 }
 const validateHeader = generated.header as Validator;
-const validateTool = generated.tool as Validator;
 const definitions = generated.definitions as Record<string, unknown>;
 
 /**
- * The check of a v2 lock's shape. What docs/cave.lock.schema.json states is checked by validators compiled ahead from
- * it (lock-shape.generated.ts, scripts/generate-lock-validator.mjs); what a schema cannot state is checked here, after
+ * The check of a v2 lock's shape. What docs/cave.lock.schema.json states is checked first: the header by Ajv's validator
+ * compiled ahead from it (lock-shape.generated.ts, scripts/generate-lock-validator.mjs), a tool's entry by walking the
+ * same schema as data, with Ajv's first error (shape-walk.ts); what a schema cannot state is checked here, after
  * it: order (sorted names and scopes), references between tools, and fields that follow from others. Each check returns
  * the first problem as "<path> must be <expected>" (shape-problem.ts), or undefined. Integrity is checked before this,
  * so a failure here means a compiler bug or a hand-made lock, never a stray edit.
@@ -71,9 +71,9 @@ function headerProblem(header: Record<string, unknown>, isLocked: IsLocked): str
 
 function toolProblem(name: string, tool: unknown, isLocked: IsLocked): string | undefined {
   const at = `tools.${name}`;
-  // Read against the schema as data first: Ajv's validator, costly to compile cold, runs only to refuse (shape-accepts.ts).
-  if (!acceptsShape(definitions.tool, tool, definitions) && !validateTool(tool))
-    return shapeProblem(firstError(validateTool), at);
+  // The schema walked as data, as Ajv's tool validator would check it (shape-walk.ts): that code is never parsed.
+  const error = firstShapeError(definitions, "tool", tool);
+  if (error !== undefined) return shapeProblem(error, at);
   const t = tool as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const problems: string[] = [];
   // The flags are consequences of the effect; a lock that disagrees would make the runtime guess.
