@@ -120,9 +120,17 @@ export function arrayCondition(node: Readonly<Record<string, unknown>>, length: 
  * const, string and number keywords and, for a union of leaves, its members. Ajv applies the string keywords to
  * strings only and the number keywords to numbers only, and so does this.
  */
-export function leafCondition(node: Readonly<Record<string, unknown>>, x: Code, names: CheckNames): Code {
-  return leaf(node, x, names).code;
+export function leafCondition(
+  node: Readonly<Record<string, unknown>>,
+  x: Code,
+  names: CheckNames,
+  known?: ReadonlySet<KnownType>,
+): Code {
+  return leaf(node, x, names, known).code;
 }
+
+/** The JSON types the walk has already checked a leaf to be one of (a number: finite), so no condition repeats it. */
+export type KnownType = "string" | "number" | "boolean" | "null";
 
 /** A condition, and whether it holds exactly when Ajv accepts (else it only holds when Ajv accepts: stricter). */
 interface Condition {
@@ -132,13 +140,18 @@ interface Condition {
 
 const UNKNOWN: Condition = { code: UNDECIDED, exact: false };
 
-function leaf(node: Readonly<Record<string, unknown>>, x: Code, names: CheckNames): Condition {
+function leaf(
+  node: Readonly<Record<string, unknown>>,
+  x: Code,
+  names: CheckNames,
+  known?: ReadonlySet<KnownType>,
+): Condition {
   if (!decidable(node, "leaf")) return UNKNOWN;
   const parts: Code[] = [];
   if (Object.hasOwn(node, "type")) {
     const type = typeCondition(node.type, x);
     if (type === undefined) return UNKNOWN;
-    parts.push(type);
+    if (known === undefined || !typeImplied(node.type, known)) parts.push(type);
   }
   if (Object.hasOwn(node, "const")) {
     const value = node.const;
@@ -153,8 +166,7 @@ function leaf(node: Readonly<Record<string, unknown>>, x: Code, names: CheckName
   const strings = stringCondition(node, x, names);
   const numbers = numberCondition(node, x);
   if (strings === undefined || numbers === undefined) return UNKNOWN;
-  if (strings !== nil) parts.push(_`(typeof ${x} !== "string" || ${strings})`);
-  if (numbers !== nil) parts.push(_`(typeof ${x} !== "number" || ${numbers})`);
+  parts.push(onlyFor("string", strings, x, known), onlyFor("number", numbers, x, known));
   let exact = true;
   if (Object.hasOwn(node, "anyOf") || Object.hasOwn(node, "oneOf")) {
     const union = unionCondition(node, x, names);
@@ -183,9 +195,23 @@ function unionCondition(node: Readonly<Record<string, unknown>>, x: Code, names:
   return { code: _`${held.reduce((sum, term) => _`${sum} + ${term}`)} === 1`, exact };
 }
 
-/** The conjunction of `parts`; nil (nothing to check) when there are none. */
+/** The conjunction of `parts` (nil ones left out); nil (nothing to check) when there are none. */
 function all(parts: readonly Code[]): Code {
-  return parts.length === 0 ? nil : and(...parts);
+  const checked = parts.filter((part) => part !== nil);
+  return checked.length === 0 ? nil : and(...checked);
+}
+
+/** Whether the walk's own check of `known` types already says what `type` does (an integer is not implied by a number). */
+function typeImplied(type: unknown, known: ReadonlySet<KnownType>): boolean {
+  const declared = Array.isArray(type) ? type : [type];
+  return [...known].every((name) => declared.includes(name));
+}
+
+/** `condition` on values of JSON type `type` only (as Ajv applies its keywords), without a test the walk made already. */
+function onlyFor(type: "string" | "number", condition: Code, x: Code, known?: ReadonlySet<KnownType>): Code {
+  if (condition === nil || (known !== undefined && !known.has(type))) return nil;
+  if (known !== undefined && known.size === 1) return condition;
+  return _`(typeof ${x} !== ${type} || ${condition})`;
 }
 
 /** `type` as Ajv checks it with strictNumbers (a number is finite; an integer has no fraction); undefined when unknown. */

@@ -184,7 +184,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
   if (shape.kind === "leaf") {
     gen.func(fn, v, false, () => {
       checkLeaf(gen, state, shape.types, v);
-      check(gen, state, leafCondition(shape.node, v, state.names));
+      check(gen, state, leafCondition(shape.node, v, state.names, shape.types));
       gen.assign(state.twin, v);
       gen.return(v);
     });
@@ -206,7 +206,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
         if (item === undefined) {
           const leaf = shape.items as Extract<Shape, { kind: "leaf" }>;
           checkLeaf(gen, state, leaf.types, x);
-          check(gen, state, leafCondition(leaf.node, x, state.names));
+          check(gen, state, leafCondition(leaf.node, x, state.names, leaf.types));
           gen.assign(_`${copy}[${i}]`, x);
           gen.assign(_`${twin}[${i}]`, x);
         } else {
@@ -250,7 +250,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
         const x = gen.const("x", _`${v}[${key}]`);
         if (child.kind === "leaf") {
           checkLeaf(gen, state, child.types, x);
-          check(gen, state, leafCondition(child.node, x, state.names));
+          check(gen, state, leafCondition(child.node, x, state.names, child.types));
           gen.assign(_`${copy}[${key}]`, x);
           gen.assign(slot, x);
         } else {
