@@ -116,6 +116,18 @@ describe("start-up verification", () => {
     expect((await runtime.call("lookup", { region: "EU" })).ok).toBe(true);
   });
 
+  it("accepts the header's keys in another order: integrity is over the canonical form, not the order written", async () => {
+    const root = copy();
+    const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as Record<string, Record<string, unknown>>;
+    const reversed = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).reverse());
+    const { tools, ...header } = lock;
+    const reordered = { ...reversed({ ...header, sdk: reversed(header.sdk!) }), tools };
+    writeFileSync(join(root, "cave.lock"), `${JSON.stringify(reordered, null, 2)}\n`);
+    const runtime = await createRuntime({ root, mode: "host" });
+    expect(runtime.lockIntegrity).toBe(readLock(built).integrity);
+    expect((await runtime.call("lookup", { region: "EU" })).ok).toBe(true);
+  });
+
   it("refuses an unknown lockfileVersion, naming both versions", async () => {
     const root = copy();
     writeSealed(root, { ...readLock(root), lockfileVersion: 3 });
