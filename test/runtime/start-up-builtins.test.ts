@@ -2,7 +2,7 @@
 // when a sandboxed call first needs them (runtime/sandbox/builtins.ts). On Node 22 and later an ES import of node:http
 // reads its lazy WebSocket exports, which loads undici: 0.1-0.4 s of every start-up (bench/node-versions).
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +66,19 @@ describe("what a runtime loads up to its first in-process call", () => {
       const parsed = [entry, ...statics.map((name) => join(dirname(entry), name))];
       expect(parsed.filter((file) => readFileSync(file, "utf8").includes("function sandboxHost("))).toEqual([]);
       expect(readFileSync(entry, "utf8")).toMatch(/\bimport\("\.\/bundle-dispatcher-[^"]+\.js"\)/);
+    },
+  );
+
+  it.skipIf(!bundled)(
+    "Ajv's tool-entry validator is not in what importing the runtime parses or ships: entries are checked by walking the schema as data",
+    () => {
+      // An error site only Ajv's compiled tool validator has (the tool's effect enum), present in the generated module.
+      const toolErrorSite = '"#/properties/effect/enum"';
+      const generated = join(root, "runtime", "lock", "lock-shape.generated.ts");
+      expect(readFileSync(generated, "utf8")).toContain(toolErrorSite);
+      const chunks = readdirSync(dirname(entry)).filter((name) => /^bundle-.*\.js$/.test(name));
+      const shipped = [entry, ...chunks.map((name) => join(dirname(entry), name))];
+      expect(shipped.filter((file) => readFileSync(file, "utf8").includes(toolErrorSite))).toEqual([]);
     },
   );
 
