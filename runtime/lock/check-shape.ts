@@ -16,6 +16,24 @@ interface Validator {
 const validateHeader = generated.header as Validator;
 const definitions = generated.definitions as Record<string, unknown>;
 
+/** How a tool's entry is checked against the schema: the first problem as Ajv reports it, or undefined. */
+type ToolCheck = (tool: unknown) => ShapeError | undefined;
+/**
+ * One entry at a time, as the runtime reads them on first use: the schema walked as data (shape-walk.ts), cheap cold,
+ * and Ajv's tool validator, ~160 KB of code, stays out of what importing the runtime parses (esbuild drops it: nothing
+ * the runtime's entry reaches uses it).
+ */
+const walkedEntry: ToolCheck = (tool) => firstShapeError(definitions, "tool", tool);
+/**
+ * A whole lock at once (cave verify, cave diff, --frozen): Ajv's compiled validator, which after its compile checks a
+ * thousand entries several times faster than the walk does cold. test/runtime/shape-walk.test.ts holds the two to the
+ * same first problem.
+ */
+const compiledEntry: ToolCheck = (tool) => {
+  const validate = generated.tool as Validator;
+  return validate(tool) ? undefined : firstError(validate);
+};
+
 /**
  * The check of a v2 lock's shape. What docs/cave.lock.schema.json states is checked first: the header by Ajv's validator
  * compiled ahead from it (lock-shape.generated.ts, scripts/generate-lock-validator.mjs), a tool's entry by walking the
@@ -36,7 +54,7 @@ export function checkLockShape(lock: Record<string, unknown>): string | undefine
   if (problem !== undefined) return problem;
   for (const name of Object.keys(tools)) {
     if (!TOOL_NAME_PATTERN.test(name)) return `tools.${name} must be named by ${TOOL_NAME_PATTERN}`;
-    const entry = toolProblem(name, tools[name], isLocked);
+    const entry = toolProblem(name, tools[name], isLocked, compiledEntry);
     if (entry !== undefined) return entry;
   }
   return undefined;
@@ -49,7 +67,7 @@ export function checkLockTopShape(header: Record<string, unknown>, toolNames: Re
 
 /** One tool's entry, and that the nested tools it names are locked tools. */
 export function checkToolShape(name: string, tool: unknown, toolNames: ReadonlySet<string>): string | undefined {
-  return toolProblem(name, tool, (n) => toolNames.has(n));
+  return toolProblem(name, tool, (n) => toolNames.has(n), walkedEntry);
 }
 
 type IsLocked = (name: string) => boolean;
@@ -69,10 +87,9 @@ function headerProblem(header: Record<string, unknown>, isLocked: IsLocked): str
   return problems[0];
 }
 
-function toolProblem(name: string, tool: unknown, isLocked: IsLocked): string | undefined {
+function toolProblem(name: string, tool: unknown, isLocked: IsLocked, check: ToolCheck): string | undefined {
   const at = `tools.${name}`;
-  // The schema walked as data, as Ajv's tool validator would check it (shape-walk.ts): that code is never parsed.
-  const error = firstShapeError(definitions, "tool", tool);
+  const error = check(tool);
   if (error !== undefined) return shapeProblem(error, at);
   const t = tool as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const problems: string[] = [];

@@ -36,114 +36,175 @@ const ownFunction = new WeakMap<object, boolean>();
 
 /** The first problem with `value` as the definition `name` states it, or undefined when it has that shape. */
 export function firstShapeError(definitions: SchemaDefinitions, name: string, value: unknown): Found {
-  return walk(definitions[name] as Schema, value, { definitions, instancePath: "", schemaPath: "#" });
+  const problem = walk(definitions[name] as Schema, value, definitions);
+  if (problem === undefined) return undefined;
+  const { keyword, params, propertyName, dataSteps, schemaSteps, base } = problem;
+  return {
+    instancePath: dataSteps
+      .reverse()
+      .map((step) => `/${escaped(step)}`)
+      .join(""),
+    schemaPath: [base ?? "#", ...schemaSteps.reverse()].join("/"),
+    keyword,
+    params,
+    ...(propertyName === undefined ? {} : { propertyName }),
+  };
 }
 
-interface At {
-  readonly definitions: SchemaDefinitions;
-  /** JSON pointer of the value checked. */
-  readonly instancePath: string;
-  /** Where the schema checked is, as Ajv names it: from the root of the function it compiles the schema into. */
-  readonly schemaPath: string;
+/**
+ * A problem on its way out of the walk: its places are collected as it returns through each level (innermost first),
+ * so a value that has its shape costs no path strings. `base` is set by the first definition it leaves that Ajv
+ * compiles apart or inlines: the schema path goes no further up.
+ */
+interface Problem {
+  readonly keyword: string;
+  readonly params: Record<string, unknown>;
+  propertyName?: string;
+  readonly dataSteps: string[];
+  readonly schemaSteps: string[];
+  base?: string;
 }
 
-function walk(schema: Schema, value: unknown, at: At): Found {
+/** What walk() needs of a schema, worked out once per schema object. */
+interface Plan {
+  readonly types: readonly string[];
+  /** One type with keywords of its own group: Ajv checks the type where that group is checked, not first. */
+  readonly deferred: boolean;
+  readonly any: readonly string[];
+  readonly groups: readonly (readonly [string, readonly string[]])[];
+}
+const plans = new WeakMap<object, Plan>();
+
+function planOf(schema: Schema): Plan {
+  let plan = plans.get(schema);
+  if (plan !== undefined) return plan;
   for (const key of Object.keys(schema))
     if (!KNOWN.has(key)) throw new Error(`the lock schema uses ${key}, which runtime/lock/shape-walk.ts does not read`);
   const types =
     schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
-  // Ajv checks the type first, unless there is one type and keywords about it: then where that group is checked.
-  const deferred =
-    types.length === 1 && GROUPS.some(([type, keywords]) => type === types[0] && keywords.some((k) => k in schema));
-  if (types.length > 0 && !deferred && !types.some((type) => isOfType(type, value)))
-    return error(at, "type", "type", { type: types.length === 1 ? types[0] : types });
-  for (const keyword of ANY) {
-    if (!(keyword in schema)) continue;
+  const groups = GROUPS.map(([type, keywords]) => [type, keywords.filter((k) => k in schema)] as const).filter(
+    ([, keywords]) => keywords.length > 0,
+  );
+  plan = {
+    types,
+    deferred: types.length === 1 && groups.some(([type]) => type === types[0]),
     // A tagged union is checked by its discriminator, in the object group.
-    if (keyword === "oneOf" && "discriminator" in schema) continue;
-    const found = check(keyword, schema, value, at);
+    any: ANY.filter((k) => k in schema && !(k === "oneOf" && "discriminator" in schema)),
+    groups,
+  };
+  plans.set(schema, plan);
+  return plan;
+}
+
+function walk(schema: Schema, value: unknown, definitions: SchemaDefinitions): Problem | undefined {
+  const plan = planOf(schema);
+  const { types, deferred } = plan;
+  if (types.length > 0 && !deferred && !types.some((type) => isOfType(type, value)))
+    return problem("type", "type", { type: types.length === 1 ? types[0] : types });
+  for (const keyword of plan.any) {
+    const found = check(keyword, schema, value, definitions);
     if (found !== undefined) return found;
   }
-  for (const [type, keywords] of GROUPS) {
-    if (!keywords.some((k) => k in schema)) continue;
+  for (const [type, keywords] of plan.groups) {
     if (!isOfType(type, value)) {
-      if (deferred && types[0] === type) return error(at, "type", "type", { type });
+      if (deferred && types[0] === type) return problem("type", "type", { type });
       continue;
     }
     for (const keyword of keywords) {
-      if (!(keyword in schema)) continue;
-      const found = check(keyword, schema, value, at);
+      const found = check(keyword, schema, value, definitions);
       if (found !== undefined) return found;
     }
   }
   return undefined;
 }
 
-function check(keyword: string, schema: Schema, value: unknown, at: At): Found {
+/**
+ * The walk one level down: a problem found there gets this level's schema step (`step`, with `key` after it when
+ * given, both written only then) and, if any, the value's key.
+ */
+function below(
+  schema: Schema,
+  value: unknown,
+  definitions: SchemaDefinitions,
+  step: string,
+  key?: string | number,
+  dataStep?: string | number,
+): Problem | undefined {
+  const found = walk(schema, value, definitions);
+  if (found === undefined) return undefined;
+  if (found.base === undefined) found.schemaSteps.push(key === undefined ? step : `${step}/${escaped(String(key))}`);
+  if (dataStep !== undefined) found.dataSteps.push(String(dataStep));
+  return found;
+}
+
+function check(keyword: string, schema: Schema, value: unknown, definitions: SchemaDefinitions): Problem | undefined {
   const s = schema[keyword] as never;
   switch (keyword) {
     case "$ref": {
       const name = (s as string).slice(REF.length);
-      const target = at.definitions[name] as Schema;
+      const target = definitions[name] as Schema;
+      const found = walk(target, value, definitions);
       // Ajv inlines a definition that holds no $ref, naming its places from the definition; others are functions.
-      return walk(target, value, { ...at, schemaPath: compiledApart(target) ? "#" : `${REF}${name}` });
+      if (found !== undefined && found.base === undefined) found.base = compiledApart(target) ? "#" : `${REF}${name}`;
+      return found;
     }
     case "const":
-      return equal(s, value) ? undefined : error(at, keyword, keyword, { allowedValue: s });
+      return equal(s, value) ? undefined : problem(keyword, keyword, { allowedValue: s });
     case "enum":
       return (s as unknown[]).some((allowed) => equal(allowed, value))
         ? undefined
-        : error(at, keyword, keyword, { allowedValues: s });
+        : problem(keyword, keyword, { allowedValues: s });
     case "not":
-      return walk(s, value, below(at, "not")) === undefined ? error(at, keyword, keyword, {}) : undefined;
+      return walk(s, value, definitions) === undefined ? problem(keyword, keyword, {}) : undefined;
     case "oneOf": {
-      let first: Found;
+      let first: Problem | undefined;
       let passing = 0;
       (s as Schema[]).forEach((branch, i) => {
-        const found = walk(branch, value, below(at, `oneOf/${i}`));
+        const found = below(branch, value, definitions, "oneOf", i);
         if (found === undefined) passing++;
         else first ??= found;
       });
       if (passing === 1) return undefined;
-      return first ?? error(at, keyword, keyword, { passingSchemas: null });
+      return first ?? problem(keyword, keyword, { passingSchemas: null });
     }
     case "maximum":
-      return (value as number) <= s ? undefined : error(at, keyword, keyword, { comparison: "<=", limit: s });
+      return (value as number) <= s ? undefined : problem(keyword, keyword, { comparison: "<=", limit: s });
     case "minimum":
-      return (value as number) >= s ? undefined : error(at, keyword, keyword, { comparison: ">=", limit: s });
+      return (value as number) >= s ? undefined : problem(keyword, keyword, { comparison: ">=", limit: s });
     case "maxLength":
-      return (value as string).length <= s ? undefined : error(at, keyword, keyword, { limit: s });
+      return (value as string).length <= s ? undefined : problem(keyword, keyword, { limit: s });
     case "minLength":
-      return (value as string).length >= s ? undefined : error(at, keyword, keyword, { limit: s });
+      return (value as string).length >= s ? undefined : problem(keyword, keyword, { limit: s });
     case "pattern":
-      return regex(s).test(value as string) ? undefined : error(at, keyword, keyword, { pattern: s });
+      return regex(s).test(value as string) ? undefined : problem(keyword, keyword, { pattern: s });
     case "minItems":
-      return (value as unknown[]).length >= s ? undefined : error(at, keyword, keyword, { limit: s });
+      return (value as unknown[]).length >= s ? undefined : problem(keyword, keyword, { limit: s });
     case "uniqueItems": {
       if (s !== true) return undefined;
       const items = value as unknown[];
       for (let i = items.length; i-- > 0; )
-        for (let j = i; j-- > 0; ) if (equal(items[i], items[j])) return error(at, keyword, keyword, { i, j });
+        for (let j = i; j-- > 0; ) if (equal(items[i], items[j])) return problem(keyword, keyword, { i, j });
       return undefined;
     }
     case "items": {
       const items = value as unknown[];
       for (let i = 0; i < items.length; i++) {
-        const found = walk(s, items[i], below(at, "items", i));
+        const found = below(s, items[i], definitions, "items", undefined, i);
         if (found !== undefined) return found;
       }
       return undefined;
     }
     case "minProperties":
-      return Object.keys(value as object).length >= s ? undefined : error(at, keyword, keyword, { limit: s });
+      return Object.keys(value as object).length >= s ? undefined : problem(keyword, keyword, { limit: s });
     case "required": {
       const missing = (s as string[]).find((p) => !present(value as Record<string, unknown>, p));
-      return missing === undefined ? undefined : error(at, keyword, keyword, { missingProperty: missing });
+      return missing === undefined ? undefined : problem(keyword, keyword, { missingProperty: missing });
     }
     case "propertyNames": {
       for (const key of Object.keys(value as object)) {
-        const found = walk(s, key, below(at, "propertyNames"));
-        if (found !== undefined) return { ...found, instancePath: at.instancePath, propertyName: key };
+        // A key's problem is reported at the object, naming the key.
+        const found = below(s, key, definitions, "propertyNames");
+        if (found !== undefined) return Object.assign(found, { propertyName: key });
       }
       return undefined;
     }
@@ -152,8 +213,8 @@ function check(keyword: string, schema: Schema, value: unknown, at: At): Found {
       const record = value as Record<string, unknown>;
       for (const key of Object.keys(record)) {
         if (Object.hasOwn(known, key)) continue;
-        if (s === false) return error(at, keyword, keyword, { additionalProperty: key });
-        const found = walk(s, record[key], below(at, "additionalProperties", key));
+        if (s === false) return problem(keyword, keyword, { additionalProperty: key });
+        const found = below(s, record[key], definitions, "additionalProperties", undefined, key);
         if (found !== undefined) return found;
       }
       return undefined;
@@ -162,30 +223,34 @@ function check(keyword: string, schema: Schema, value: unknown, at: At): Found {
       const record = value as Record<string, unknown>;
       for (const key of Object.keys(s)) {
         if (!present(record, key)) continue;
-        const found = walk((s as Schema)[key] as Schema, record[key], below(at, `properties/${escaped(key)}`, key));
+        const found = below((s as Schema)[key] as Schema, record[key], definitions, "properties", key, key);
         if (found !== undefined) return found;
       }
       return undefined;
     }
     case "discriminator":
-      return discriminated(schema, value as Record<string, unknown>, at);
+      return discriminated(schema, value as Record<string, unknown>, definitions);
     default:
       return undefined;
   }
 }
 
 /** A union told apart by a tag: the branch the tag names, as Ajv's discriminator chooses it. */
-function discriminated(schema: Schema, value: Record<string, unknown>, at: At): Found {
+function discriminated(
+  schema: Schema,
+  value: Record<string, unknown>,
+  definitions: SchemaDefinitions,
+): Problem | undefined {
   const tag = (schema.discriminator as { propertyName: string }).propertyName;
   const tagValue = value[tag];
-  if (typeof tagValue !== "string") return error(at, "discriminator", "discriminator", { error: "tag", tag, tagValue });
+  if (typeof tagValue !== "string") return problem("discriminator", "discriminator", { error: "tag", tag, tagValue });
   const branches = schema.oneOf as Schema[];
   const index = branches.findIndex((branch) => {
     const property = (branch.properties as Record<string, Schema>)[tag]!;
     return property.const === tagValue || (Array.isArray(property.enum) && property.enum.includes(tagValue));
   });
-  if (index === -1) return error(at, "discriminator", "discriminator", { error: "mapping", tag, tagValue });
-  return walk(branches[index]!, value, below(at, `oneOf/${index}`));
+  if (index === -1) return problem("discriminator", "discriminator", { error: "mapping", tag, tagValue });
+  return below(branches[index]!, value, definitions, "oneOf", index);
 }
 
 /** Whether Ajv compiles a definition into a function of its own (it holds a $ref) rather than inline. */
@@ -201,16 +266,9 @@ function holdsRef(value: unknown): boolean {
   return Object.hasOwn(value, "$ref") || Object.values(value).some(holdsRef);
 }
 
-function below(at: At, schemaStep: string, dataStep?: string | number): At {
-  return {
-    definitions: at.definitions,
-    instancePath: dataStep === undefined ? at.instancePath : `${at.instancePath}/${escaped(String(dataStep))}`,
-    schemaPath: `${at.schemaPath}/${schemaStep}`,
-  };
-}
-
-function error(at: At, schemaStep: string, keyword: string, params: Record<string, unknown>): ShapeError {
-  return { instancePath: at.instancePath, schemaPath: `${at.schemaPath}/${schemaStep}`, keyword, params };
+/** A problem found by a keyword of the schema walked now (its schema step is the keyword's). */
+function problem(schemaStep: string, keyword: string, params: Record<string, unknown>): Problem {
+  return { keyword, params, dataSteps: [], schemaSteps: [schemaStep] };
 }
 
 /** A JSON pointer segment. */
