@@ -84,7 +84,7 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
       "LOCK_MISMATCH",
       `validator module ${path} does not export a validate function. Rebuild with cave build.`,
     );
-  const { serializer, ajv, ajvLine } = validatorParts(bytes.toString("utf8"));
+  const { serializer, ajv, ajvLine } = validatorParts(bytes);
   let made: { validate?: unknown; canonical?: unknown } | null;
   try {
     made = compileFunction(serializer, [], { filename: path })() as typeof made;
@@ -104,7 +104,7 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
     if (validate === undefined) {
       let part: { validate?: unknown } | null;
       try {
-        part = compileFunction(ajv, [], { filename: path, lineOffset: ajvLine })() as typeof part;
+        part = compileFunction(ajv(), [], { filename: path, lineOffset: ajvLine })() as typeof part;
       } catch (thrown) {
         throw unloadable(thrown);
       }
@@ -115,14 +115,20 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
   }, canonical);
 }
 
-/** A validator's text as its serializer's body and Ajv's (from the line that starts it, `ajvLine`, 0-based), or whole. */
-function validatorParts(text: string): { serializer: string; ajv?: string; ajvLine: number } {
-  const at = text.indexOf(`\n${AJV_PART_LINE}\n`);
-  if (at < 0) return { serializer: text, ajvLine: 0 };
-  const serializer = text.slice(0, at + 1);
+const AJV_PART_BYTES = Buffer.from(`\n${AJV_PART_LINE}\n`);
+const LINE_FEED = 0x0a;
+
+/**
+ * A validator's bytes as its serializer's body and Ajv's (from the line that starts it, `ajvLine`, 0-based), or whole.
+ * Ajv's part, about three quarters of the bytes, is decoded only when it is compiled: most validators never need it.
+ * Lines are counted on the bytes (a line feed byte is never part of a longer UTF-8 sequence).
+ */
+function validatorParts(bytes: Buffer): { serializer: string; ajv?: () => string; ajvLine: number } {
+  const at = bytes.indexOf(AJV_PART_BYTES);
+  if (at < 0) return { serializer: bytes.toString("utf8"), ajvLine: 0 };
   let ajvLine = 0;
-  for (let i = serializer.indexOf("\n"); i >= 0; i = serializer.indexOf("\n", i + 1)) ajvLine++;
-  return { serializer, ajv: text.slice(at + 1), ajvLine };
+  for (let i = bytes.indexOf(LINE_FEED); i >= 0 && i <= at; i = bytes.indexOf(LINE_FEED, i + 1)) ajvLine++;
+  return { serializer: bytes.toString("utf8", 0, at + 1), ajv: () => bytes.toString("utf8", at + 1), ajvLine };
 }
 
 /**
@@ -134,10 +140,10 @@ export function compileValidatorBody(
   text: string,
   filename: string,
 ): { validate?: unknown; canonical?: unknown } | null {
-  const { serializer, ajv, ajvLine } = validatorParts(text);
+  const { serializer, ajv, ajvLine } = validatorParts(Buffer.from(text, "utf8"));
   const made = compileFunction(serializer, [], { filename })() as { validate?: unknown; canonical?: unknown } | null;
   if (ajv === undefined) return made;
-  const part = compileFunction(ajv, [], { filename, lineOffset: ajvLine })() as { validate?: unknown } | null;
+  const part = compileFunction(ajv(), [], { filename, lineOffset: ajvLine })() as { validate?: unknown } | null;
   return { canonical: made?.canonical, validate: part?.validate };
 }
 
