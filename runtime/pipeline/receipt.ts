@@ -82,18 +82,16 @@ class OntoObject {
  * a non-enumerable property holding them (one more defineProperty per receipt, ~0.12 µs), a WeakMap (~1.5 µs).
  */
 class ReceiptHashes extends OntoObject {
-  #args: Hashed | undefined;
-  #argsSha256: string | undefined;
-  #result: Hashed | undefined;
-  #resultSha256: string | null | undefined;
+  /** The arguments' snapshot until its hash is read, then the hash (one field for both: one transition fewer). */
+  #args: Hashed | string;
+  /** The result's snapshot until its hash is read, then the hash; null when the call did not succeed. */
+  #result: Hashed | string | null;
 
   /** `args` undefined: the arguments had no JSON form; `result` null: the call did not succeed. */
   private constructor(receipt: object, args: Hashed | undefined, result: Hashed | null) {
     super(receipt);
-    this.#args = args;
-    this.#argsSha256 = args === undefined ? NO_JSON_SHA256 : undefined;
-    this.#result = result ?? undefined;
-    this.#resultSha256 = result === null ? null : undefined;
+    this.#args = args ?? NO_JSON_SHA256;
+    this.#result = result;
   }
 
   static stamp(receipt: object, args: Hashed | undefined, result: Hashed | null): void {
@@ -102,20 +100,20 @@ class ReceiptHashes extends OntoObject {
 
   static args(receipt: object): string {
     const self = receipt as ReceiptHashes;
-    if (self.#argsSha256 === undefined) {
-      self.#argsSha256 = self.#args!.sha256;
-      self.#args = undefined;
-    }
-    return self.#argsSha256;
+    const held = self.#args;
+    if (typeof held === "string") return held;
+    const sha256 = held.sha256;
+    self.#args = sha256;
+    return sha256;
   }
 
   static result(receipt: object): string | null {
     const self = receipt as ReceiptHashes;
-    if (self.#resultSha256 === undefined) {
-      self.#resultSha256 = self.#result!.sha256;
-      self.#result = undefined;
-    }
-    return self.#resultSha256;
+    const held = self.#result;
+    if (held === null || typeof held === "string") return held;
+    const sha256 = held.sha256;
+    self.#result = sha256;
+    return sha256;
   }
 }
 
