@@ -50,7 +50,7 @@ export function checkLockShape(lock: Record<string, unknown>): string | undefine
   if (tools === undefined) return "tools must be present";
   if (!isRecord(tools)) return "tools must be an object";
   const isLocked = (name: string) => Object.hasOwn(tools, name);
-  const problem = headerProblem(header, isLocked);
+  const problem = headerProblem(header, isLocked, (name) => Object.hasOwn(header.toolHashes as object, name));
   if (problem !== undefined) return problem;
   for (const name of Object.keys(tools)) {
     if (!TOOL_NAME_PATTERN.test(name)) return `tools.${name} must be named by ${TOOL_NAME_PATTERN}`;
@@ -60,9 +60,13 @@ export function checkLockShape(lock: Record<string, unknown>): string | undefine
   return undefined;
 }
 
-/** The header (the lock without `tools`), and that its names of tools are locked. `toolNames` are the keys of toolHashes. */
+/**
+ * The header (the lock without `tools`), and that its names of tools are locked. `toolNames` are the keys of toolHashes
+ * (the runtime may give the header with toolHashes empty when it checked that part's lines itself, hash-lines.ts).
+ */
 export function checkLockTopShape(header: Record<string, unknown>, toolNames: ReadonlySet<string>): string | undefined {
-  return headerProblem(header, (name) => toolNames.has(name));
+  const isLocked = (name: string) => toolNames.has(name);
+  return headerProblem(header, isLocked, isLocked);
 }
 
 /** One tool's entry, and that the nested tools it names are locked tools. */
@@ -72,14 +76,14 @@ export function checkToolShape(name: string, tool: unknown, toolNames: ReadonlyS
 
 type IsLocked = (name: string) => boolean;
 
-function headerProblem(header: Record<string, unknown>, isLocked: IsLocked): string | undefined {
+/** `isPinned`: whether toolHashes pins a tool of that name (what osLayerTools must name). */
+function headerProblem(header: Record<string, unknown>, isLocked: IsLocked, isPinned: IsLocked): string | undefined {
   if (!validateHeader(asV2(header))) return shapeProblem(firstError(validateHeader), "");
   const problems: string[] = [];
   const osLayer = header.osLayerTools as string[];
   if (!sorted(osLayer)) problems.push("osLayerTools must be a sorted array of distinct tool names");
-  const hashes = header.toolHashes as Record<string, unknown>;
   for (const name of osLayer)
-    if (!Object.hasOwn(hashes, name))
+    if (!isPinned(name))
       problems.push(`osLayerTools must be names of locked tools (${JSON.stringify(name)} is not in the lock)`);
   const agents = header.agents as Record<string, { tools: string[] }>;
   for (const name of Object.keys(agents))

@@ -7,7 +7,12 @@ import { needsOsLayer } from "../sandbox/os-only.js";
 import { checkLockTopShape, checkToolShape } from "./check-shape.js";
 import { entryProblem, integrityProblem, versionProblem } from "./inspect.js";
 import { lockRuntimeError, type LockProblem } from "./problems.js";
-import { splitLock, type SplitLock } from "./split-lock.js";
+import type { HashLines } from "./hash-lines.js";
+import { hashRecord, splitLock, type SplitLock } from "./split-lock.js";
+
+/** A verified header's fields but toolHashes (the runtime reads a pin through toolHash(), and makes the object on demand). */
+type HeaderFacts = Omit<LockHeader, "toolHashes">;
+type Pins = LockHeader["toolHashes"];
 
 /**
  * A lock as the runtime holds it: the header (everything but the tools' entries), verified before anything runs, and
@@ -19,6 +24,8 @@ export interface RuntimeLock extends LockHeader {
   readonly toolNames: readonly string[];
   /** Whether a tool of this name is locked. */
   has(name: string): boolean;
+  /** The hash toolHashes pins tool `name`'s entry by, undefined when no such tool is locked. */
+  toolHash(name: string): string | undefined;
   /**
    * The tool's entry, undefined when no such tool is locked. On its first read the entry is hashed and compared with
    * its toolHashes pin (a difference is LOCK_MISMATCH: it is not what cave build wrote) and shape-checked (LOCK_INVALID);
@@ -50,13 +57,63 @@ export async function readLock(absolutePath: string, shown: string): Promise<Run
       shown,
     );
   }
+  const byLines = split.byLines === undefined ? undefined : sealedByLines(split.byLines.rest, split.byLines.lines);
+  if (byLines !== undefined)
+    return runtimeLock(byLines.header, byLines.hashOf, split.byLines!.lines.names, split, shown, byLines.record);
+  // Any other header, or one the lines do not verify: the whole header as one object, checked as it always was.
   const header = split.header;
   const hashes = header.toolHashes;
   const names = typeof hashes === "object" && hashes !== null && !Array.isArray(hashes) ? Object.keys(hashes) : [];
   const problem =
     versionProblem(header, [LOCKFILE_VERSION]) ?? sealedProblem(header, checkLockTopShape(header, new Set(names)));
   if (problem !== undefined) throw lockRuntimeError(problem, shown);
-  return runtimeLock(header as unknown as LockHeader, [...names].sort(), split, shown);
+  const pins = hashes as Record<string, string>;
+  return runtimeLock(header as unknown as HeaderFacts, (name) => pins[name]!, [...names].sort(), split, shown, pins);
+}
+
+/**
+ * A header whose toolHashes was read as lines (hash-lines.ts), verified without making it an object: the version, the
+ * shape of the rest (toolHashes' own shape is what its lines were checked for) with every name the lines hold locked,
+ * and the seal over the rest's JSON.stringify text with the lines' compact JSON as its last key, hashed as bytes. Only
+ * a header that passes all of them is taken; any problem is left to the general path, which finds and words it.
+ */
+function sealedByLines(
+  rest: Record<string, unknown>,
+  lines: HashLines,
+):
+  | { readonly header: HeaderFacts; readonly hashOf: (name: string) => string; readonly record: () => Pins }
+  | undefined {
+  if (versionProblem(rest, [LOCKFILE_VERSION]) !== undefined) return undefined;
+  if (checkLockTopShape({ ...rest, toolHashes: {} }, new Set(lines.names)) !== undefined) return undefined;
+  const { integrity, tools: _tools, ...sealed } = rest;
+  const before = JSON.stringify(sealed);
+  if (typeof integrity !== "string") return undefined;
+  const text = Buffer.concat([
+    Buffer.from(`${before.slice(0, -1)},"toolHashes":`, "utf8"),
+    Buffer.from(lines.compact, "latin1"),
+    CLOSING_BRACE,
+  ]);
+  if (sha256(text) !== integrity) return undefined;
+  const { names } = lines;
+  return {
+    header: rest as unknown as HeaderFacts,
+    hashOf: (name) => lines.hash(sortedIndex(names, name)),
+    record: () => hashRecord(lines),
+  };
+}
+
+const CLOSING_BRACE = Buffer.from("}");
+
+/** Where `name` is in the sorted `names` (it is there: callers ask only for locked names). */
+function sortedIndex(names: readonly string[], name: string): number {
+  let lo = 0;
+  let hi = names.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (names[mid]! < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The general path: the whole text parsed, with the errors a user sees. */
@@ -100,8 +157,14 @@ function shapeProblem(detail: string | undefined): LockProblem | undefined {
 }
 
 /** The verified header, with each entry read, verified and kept on first use (a refusal is kept too: same answer, no re-hashing). */
-function runtimeLock(header: LockHeader, toolNames: readonly string[], split: SplitLock, shown: string): RuntimeLock {
-  const hashes = header.toolHashes;
+function runtimeLock(
+  header: HeaderFacts,
+  pinOf: (name: string) => string,
+  toolNames: readonly string[],
+  split: SplitLock,
+  shown: string,
+  pins: Pins | (() => Pins),
+): RuntimeLock {
   const osLayer = new Set(header.osLayerTools);
   const locked = new Set(toolNames);
   const read = new Map<string, LockedTool | RuntimeError>();
@@ -113,7 +176,7 @@ function runtimeLock(header: LockHeader, toolNames: readonly string[], split: Sp
       return lockRuntimeError({ kind: "entry-unreadable", tool: name }, shown);
     }
     const problem =
-      entryProblem(name, hashes[name], found) ??
+      entryProblem(name, pinOf(name), found) ??
       shapeProblem(
         checkToolShape(name, found!.value, locked) ??
           (needsOsLayer(found!.value as LockedTool) !== osLayer.has(name)
@@ -122,12 +185,14 @@ function runtimeLock(header: LockHeader, toolNames: readonly string[], split: Sp
       );
     return problem === undefined ? withFileDictionary(found!.value) : lockRuntimeError(problem, shown);
   };
-  const { agents, ...rest } = header;
-  return Object.freeze({
+  const { agents, toolHashes: _pins, ...rest } = header as HeaderFacts & { toolHashes?: unknown };
+  let record = typeof pins === "function" ? undefined : pins;
+  const lock = {
     ...rest,
     agents: toDictionary(agents as Record<string, unknown>) as LockHeader["agents"],
     toolNames: Object.freeze(toolNames),
     has: (name: string) => locked.has(name),
+    toolHash: (name: string) => (locked.has(name) ? pinOf(name) : undefined),
     tool: (name: string): LockedTool | undefined => {
       if (!locked.has(name)) return undefined;
       let entry = read.get(name);
@@ -135,7 +200,13 @@ function runtimeLock(header: LockHeader, toolNames: readonly string[], split: Sp
       if (entry instanceof RuntimeError) throw new RuntimeError(entry.code, entry.message);
       return entry;
     },
+  };
+  // The pins as one object only when something asks for it (toolHash() is how the runtime reads them).
+  Object.defineProperty(lock, "toolHashes", {
+    enumerable: true,
+    get: () => (record ??= (pins as () => Pins)()),
   });
+  return Object.freeze(lock) as unknown as RuntimeLock;
 }
 
 /** A checked tool entry whose source files (keyed by path) are a prototype-free record. */

@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { type HashLines, hashLines } from "./hash-lines.js";
 
 /**
  * A lock's header read and parsed alone, and one tool's entry read and parsed on demand, for a lock in the layout cave
@@ -13,8 +14,14 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
  * in any other layout gives undefined, and read-lock.ts parses it whole.
  */
 export interface SplitLock {
-  /** The top-level object without `tools`. */
+  /** The top-level object without `tools` (made on first read when `byLines` is given). */
   readonly header: Record<string, unknown>;
+  /**
+   * When the header's `toolHashes` is in cave build's layout: every other key of the header (`rest`, in the file's
+   * order; `toolHashes` was its last) and toolHashes read as lines (hash-lines.ts), so the runtime can verify the header
+   * without making toolHashes an object.
+   */
+  readonly byLines?: { readonly rest: Record<string, unknown>; readonly lines: HashLines };
   /** The entry of tool `name` (read and parsed now; value undefined: its bytes are not JSON), or undefined when there is none. */
   entry(name: string): { readonly value: unknown } | undefined;
 }
@@ -45,13 +52,11 @@ export function splitLock(path: string): SplitLock | undefined {
   } finally {
     closeSync(fd);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(`${header.toString("utf8", 0, header.length - 1)}\n}`);
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || Object.hasOwn(parsed, "tools"))
+  // The toolHashes part read as lines when it has cave build's layout (the rest parsed), else the whole header parsed.
+  const found = hashLines(header);
+  const byLines = found !== undefined && header[found.at - 1] === 0x2c ? found : undefined;
+  const parsed = parsedObject(header, byLines === undefined ? header.length - 1 : byLines.at - 1);
+  if (parsed === undefined || Object.hasOwn(parsed, "tools") || (byLines && Object.hasOwn(parsed, "toolHashes")))
     return undefined;
   // The tools part: from after the `tools` line to before the closing lines.
   const from = header.length + TOOLS_LINE.length;
@@ -66,7 +71,36 @@ export function splitLock(path: string): SplitLock | undefined {
     index ??= indexEntries(path, from, to);
     return index.has(name) ? { value: index.get(name) } : undefined;
   };
-  return { header: parsed as Record<string, unknown>, entry };
+  if (byLines === undefined) return { header: parsed, entry };
+  const { lines } = byLines;
+  let whole: Record<string, unknown> | undefined;
+  return {
+    get header() {
+      return (whole ??= { ...parsed, toolHashes: hashRecord(lines) });
+    },
+    byLines: { rest: parsed, lines },
+    entry,
+  };
+}
+
+/** The toolHashes object JSON.parse gives for these lines (its names are no array index, so they keep their order). */
+export function hashRecord(lines: HashLines): Record<string, string> {
+  const record: Record<string, string> = {};
+  lines.names.forEach((name, i) => (record[name] = lines.hash(i)));
+  return record;
+}
+
+/** The header's bytes up to `end` (before a trailing comma) as a JSON object, or undefined when they are not one. */
+function parsedObject(header: Buffer, end: number): Record<string, unknown> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(`${header.toString("utf8", 0, end)}\n}`);
+  } catch {
+    return undefined;
+  }
+  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
 }
 
 /** Every entry of the tools part by name, each parsed (undefined: not JSON), from one read of the file. */

@@ -47,7 +47,7 @@ export function describeTools(lock: RuntimeLock): ToolInfo[] {
       allowRepeat: tool.allowRepeat,
       result: tool.result.plan.strategy,
       reserved: false,
-      sha256: lock.toolHashes[name]!,
+      sha256: lock.toolHash(name)!,
     });
   }
   for (const reserved of reservedToolsFor(lock)) {

@@ -40,6 +40,35 @@ describe("splitLock", () => {
     expect(split.entry("no_such_tool")).toBeUndefined();
   });
 
+  it("reads toolHashes of a lock from cave build as lines, the rest of the header parsed, and means what JSON.parse does", () => {
+    const split = faithful(exampleText)!;
+    const { tools: _tools, toolHashes, ...rest } = example();
+    expect(split.byLines).toBeDefined();
+    expect(split.byLines!.rest).toEqual(rest);
+    expect(split.byLines!.lines.names).toEqual(Object.keys(toolHashes));
+    expect(split.byLines!.lines.names.map((_, i) => split.byLines!.lines.hash(i))).toEqual(Object.values(toolHashes));
+    // The compact JSON the seal is computed over.
+    expect(split.byLines!.lines.compact).toBe(JSON.stringify(toolHashes));
+  });
+
+  it("leaves toolHashes lines it does not fully understand to the parse of the whole header", () => {
+    const [first, second] = Object.keys(example().toolHashes as Json);
+    const line = (name: string) => exampleText.split("\n").find((l) => l.startsWith(`    "${name}": `))!;
+    for (const edit of [
+      (text: string) => text.replace(line(first!), line(first!).replace("sha256-", "sha256-0")),
+      (text: string) => text.replace(line(first!), line(first!).replace(": ", ":")),
+      (text: string) => text.replace(line(first!), `    "${second}": ${line(first!).split(": ")[1]}`),
+      (text: string) => text.replace(line(first!), line(first!).replace(`"${first}"`, '"bad name"')),
+      (text: string) => text.replace(line(first!), line(first!).replace(`"${first}"`, `"${first}\\u0041"`)),
+      (text: string) => text.replace('"\n  },\n  "tools": {', '",\n\n  },\n  "tools": {'),
+    ]) {
+      const text = edit(exampleText);
+      expect(text).not.toBe(exampleText);
+      const split = faithful(text);
+      expect(split?.byLines).toBeUndefined();
+    }
+  });
+
   it("answers only for the layout cave build writes, and then faithfully (seeded random values, names and indents)", () => {
     let seed = 42;
     const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
