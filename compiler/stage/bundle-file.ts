@@ -23,17 +23,26 @@ export function commentForm(path: string): string {
 
 /**
  * esbuild's ESM output turns `require()` of a Node builtin inside a bundled CommonJS package into a
- * call that throws unless `require` exists, so every bundle defines one. It is created from a fixed file
- * URL when the bundle is imported from a data: URL (as the evaluator does), since createRequire needs a
+ * call that throws unless `require` exists, so a bundle whose code names `require` defines one. It is created from a
+ * fixed file URL when the bundle is imported from a data: URL (as the evaluator does), since createRequire needs a
  * file URL and builtins resolve without one. esbuild avoids the name `require` for user symbols.
  */
-export const REQUIRE_SHIM = [
+const REQUIRE_SHIM = [
   'import { createRequire as __caveCreateRequire } from "node:module";',
   'const require = __caveCreateRequire(import.meta.url.startsWith("file:") ? import.meta.url : "file:///");',
 ].join("\n");
 
 /**
- * The final bytes of a bundle: the do-not-edit header, the require shim, then esbuild's output (without a hashbang
+ * The require shim's lines (with their line break) for a bundle whose code names `require` anywhere, else nothing: code
+ * that never names it cannot reach the binding, and createRequire is ~0.7 ms of a cold first call. The test is on the
+ * word, so any mention (a comment, a string, `typeof require`) keeps the shim: it can only add it where it is not needed.
+ */
+export function requireShimFor(code: string): string {
+  return /\brequire\b/.test(code) ? `${REQUIRE_SHIM}\n` : "";
+}
+
+/**
+ * The final bytes of a bundle: the do-not-edit header, the require shim where its code names `require`, then esbuild's output (without a hashbang
  * line, which could not follow the header), its imports of "cave" pointed at the build's one SDK module by a relative
  * specifier. Undefined when the placeholder survives anywhere but in such an import (a `require("cave")` in a
  * CommonJS file, which cannot load an ES module).
@@ -57,7 +66,7 @@ export function finishBundle(
   if (linked.includes(SDK_PLACEHOLDER)) return undefined;
   const locating =
     linked.includes(`${FILE_URL}(`) || linked.includes(`${FILE_PATH}(`) || linked.includes(`${DIR_PATH}(`);
-  return `${bundleHeader(module)}${REQUIRE_SHIM}\n${locating ? `${locatingHeader(mirror)}\n` : ""}${linked}`;
+  return `${bundleHeader(module)}${requireShimFor(linked)}${locating ? `${locatingHeader(mirror)}\n` : ""}${linked}`;
 }
 
 /**
