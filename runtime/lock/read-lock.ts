@@ -171,7 +171,7 @@ function runtimeLock(
   const verified = (name: string): LockedTool | RuntimeError => {
     let found: { readonly value: unknown } | undefined;
     try {
-      found = split.entry(name);
+      found = split.entry(name, { index: sortedIndex(toolNames, name), of: toolNames.length });
     } catch {
       return lockRuntimeError({ kind: "entry-unreadable", tool: name }, shown);
     }

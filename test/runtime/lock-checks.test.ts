@@ -130,6 +130,29 @@ describe("splitLock", () => {
     }
   });
 
+  it("finds an entry from its place among the names, and by bisection when the place is wrong", () => {
+    const example = JSON.parse(exampleText) as Json;
+    const entries = Object.values(example.tools);
+    const names = Array.from({ length: 40 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    // Entries of very different sizes, so an even spread misplaces many of them.
+    const tools = Object.fromEntries(
+      names.map((name, i) => [
+        name,
+        { ...(entries[i % entries.length] as Json), description: `${name} ${"x".repeat((i % 7) * 900)}` },
+      ]),
+    );
+    const text = `${JSON.stringify({ ...example, tools }, null, 2)}\n`;
+    names.forEach((name, i) => {
+      for (const index of [i, 0, names.length - 1, (i * 7) % names.length]) {
+        // A fresh split each time: past a few reads, a split reads the tools part once and stops guessing.
+        const split = splitLock(Buffer.from(text))!;
+        expect(split.entry(name, { index, of: names.length }), `${name} at ${index}`).toEqual({ value: tools[name] });
+      }
+    });
+    const split = splitLock(Buffer.from(text))!;
+    expect(split.entry("tool_0205", { index: 20, of: names.length })).toBeUndefined();
+  });
+
   it("gives up on what is not a whole lock in that layout: the runtime then parses it whole", () => {
     const cut = exampleText.slice(0, Math.floor(exampleText.length / 2));
     for (const text of [
