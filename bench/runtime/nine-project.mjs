@@ -37,7 +37,7 @@ export async function callAiSdkTool(lib, tool, args) {
 }
 const AI_SDK_OPTIONS = { toolCallId: "c1", messages: [] };
 
-function caveTool(i) {
+function caveTool(i, allowRepeat) {
   return [
     `export const ${toolName(i)} = tool({`,
     `  name: "${toolName(i)}",`,
@@ -56,7 +56,7 @@ function caveTool(i) {
     `  output: schema.object({ ok: schema.boolean(), total: schema.number() }),`,
     `  effect: "read",`,
     `  sandbox: "none",`,
-    `  allowRepeat: true,`,
+    ...(allowRepeat ? [`  allowRepeat: true,`] : []),
     `  execute({ quantity, price }) {`,
     `    return { ok: true, total: quantity * price };`,
     `  },`,
@@ -87,12 +87,14 @@ function aiSdkTool(i) {
 /**
  * Writes and builds the project in `root` (an existing empty folder): tools/m_*.ts (`perModule` tools per
  * module, 100 by default), ai-sdk-tools.mjs (the same tools for the AI SDK), node_modules linked to this checkout's.
+ * The tools set allowRepeat (no repeat guard, so one run can call a tool with the same arguments again) unless
+ * `allowRepeat` is false: the contract's default, measured by repeat-guard.mjs.
  */
-export function buildNineProject(root, repoRoot, count, perModule = 100) {
+export function buildNineProject(root, repoRoot, count, perModule = 100, allowRepeat = true) {
   mkdirSync(join(root, "tools"));
   for (let first = 0; first < count; first += perModule) {
     const tools = [];
-    for (let i = first; i < Math.min(count, first + perModule); i++) tools.push(caveTool(i));
+    for (let i = first; i < Math.min(count, first + perModule); i++) tools.push(caveTool(i, allowRepeat));
     writeFileSync(
       join(root, "tools", `m_${String(first / perModule).padStart(3, "0")}.ts`),
       [`import { schema, tool } from "cave";`, ...tools, ""].join("\n"),
