@@ -148,16 +148,23 @@ function parseOr(text: string): unknown {
 
 /** The bytes before the `tools` line, ending with the comma before it; undefined when there is no such line. */
 function readHeader(fd: number, size: number): Buffer | undefined {
-  const parts: Buffer[] = [];
+  // Read into one buffer that doubles when full: each byte is read once and copied at most once per doubling, where
+  // joining every chunk read so far after each read copied a 120 KB header's first chunk twice (fresh memory is dear
+  // at start-up: docs/benchmarks.md).
+  let buffer = Buffer.allocUnsafe(Math.min(CHUNK, size));
   let length = 0;
   while (length < size) {
-    const chunk = readAt(fd, length, Math.min(CHUNK, size - length));
-    parts.push(chunk);
-    length += chunk.length;
-    const soFar = Buffer.concat(parts, length);
+    if (length === buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, size));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, Math.min(CHUNK, buffer.length - length), length);
+    if (read === 0) return undefined;
+    length += read;
     // The first such line: a header in this layout holds none (its own "tools" keys are indented deeper).
-    const at = soFar.indexOf(TOOLS_LINE, Math.max(0, length - chunk.length - TOOLS_LINE.length));
-    if (at !== -1) return at > 0 && soFar[at - 1] === 0x2c ? soFar.subarray(0, at) : undefined;
+    const at = buffer.subarray(0, length).indexOf(TOOLS_LINE, Math.max(0, length - read - TOOLS_LINE.length));
+    if (at !== -1) return at > 0 && buffer[at - 1] === 0x2c ? buffer.subarray(0, at) : undefined;
   }
   return undefined;
 }
