@@ -14,7 +14,8 @@ import { pathToFileURL } from "node:url";
 import { ARGS, toolName } from "./nine-project.mjs";
 
 const [rootA, repoA, rootB, repoB, roundsArg, iterationsArg] = process.argv.slice(2);
-if (repoB === undefined) throw new Error("usage: per-call-ab.mjs <rootA> <repoA> <rootB> <repoB> [rounds] [iterations]");
+if (repoB === undefined)
+  throw new Error("usage: per-call-ab.mjs <rootA> <repoA> <rootB> <repoB> [rounds] [iterations]");
 const ROUNDS = Number(roundsArg ?? 15);
 const ITERATIONS = Number(iterationsArg ?? 20_000);
 
