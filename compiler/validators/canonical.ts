@@ -1,5 +1,6 @@
 import { _, and, CodeGen, Name, nil, not, or, type Code } from "ajv/dist/compile/codegen/index.js";
 import { ValueScope } from "ajv/dist/compile/codegen/scope.js";
+import { eagerFunction, SERIALIZER_CODEGEN_OPTIONS } from "./eager-function.js";
 import { arrayCondition, leafCondition, objectCondition, type CheckNames, UNDECIDED } from "./canonical-checks.js";
 
 /**
@@ -59,9 +60,9 @@ export const SERIALIZER_FACTORY = new Name("canonicalSerializer");
 export function canonicalSerializerSource(schema: unknown): string | undefined {
   const shape = shapeOf(schema, null, 0);
   if (shape === undefined) return undefined;
-  const gen = new CodeGen(new ValueScope({ scope: {} }), { es5: false, lines: true, ownProperties: false });
+  const gen = new CodeGen(new ValueScope({ scope: {} }), SERIALIZER_CODEGEN_OPTIONS);
   // Everything lives inside one function, so no name of it can meet one of Ajv's module-level names.
-  gen.func(SERIALIZER_FACTORY, nil, false, () => emitModule(gen, shape));
+  eagerFunction(gen, SERIALIZER_FACTORY, nil, (gen) => emitModule(gen, shape));
   return gen.toString();
 }
 
@@ -79,7 +80,7 @@ function emitModule(gen: CodeGen, shape: Shape): void {
   const canonical = new Name("canonical");
   const value = new Name("value");
   const maxBytes = new Name("maxBytes");
-  gen.func(canonical, _`${value}, ${maxBytes}`, false, () => {
+  eagerFunction(gen, canonical, _`${value}, ${maxBytes}`, (gen) => {
     // A getter that starts another walk while this one runs: the general walk handles the inner one.
     gen.if(state.busy, () => gen.return(_`undefined`));
     gen.assign(state.busy, true);
@@ -182,7 +183,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
   const fn = gen.name("s");
   const v = new Name("v");
   if (shape.kind === "leaf") {
-    gen.func(fn, v, false, () => {
+    eagerFunction(gen, fn, v, (gen) => {
       checkLeaf(gen, state, shape.types, v);
       check(gen, state, leafCondition(shape.node, v, state.names, shape.types));
       gen.assign(state.twin, v);
@@ -192,7 +193,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
   }
   if (shape.kind === "array") {
     const item = shape.items.kind === "leaf" ? undefined : emitNode(gen, state, shape.items);
-    gen.func(fn, v, false, () => {
+    eagerFunction(gen, fn, v, (gen) => {
       gen.if(or(not(_`Array.isArray(${v})`), _`Object.getPrototypeOf(${v}) !== Array.prototype`), () =>
         gen.return(state.fail),
       );
@@ -224,7 +225,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
   const children = new Map<string, Name>();
   for (const [key, child] of shape.properties)
     if (child.kind !== "leaf") children.set(key, emitNode(gen, state, child));
-  gen.func(fn, v, false, () => {
+  eagerFunction(gen, fn, v, (gen) => {
     gen.if(or(_`typeof ${v} !== "object"`, _`${v} === null`), () => gen.return(state.fail));
     const proto = gen.const("p", _`Object.getPrototypeOf(${v})`);
     gen.if(and(_`${proto} !== Object.prototype`, _`${proto} !== null`), () => gen.return(state.fail));
