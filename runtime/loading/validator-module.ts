@@ -52,9 +52,10 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
       `cave.lock names the validator module ${JSON.stringify(path)}, which is not a path inside the project. Rebuild with cave build; never edit cave.lock by hand.`,
     );
   }
+  const absolute = resolve(root, path);
   let bytes: Buffer;
   try {
-    bytes = readIntoShared(resolve(root, path));
+    bytes = readIntoShared(absolute);
   } catch (thrown) {
     const reason =
       (thrown as NodeJS.ErrnoException).code === "ENOENT"
@@ -82,10 +83,7 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
       "LOCK_MISMATCH",
       `validator module ${path} does not export a validate function. Rebuild with cave build.`,
     );
-  const { serializer, ajvAt, ajvLine } = validatorParts(bytes);
-  // Ajv's part is kept as the verified bytes, undecoded: a running runtime never reads the file again (a build folder
-  // replaced in place under it changes nothing it runs).
-  const ajvBytes = ajvAt === undefined ? undefined : Buffer.from(bytes.subarray(ajvAt));
+  const { serializer, ajvAt } = validatorParts(bytes);
   let made: { validate?: unknown; canonical?: unknown } | null;
   try {
     made = compileFunction(serializer, [], { filename: path })() as typeof made;
@@ -99,15 +97,24 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
     return validatorOf(() => validate, canonical);
   }
   if (canonical === undefined) throw noValidate();
-  // Ajv's part is compiled when a value first needs it; what it throws then is the validator's throw (validatorOf).
+  // Ajv's part is compiled when a value first needs it, from the file read again and verified again: nothing of it is
+  // kept until then (docs/decisions.md, "Ajv's part of a validator is read again when first needed"). A file that
+  // changed since (a build folder replaced under a running runtime) is refused, and what it holds never runs.
   let validate: ValidateFunction | undefined;
   return validatorOf(() => {
     if (validate === undefined) {
+      const again = readIntoShared(absolute);
+      const now = sha256(again);
+      if (now !== expectedSha256)
+        throw new RuntimeError(
+          "LOCK_MISMATCH",
+          `validator module ${path} changed in the build folder after this runtime loaded it (locked ${expectedSha256}, found ${now}). Restart the runtime on the build folder its cave.lock was built with.`,
+        );
       let part: { validate?: unknown } | null;
       try {
-        part = compileFunction(ajvBytes!.toString("utf8"), [], {
+        part = compileFunction(again.toString("utf8", ajvAt), [], {
           filename: path,
-          lineOffset: ajvLine,
+          lineOffset: linesBefore(again, ajvAt),
         })() as typeof part;
       } catch (thrown) {
         throw unloadable(thrown);
@@ -123,22 +130,24 @@ const AJV_PART_BYTES = Buffer.from(`\n${AJV_PART_LINE}\n`);
 const LINE_FEED = 0x0a;
 
 /**
- * A validator's bytes as its serializer's body, decoded, and where Ajv's part starts (`ajvAt`, a byte offset; its first
- * line is `ajvLine`, 0-based), or whole. Ajv's part, about three quarters of the bytes, is decoded only when it is
- * compiled: most validators never need it. Lines are counted on the bytes (a line feed byte is never part of a longer
- * UTF-8 sequence).
+ * A validator's bytes as its serializer's body, decoded, and where Ajv's part starts (`ajvAt`, a byte offset), or whole.
+ * Ajv's part, about three quarters of the bytes, is decoded only when it is compiled: most validators never need it.
  */
-function validatorParts(bytes: Buffer): { serializer: string; ajvAt?: number; ajvLine: number } {
+function validatorParts(bytes: Buffer): { serializer: string; ajvAt?: number } {
   const at = bytes.indexOf(AJV_PART_BYTES);
-  if (at < 0) return { serializer: bytes.toString("utf8"), ajvLine: 0 };
-  let ajvLine = 0;
-  for (let i = bytes.indexOf(LINE_FEED); i >= 0 && i <= at; i = bytes.indexOf(LINE_FEED, i + 1)) ajvLine++;
-  return { serializer: bytes.toString("utf8", 0, at + 1), ajvAt: at + 1, ajvLine };
+  if (at < 0) return { serializer: bytes.toString("utf8") };
+  return { serializer: bytes.toString("utf8", 0, at + 1), ajvAt: at + 1 };
+}
+
+/** How many lines come before byte `at` (a line feed byte is never part of a longer UTF-8 sequence): Ajv's part's first line, 0-based. */
+function linesBefore(bytes: Buffer, at: number): number {
+  let lines = 0;
+  for (let i = bytes.indexOf(LINE_FEED); i >= 0 && i < at; i = bytes.indexOf(LINE_FEED, i + 1)) lines++;
+  return lines;
 }
 
 /**
- * One buffer every validator file is read into, grown as needed. A validator is read, hashed and decoded (or copied)
- * before the next read, all synchronously: a fresh buffer per file (readFileSync) made the read ~3x dearer (1,001
+ * One buffer every validator file is read into, grown as needed. A validator is read, hashed and decoded before the next read, all synchronously: a fresh buffer per file (readFileSync) made the read ~3x dearer (1,001
  * validators: ~200 ms against ~65 ms of CPU, most of it the fresh memory's first touch).
  */
 let shared = Buffer.allocUnsafe(64 * 1024);
@@ -173,11 +182,11 @@ export function compileValidatorBody(
   filename: string,
 ): { validate?: unknown; canonical?: unknown } | null {
   const bytes = Buffer.from(text, "utf8");
-  const { serializer, ajvAt, ajvLine } = validatorParts(bytes);
+  const { serializer, ajvAt } = validatorParts(bytes);
   const made = compileFunction(serializer, [], { filename })() as { validate?: unknown; canonical?: unknown } | null;
   if (ajvAt === undefined) return made;
   const ajv = bytes.toString("utf8", ajvAt);
-  const part = compileFunction(ajv, [], { filename, lineOffset: ajvLine })() as { validate?: unknown } | null;
+  const part = compileFunction(ajv, [], { filename, lineOffset: linesBefore(bytes, ajvAt) })() as { validate?: unknown } | null;
   return { canonical: made?.canonical, validate: part?.validate };
 }
 
@@ -194,10 +203,10 @@ function validatorOf(ajv: () => ValidateFunction, canonical: CanonicalSerializer
       // then never compiles. The pipeline validates its own detached copies, read once; the walk reads each
       // property once too, so the two decide on the same data.
       if (canonical?.(value, Number.MAX_SAFE_INTEGER)?.valid === true) return VALID;
+      // A part that cannot be compiled, or whose file changed since it was verified, throws its RuntimeError (LOCK_MISMATCH) to the caller.
+      const fn = ajv();
       let valid: boolean;
-      let fn: ValidateFunction;
       try {
-        fn = ajv();
         valid = fn(value) === true;
       } catch (thrown) {
         // Only reachable with values JSON cannot produce (a throwing getter, a revoked Proxy). The thrown message

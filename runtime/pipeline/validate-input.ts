@@ -44,6 +44,8 @@ function check(state: CallState, validator: CompiledValidator, value: unknown): 
   try {
     result = validator.validate(value);
   } catch (thrown) {
+    // The validator's own code, read again for a value its walk could not decide, changed or cannot be compiled.
+    if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
     return {
       code: "INPUT_INVALID",
       message: `the input validator of tool "${state.name}" threw: ${thrownMessage(thrown)}; the input was not accepted`,

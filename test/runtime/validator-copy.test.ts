@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRuntime } from "../../runtime/index.js";
 import { Loader } from "../../runtime/loading/loader.js";
 import { AJV_PART_LINE } from "../../runtime/loading/validator-module.js";
 import type { PrivateCopy } from "../../runtime/loading/private-copy.js";
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(removeCopies);
 
 describe("validators compiled from the verified bytes", () => {
-  it("compiles the verified module without writing it anywhere and validates with it; a later swap in the build folder changes nothing", async () => {
+  it("compiles the verified module without writing it anywhere and validates with it; a later swap in the build folder never runs", async () => {
     const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
       tools: Record<string, { input: { validation: { kind: string; module: string; sha256: string } } | null }>;
     };
@@ -34,7 +35,14 @@ describe("validators compiled from the verified bytes", () => {
       );
       // Loaded once per runtime: the same validator, and nothing of the swapped file ran.
       expect(await loader.validator(name, "input", validation)).toBe(validator);
-      expect(typeof validator.validate({}).ok).toBe("boolean");
+      // A verdict, or (Ajv's part being read again for a value its walk cannot decide) the swap refused.
+      let verdict: unknown;
+      try {
+        verdict = validator.validate({}).ok;
+      } catch (thrown) {
+        verdict = (thrown as { code?: unknown }).code;
+      }
+      expect([true, false, "LOCK_MISMATCH"]).toContain(verdict);
       expect((globalThis as { __caveValidatorSwapped?: boolean }).__caveValidatorSwapped).toBeUndefined();
       // Another runtime reads the swapped file, refuses it and places nothing.
       const other = new Loader(root);
@@ -51,30 +59,82 @@ describe("validators compiled from the verified bytes", () => {
     }
   });
 
-  it("keeps Ajv's part as the verified bytes: swapped in the build folder after load, an invalid value still gets Ajv's issues from what was verified", async () => {
+  it("reads Ajv's part again when a value first needs it, verified again: the same file gives Ajv's issues, a file changed since load is refused with LOCK_MISMATCH and never runs", async () => {
     const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
       tools: Record<string, { input: { validation: { kind: string; module: string; sha256: string } } | null }>;
     };
-    const [name, entry] = Object.entries(lock.tools).find(
+    const withAjvPart = Object.entries(lock.tools).filter(
       ([, tool]) =>
         tool.input?.validation.kind === "precompiled" &&
         readFileSync(join(root, tool.input.validation.module), "utf8").includes(`\n${AJV_PART_LINE}\n`),
-    )!;
+    );
+    expect(withAjvPart.length).toBeGreaterThan(0);
+    const [name, entry] = withAjvPart[0]!;
     const validation = entry.input!.validation;
     const original = readFileSync(join(root, validation.module));
     const loader = new Loader(root);
     try {
-      const validator = await loader.validator(name, "input", validation);
-      writeFileSync(join(root, validation.module), "globalThis.__caveAjvPartSwapped = true;\n");
-      const refused = validator.validate({});
+      // Unchanged: Ajv's part compiled from the file read again gives Ajv's issues.
+      const same = await loader.validator(name, "input", validation);
+      const refused = same.validate({});
       expect(refused.ok).toBe(false);
       const issues = (refused as { issues: readonly { message: string }[] }).issues;
       expect(issues.length).toBeGreaterThan(0);
       expect(issues.map((issue) => issue.message).join("; ")).not.toContain("could not be validated");
+    } finally {
+      loader.dispose();
+    }
+    const second = new Loader(root);
+    try {
+      const validator = await second.validator(name, "input", validation);
+      // Same length and same serializer part: only Ajv's part differs, so only the hash can tell.
+      const text = original.toString("utf8");
+      const at = text.indexOf(`\n${AJV_PART_LINE}\n`) + AJV_PART_LINE.length + 2;
+      const swapped = `${text.slice(0, at)}globalThis.__caveAjvPartSwapped = true;`.padEnd(text.length, " ");
+      writeFileSync(join(root, validation.module), swapped);
+      let thrown: unknown;
+      try {
+        validator.validate({});
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toMatchObject({ code: "LOCK_MISMATCH" });
+      expect((thrown as Error).message).toContain(
+        `validator module ${validation.module} changed in the build folder after this runtime loaded it`,
+      );
+      expect((thrown as Error).message).toContain("Restart the runtime");
       expect((globalThis as { __caveAjvPartSwapped?: boolean }).__caveAjvPartSwapped).toBeUndefined();
+      // Values its walk decides still need no file.
+      expect(typeof validator.canonical).toBe("function");
     } finally {
       writeFileSync(join(root, validation.module), original);
-      loader.dispose();
+      second.dispose();
+    }
+  });
+
+  it("a call whose input needs Ajv's part, after the file changed under a running runtime, ends with LOCK_MISMATCH and the tool never runs", async () => {
+    const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
+      tools: Record<string, { input: { validation: { kind: string; module: string } } | null; sandbox: string }>;
+    };
+    // lookup: a closed object, so its validator has a walk and Ajv's part; a region of one character only Ajv explains.
+    const name = "lookup";
+    const entry = lock.tools[name]!;
+    expect(readFileSync(join(root, entry.input!.validation.module), "utf8")).toContain(`\n${AJV_PART_LINE}\n`);
+    const file = join(root, entry.input!.validation.module);
+    const original = readFileSync(file);
+    const runtime = await createRuntime({ root, mode: "host" });
+    try {
+      // Loads the validator; its walk accepts the value, so Ajv's part is not read yet.
+      const first = await runtime.call(name, { region: "eu" });
+      expect(first.ok).toBe(true);
+      writeFileSync(file, "globalThis.__caveAjvPartSwappedCall = true;\n");
+      const second = await runtime.call(name, { region: "e" });
+      expect(second.ok === false && second.error.code).toBe("LOCK_MISMATCH");
+      expect(second.ok === false && second.error.message).toContain("Restart the runtime");
+      expect(second.receipt.isolation).toBeNull();
+      expect((globalThis as { __caveAjvPartSwappedCall?: boolean }).__caveAjvPartSwappedCall).toBeUndefined();
+    } finally {
+      writeFileSync(file, original);
     }
   });
 });
