@@ -186,7 +186,9 @@ export function compileValidatorBody(
   const made = compileFunction(serializer, [], { filename })() as { validate?: unknown; canonical?: unknown } | null;
   if (ajvAt === undefined) return made;
   const ajv = bytes.toString("utf8", ajvAt);
-  const part = compileFunction(ajv, [], { filename, lineOffset: linesBefore(bytes, ajvAt) })() as { validate?: unknown } | null;
+  const part = compileFunction(ajv, [], { filename, lineOffset: linesBefore(bytes, ajvAt) })() as {
+    validate?: unknown;
+  } | null;
   return { canonical: made?.canonical, validate: part?.validate };
 }
 
