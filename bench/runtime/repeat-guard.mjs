@@ -2,7 +2,9 @@
 // allowRepeat (what per-call-peers.mjs measures), one build, one process, rounds alternating (the order flips each round),
 // CPU time. A guarded tool cannot be called twice with the same arguments in one run, so on both sides every call is in
 // a fresh run (runtime.startRun().call): the difference is the guard's cost.
-//   node repeat-guard.mjs [rounds] [iterations]      (after npm run build)
+// With --one-run, each round makes all its calls in one run instead, each with other arguments (the price varies): every
+// call after the first to the tool is then keyed (its arguments' canonical text and hash), the guard's dearest case.
+//   node repeat-guard.mjs [--one-run] [rounds] [iterations]      (after npm run build)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,8 +12,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { ARGS, buildNineProject, toolName } from "./nine-project.mjs";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const ROUNDS = Number(process.argv[2] ?? 14);
-const ITERATIONS = Number(process.argv[3] ?? 10_000);
+const argv = process.argv.slice(2);
+const oneRun = argv.includes("--one-run");
+const [rounds, iterations] = argv.filter((arg) => arg !== "--one-run");
+const ROUNDS = Number(rounds ?? 14);
+const ITERATIONS = Number(iterations ?? 10_000);
+const VARIED = Array.from({ length: ITERATIONS }, (_, i) => ({ ...ARGS, price: i + 0.5 }));
 const roots = {
   guarded: mkdtempSync(join(tmpdir(), "cave-guard-")),
   allowRepeat: mkdtempSync(join(tmpdir(), "cave-allow-")),
@@ -32,9 +38,12 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? ["allowRepeat", "guarded"] : ["guarded", "allowRepeat"]) {
       const runtime = runtimes[side];
+      const run = oneRun ? runtime.startRun({ budget: { maxCalls: ITERATIONS + 1 } }) : undefined;
       const start = cpuUs();
       for (let i = 0; i < ITERATIONS; i++) {
-        const outcome = await runtime.startRun().call(toolName(0), ARGS);
+        const outcome = oneRun
+          ? await run.call(toolName(0), VARIED[i])
+          : await runtime.startRun().call(toolName(0), ARGS);
         if (!outcome.ok) throw new Error(`${side}: ${outcome.error.code}`);
       }
       perCall[side].push((cpuUs() - start) / ITERATIONS);
@@ -44,7 +53,7 @@ try {
   const guarded = median(perCall.guarded);
   const allowed = median(perCall.allowRepeat);
   console.log(
-    `per call in a fresh run, CPU, execute included: guarded ${guarded.toFixed(2)} us, allowRepeat ${allowed.toFixed(2)} us, the guard ${(guarded - allowed).toFixed(2)} us`,
+    `per call ${oneRun ? "in one run, arguments varied" : "in a fresh run"}, CPU, execute included: guarded ${guarded.toFixed(2)} us, allowRepeat ${allowed.toFixed(2)} us, the guard ${(guarded - allowed).toFixed(2)} us`,
   );
 } finally {
   for (const root of Object.values(roots)) rmSync(root, { recursive: true, force: true });

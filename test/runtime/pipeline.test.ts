@@ -356,6 +356,45 @@ describe("repeat guard", () => {
   });
 });
 
+describe("repeat guard: a tool's first call in a run is keyed only when a second call to it comes", () => {
+  it("a first call refused before dispatch leaves nothing behind; the next call is then the first", async () => {
+    const { runtime } = await host();
+    const run = runtime.startRun();
+    expect(await run.call("lookup", { region: "E" })).toMatchObject({ ok: false, error: { code: "INPUT_INVALID" } });
+    expect((await run.call("lookup", { region: "EU" })).ok).toBe(true);
+    expect(await run.call("lookup", { region: "EU" })).toMatchObject({ ok: false, error: { code: "REPEAT_STOPPED" } });
+    expect((await run.call("lookup", { region: "US" })).ok).toBe(true);
+    expect(await run.call("lookup", { region: "US" })).toMatchObject({ ok: false, error: { code: "REPEAT_STOPPED" } });
+    expect(probe().calls.lookup).toBe(2);
+  });
+
+  it("a call still running is keyed by the second call to its tool: an identical one is stopped, and a first call refused after that gives its key back", async () => {
+    const { runtime } = await host();
+    const run = runtime.startRun();
+    // The first call waits for its validator to load; the others start meanwhile.
+    const first = run.call("lookup", { region: "E" });
+    const identical = run.call("lookup", { region: "E" });
+    const other = run.call("lookup", { region: "EU" });
+    const stopped = await identical;
+    expect(stopped).toMatchObject({ ok: false, error: { code: "REPEAT_STOPPED" } });
+    expect(stopped.ok === false && stopped.error.message).toContain("still running");
+    expect(await first).toMatchObject({ ok: false, error: { code: "INPUT_INVALID" } });
+    expect((await other).ok).toBe(true);
+    // The refused first call was never dispatched: its key is free again, so the same arguments reach validation.
+    expect(await run.call("lookup", { region: "E" })).toMatchObject({ ok: false, error: { code: "INPUT_INVALID" } });
+    expect(await run.call("lookup", { region: "EU" })).toMatchObject({ ok: false, error: { code: "REPEAT_STOPPED" } });
+  });
+
+  it("keys differ by tool: the same arguments to two tools are two first calls", async () => {
+    const { runtime } = await host();
+    const run = runtime.startRun();
+    expect((await run.call("echo", { region: "EU" })).ok).toBe(true);
+    expect((await run.call("lookup", { region: "EU" })).ok).toBe(true);
+    expect(await run.call("echo", { region: "EU" })).toMatchObject({ ok: false, error: { code: "REPEAT_STOPPED" } });
+    expect(await run.call("lookup", { region: "EU" })).toMatchObject({ ok: false, error: { code: "REPEAT_STOPPED" } });
+  });
+});
+
 describe("effect gate", () => {
   it("lets a speculative call run a read tool and refuses it for any other effect", async () => {
     const { runtime } = await host();
