@@ -4,8 +4,9 @@
 // the header at start-up and each tool's entry on its first use: `header` (the lock without `tools`) and `tool` (one
 // entry); a whole lock is its header and each entry. `discriminators` lists each union told apart by a tag property
 // (by the property holding it) with the tag's values, which runtime/lock/shape-problem.ts names when a tag matches none.
-// `definitions` is the schema's definitions as Ajv compiles them, as data: runtime/lock/shape-walk.ts checks a tool's
-// entry by walking them (Ajv's `tool` stays in the module, which test/runtime/shape-walk.test.ts holds the walk to).
+// `definitions` is the schema's definitions as Ajv compiles them, and `headerSchema` the header's own node, as data:
+// runtime/lock/shape-walk.ts checks a tool's entry, and the runtime's start-up the header, by walking them (Ajv's `tool`
+// and `header` stay in the module for whole-lock checks, and test/runtime/shape-walk.test.ts holds the walk to them).
 //
 // Run by npm run build; test/lock-validator.test.ts regenerates it in memory and compares bytes.
 // Usage: node scripts/generate-lock-validator.mjs [--check]
@@ -130,7 +131,10 @@ export async function generateLockValidator() {
   });
   const table = `export const discriminators = ${JSON.stringify(discriminators, null, 2)};\n`;
   const data = `export const definitions = ${JSON.stringify(lock.definitions)};\n`;
-  return `${HEADER}\n${bundled.outputFiles[0].text}${table}${data}`;
+  // The header's own schema as data (its definitions are the ones above): the runtime walks it at start-up.
+  const { $id: _id, $schema: _schema, definitions: _definitions, ...headerNode } = header;
+  const headerData = `export const headerSchema = ${JSON.stringify(headerNode)};\n`;
+  return `${HEADER}\n${bundled.outputFiles[0].text}${table}${data}${headerData}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -13,10 +13,12 @@ interface Validator {
   (data: unknown): boolean;
   errors?: readonly ShapeError[] | null;
 }
-const validateHeader = generated.header as Validator;
 const definitions = generated.definitions as Record<string, unknown>;
+/** The header's node walked as one more definition (its references are to the others). */
+const HEADER = "(header)";
+const withHeader: Record<string, unknown> = { ...definitions, [HEADER]: generated.headerSchema };
 
-/** How a tool's entry is checked against the schema: the first problem as Ajv reports it, or undefined. */
+/** How a tool's entry, or the header, is checked against the schema: the first problem as Ajv reports it, or undefined. */
 type ToolCheck = (tool: unknown) => ShapeError | undefined;
 /**
  * One entry at a time, as the runtime reads them on first use: the schema walked as data (shape-walk.ts), cheap cold,
@@ -35,6 +37,18 @@ const compiledEntry: ToolCheck = (tool) => {
 };
 
 /**
+ * The header at start-up, walked as the entries are: Ajv's header validator (~50 KB of code) stays out of what
+ * importing the runtime parses too; the header's thousand toolHashes lines are checked apart (hash-lines.ts), so the
+ * walk sees little. A whole lock's header is checked by Ajv's validator (test/runtime/shape-walk.test.ts: the same first
+ * problem).
+ */
+const walkedHeader: ToolCheck = (header) => firstShapeError(withHeader, HEADER, header);
+const compiledHeader: ToolCheck = (header) => {
+  const validate = generated.header as Validator;
+  return validate(header) ? undefined : firstError(validate);
+};
+
+/**
  * The check of a v2 lock's shape. What docs/cave.lock.schema.json states is checked first: the header by Ajv's validator
  * compiled ahead from it (lock-shape.generated.ts, scripts/generate-lock-validator.mjs), a tool's entry by walking the
  * same schema as data, with Ajv's first error (shape-walk.ts); what a schema cannot state is checked here, after
@@ -50,7 +64,12 @@ export function checkLockShape(lock: Record<string, unknown>): string | undefine
   if (tools === undefined) return "tools must be present";
   if (!isRecord(tools)) return "tools must be an object";
   const isLocked = (name: string) => Object.hasOwn(tools, name);
-  const problem = headerProblem(header, isLocked, (name) => Object.hasOwn(header.toolHashes as object, name));
+  const problem = headerProblem(
+    header,
+    isLocked,
+    (name) => Object.hasOwn(header.toolHashes as object, name),
+    compiledHeader,
+  );
   if (problem !== undefined) return problem;
   for (const name of Object.keys(tools)) {
     if (!TOOL_NAME_PATTERN.test(name)) return `tools.${name} must be named by ${TOOL_NAME_PATTERN}`;
@@ -66,7 +85,7 @@ export function checkLockShape(lock: Record<string, unknown>): string | undefine
  */
 export function checkLockTopShape(header: Record<string, unknown>, toolNames: ReadonlySet<string>): string | undefined {
   const isLocked = (name: string) => toolNames.has(name);
-  return headerProblem(header, isLocked, isLocked);
+  return headerProblem(header, isLocked, isLocked, walkedHeader);
 }
 
 /** One tool's entry, and that the nested tools it names are locked tools. */
@@ -77,8 +96,14 @@ export function checkToolShape(name: string, tool: unknown, toolNames: ReadonlyS
 type IsLocked = (name: string) => boolean;
 
 /** `isPinned`: whether toolHashes pins a tool of that name (what osLayerTools must name). */
-function headerProblem(header: Record<string, unknown>, isLocked: IsLocked, isPinned: IsLocked): string | undefined {
-  if (!validateHeader(asV2(header))) return shapeProblem(firstError(validateHeader), "");
+function headerProblem(
+  header: Record<string, unknown>,
+  isLocked: IsLocked,
+  isPinned: IsLocked,
+  check: ToolCheck,
+): string | undefined {
+  const error = check(asV2(header));
+  if (error !== undefined) return shapeProblem(error, "");
   const problems: string[] = [];
   const osLayer = header.osLayerTools as string[];
   if (!sorted(osLayer)) problems.push("osLayerTools must be a sorted array of distinct tool names");

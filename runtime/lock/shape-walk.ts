@@ -10,7 +10,8 @@ import type { ShapeError } from "./shape-problem.js";
  *
  * Why: Ajv's tool validator is ~170 KB of generated code, most of what the runtime's import parsed, and tens of KB
  * that V8 compiled again on the first entry checked (~9-13 ms of a cold first call); the schema as data is ~10 KB.
- * The header keeps Ajv's validator: it walks a thousand `toolHashes` faster than a walk of the schema does.
+ * The runtime's start-up walks the header too, whose thousand `toolHashes` lines it checks apart (hash-lines.ts): a
+ * walk of those is slower than Ajv's validator, which whole-lock checks keep.
  *
  * Meaning as Ajv's options for the lock (scripts/generate-lock-validator.mjs): the first problem only, own properties
  * only, lengths in UTF-16 code units, patterns with the u flag, keywords applied only to the types they are about.

@@ -2,7 +2,13 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { definitions, tool as ajvTool } from "../../runtime/lock/lock-shape.generated.js";
+import {
+  definitions,
+  header as ajvHeaderValidator,
+  headerSchema,
+  tool as ajvTool,
+} from "../../runtime/lock/lock-shape.generated.js";
+import { checkLockTopShape } from "../../runtime/lock/check-shape.js";
 import { firstShapeError } from "../../runtime/lock/shape-walk.js";
 import { shapeProblem, type ShapeError } from "../../runtime/lock/shape-problem.js";
 import { REPO_ROOT } from "../support/golden.js";
@@ -30,10 +36,16 @@ const walkError = (entry: Json): unknown =>
 
 /** Every tool entry of the v2 locks committed in the repository, distinct. */
 function committedEntries(): Json[] {
+  return committedLocks().flatMap((lock) => Object.values(lock.tools!));
+}
+
+/** Every v2 lock committed in the repository (the example and the fixtures), distinct by their entries and headers. */
+function committedLocks(): { tools?: Record<string, Json>; [key: string]: Json }[] {
   const files = execFileSync("git", ["ls-files", "fixtures", "cave.lock.example"], { cwd: REPO_ROOT, encoding: "utf8" })
     .split("\n")
     .filter((file) => file.endsWith(".lock") || file === "cave.lock.example");
-  const seen = new Map<string, Json>();
+  const entries = new Set<string>();
+  const locks: { tools?: Record<string, Json>; [key: string]: Json }[] = [];
   for (const file of files) {
     let lock: { lockfileVersion?: unknown; tools?: Record<string, Json> };
     try {
@@ -42,9 +54,15 @@ function committedEntries(): Json[] {
       continue;
     }
     if (lock.lockfileVersion !== 2 || lock.tools === undefined) continue;
-    for (const entry of Object.values(lock.tools)) seen.set(JSON.stringify(entry), entry);
+    // Each entry once: a lock whose entries were all seen keeps only its header.
+    const tools: Record<string, Json> = {};
+    for (const [name, entry] of Object.entries(lock.tools)) {
+      const text = JSON.stringify(entry);
+      if (!entries.has(text)) entries.add(text), (tools[name] = entry);
+    }
+    locks.push({ ...lock, tools });
   }
-  return [...seen.values()];
+  return locks;
 }
 
 /** The paths to every value inside `value` (the root included). */
@@ -114,6 +132,36 @@ const REPLACEMENTS: readonly ((old: Json) => Json)[] = [
   (old) => (typeof old === "boolean" ? !old : old),
 ];
 
+/**
+ * Seeded mutations of each of `values`: at every place, the value replaced, replaced otherwise, a second place changed
+ * too, and (one time in two) the value removed.
+ */
+function* mutations(values: readonly Json[], seed: number): Generator<{ path: (string | number)[]; mutated: Json }> {
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  for (const value of values) {
+    const all = paths(value);
+    for (const path of all) {
+      const once = changed(value, path, pick(REPLACEMENTS));
+      const tries = [
+        () => once,
+        () => changed(value, path, pick(REPLACEMENTS)),
+        () => changed(once, pick(all), pick(REPLACEMENTS)),
+        ...(path.length > 0 && random() < 0.5 ? [() => changed(value, path, () => undefined, true)] : []),
+      ];
+      for (const make of tries) {
+        let mutated: Json;
+        try {
+          mutated = make();
+        } catch {
+          continue; // a second change inside a value the first replaced: no such place
+        }
+        yield { path, mutated };
+      }
+    }
+  }
+}
+
 describe("the tool entry's schema walked as data, against Ajv's validator compiled from it", () => {
   const entries = committedEntries();
 
@@ -123,41 +171,54 @@ describe("the tool entry's schema walked as data, against Ajv's validator compil
   });
 
   it("says what Ajv says of seeded mutations of every entry: each value replaced or removed, one and two at a time", () => {
-    let seed = 20;
-    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const words = new Set<string>();
     let accepted = 0;
     let refused = 0;
-    for (const entry of entries) {
-      const all = paths(entry);
-      for (const path of all) {
-        const once = changed(entry, path, pick(REPLACEMENTS));
-        const tries = [
-          () => once,
-          () => changed(entry, path, pick(REPLACEMENTS)),
-          () => changed(once, pick(all), pick(REPLACEMENTS)),
-          ...(path.length > 0 && random() < 0.5 ? [() => changed(entry, path, () => undefined, true)] : []),
-        ];
-        for (const make of tries) {
-          let mutated: Json;
-          try {
-            mutated = make();
-          } catch {
-            continue; // a second change inside a value the first replaced: no such place
-          }
-          const expected = ajvSays(mutated);
-          const said = walkSays(mutated);
-          if (said !== expected) expect.fail(`${JSON.stringify(path)}: Ajv says ${expected}, the walk ${said}`);
-          expect(walkError(mutated)).toEqual(ajvError(mutated));
-          if (expected === undefined) accepted++;
-          else refused++, words.add(expected.replace(/^tools\.t\.?[^ ]*/, ""));
-        }
-      }
+    for (const { path, mutated } of mutations(entries, 20)) {
+      const expected = ajvSays(mutated);
+      const said = walkSays(mutated);
+      if (said !== expected) expect.fail(`${JSON.stringify(path)}: Ajv says ${expected}, the walk ${said}`);
+      expect(walkError(mutated)).toEqual(ajvError(mutated));
+      if (expected === undefined) accepted++;
+      else refused++, words.add(expected.replace(/^tools\.t\.?[^ ]*/, ""));
     }
     // Both verdicts, and many different problems, are exercised.
     expect(accepted).toBeGreaterThan(500);
     expect(refused).toBeGreaterThan(10000);
     expect(words.size).toBeGreaterThan(25);
+  });
+});
+
+describe("the header's schema walked as data (start-up), against Ajv's header validator (whole-lock checks)", () => {
+  const ajvHeader = ajvHeaderValidator as unknown as { (data: unknown): boolean; errors?: ShapeError[] | null };
+  const withHeader = { ...(definitions as Record<string, unknown>), "(header)": headerSchema };
+  const ajvHeaderError = (header: Json): unknown => (ajvHeader(header) ? undefined : comparable(ajvHeader.errors![0]));
+  const walkHeaderError = (header: Json): unknown => comparable(firstShapeError(withHeader, "(header)", header));
+  const headers = committedLocks().flatMap(({ tools: _tools, ...header }) => [header, { ...header, toolHashes: {} }]);
+
+  it("accepts every committed lock's header, as Ajv does, and so does the runtime's start-up check", () => {
+    expect(headers.length).toBeGreaterThan(20);
+    for (const header of headers) {
+      expect([ajvHeaderError(header), walkHeaderError(header)]).toEqual([undefined, undefined]);
+      const names = new Set(Object.keys((header as { toolHashes: object }).toolHashes));
+      if (names.size > 0) expect(checkLockTopShape(header as Record<string, unknown>, names)).toBeUndefined();
+    }
+  });
+
+  it("finds the same first problem as Ajv in seeded mutations of every header: each value replaced or removed, one and two at a time", () => {
+    const problems = new Set<string>();
+    let accepted = 0;
+    let refused = 0;
+    for (const { path, mutated } of mutations(headers, 7)) {
+      const expected = ajvHeaderError(mutated);
+      const found = walkHeaderError(mutated);
+      if (JSON.stringify(found) !== JSON.stringify(expected))
+        expect.fail(`${JSON.stringify(path)}: Ajv ${JSON.stringify(expected)}, the walk ${JSON.stringify(found)}`);
+      if (expected === undefined) accepted++;
+      else refused++, problems.add((expected as ShapeError).schemaPath);
+    }
+    expect(accepted).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(2000);
+    expect(problems.size).toBeGreaterThan(25);
   });
 });
