@@ -19,13 +19,6 @@ export class RunState {
   calls = 0;
   /** Repeat-guard key (tool and argument hash) -> the call that holds it. */
   readonly repeats = new Map<string, RepeatHolder>();
-  /**
-   * A tool's one call in this run whose key is not worked out yet, with its arguments' snapshot (whose hash gives the
-   * key when a second call to the tool comes), by tool name. Only in a run without a journal (runtime/pipeline/repeat-guard.ts).
-   */
-  readonly unkeyed = new Map<string, { readonly holder: RepeatHolder; readonly args: { readonly sha256: string } }>();
-  /** Tools with a call in `repeats` that went through the guard keyed: every later call to them is keyed at once. */
-  readonly keyedTools = new Set<string>();
   /** This run's own circuit breakers, made at its first tool failure (see runtime/pipeline/breaker.ts). */
   breakers: Breakers | undefined = undefined;
 

@@ -356,7 +356,7 @@ describe("repeat guard", () => {
   });
 });
 
-describe("repeat guard: a tool's first call in a run is keyed only when a second call to it comes", () => {
+describe("repeat guard: refused first calls, calls still running, two tools", () => {
   it("a first call refused before dispatch leaves nothing behind; the next call is then the first", async () => {
     const { runtime } = await host();
     const run = runtime.startRun();
@@ -368,7 +368,7 @@ describe("repeat guard: a tool's first call in a run is keyed only when a second
     expect(probe().calls.lookup).toBe(2);
   });
 
-  it("a call still running is keyed by the second call to its tool: an identical one is stopped, and a first call refused after that gives its key back", async () => {
+  it("a call still running stops an identical one, and once refused before dispatch gives its key back", async () => {
     const { runtime } = await host();
     const run = runtime.startRun();
     // The first call waits for its validator to load; the others start meanwhile.
