@@ -103,7 +103,15 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
   let validate: ValidateFunction | undefined;
   return validatorOf(() => {
     if (validate === undefined) {
-      const again = readIntoShared(absolute);
+      let again: Buffer;
+      try {
+        again = readIntoShared(absolute);
+      } catch (thrown) {
+        throw new RuntimeError(
+          "LOCK_MISMATCH",
+          `validator module ${path} can no longer be read (${(thrown as NodeJS.ErrnoException).code ?? "error"}) since this runtime loaded it. Restart the runtime on the build folder its cave.lock was built with.`,
+        );
+      }
       const now = sha256(again);
       if (now !== expectedSha256)
         throw new RuntimeError(
@@ -147,8 +155,9 @@ function linesBefore(bytes: Buffer, at: number): number {
 }
 
 /**
- * One buffer every validator file is read into, grown as needed. A validator is read, hashed and decoded before the next read, all synchronously: a fresh buffer per file (readFileSync) made the read ~3x dearer (1,001
- * validators: ~200 ms against ~65 ms of CPU, most of it the fresh memory's first touch).
+ * One buffer every validator file is read into, grown as needed. A validator is read, hashed and decoded before the
+ * next read, all synchronously: a fresh buffer per file (readFileSync) made the read ~3x dearer (1,001 validators:
+ * ~200 ms against ~65 ms of CPU, most of it the fresh memory's first touch).
  */
 let shared = Buffer.allocUnsafe(64 * 1024);
 
@@ -205,7 +214,8 @@ function validatorOf(ajv: () => ValidateFunction, canonical: CanonicalSerializer
       // then never compiles. The pipeline validates its own detached copies, read once; the walk reads each
       // property once too, so the two decide on the same data.
       if (canonical?.(value, Number.MAX_SAFE_INTEGER)?.valid === true) return VALID;
-      // A part that cannot be compiled, or whose file changed since it was verified, throws its RuntimeError (LOCK_MISMATCH) to the caller.
+      // A part that cannot be compiled, or whose file changed since it was verified, throws its RuntimeError
+      // (LOCK_MISMATCH) to the caller.
       const fn = ajv();
       let valid: boolean;
       try {

@@ -18,20 +18,20 @@ const definitions = generated.definitions as Record<string, unknown>;
 const HEADER = "(header)";
 const withHeader: Record<string, unknown> = { ...definitions, [HEADER]: generated.headerSchema };
 
-/** How a tool's entry, or the header, is checked against the schema: the first problem as Ajv reports it, or undefined. */
-type ToolCheck = (tool: unknown) => ShapeError | undefined;
+/** How the header or a tool's entry is checked against the schema: the first problem as Ajv reports it, or undefined. */
+type ShapeCheck = (tool: unknown) => ShapeError | undefined;
 /**
  * One entry at a time, as the runtime reads them on first use: the schema walked as data (shape-walk.ts), cheap cold,
  * and Ajv's tool validator, ~160 KB of code, stays out of what importing the runtime parses (esbuild drops it: nothing
  * the runtime's entry reaches uses it).
  */
-const walkedEntry: ToolCheck = (tool) => firstShapeError(definitions, "tool", tool);
+const walkedEntry: ShapeCheck = (tool) => firstShapeError(definitions, "tool", tool);
 /**
  * A whole lock at once (cave verify, cave diff, --frozen): Ajv's compiled validator, which after its compile checks a
  * thousand entries several times faster than the walk does cold. test/runtime/shape-walk.test.ts holds the two to the
  * same first problem.
  */
-const compiledEntry: ToolCheck = (tool) => {
+const compiledEntry: ShapeCheck = (tool) => {
   const validate = generated.tool as Validator;
   return validate(tool) ? undefined : firstError(validate);
 };
@@ -42,17 +42,18 @@ const compiledEntry: ToolCheck = (tool) => {
  * walk sees little. A whole lock's header is checked by Ajv's validator (test/runtime/shape-walk.test.ts: the same first
  * problem).
  */
-const walkedHeader: ToolCheck = (header) => firstShapeError(withHeader, HEADER, header);
-const compiledHeader: ToolCheck = (header) => {
+const walkedHeader: ShapeCheck = (header) => firstShapeError(withHeader, HEADER, header);
+const compiledHeader: ShapeCheck = (header) => {
   const validate = generated.header as Validator;
   return validate(header) ? undefined : firstError(validate);
 };
 
 /**
- * The check of a v2 lock's shape. What docs/cave.lock.schema.json states is checked first: the header by Ajv's validator
- * compiled ahead from it (lock-shape.generated.ts, scripts/generate-lock-validator.mjs), a tool's entry by walking the
- * same schema as data, with Ajv's first error (shape-walk.ts); what a schema cannot state is checked here, after
- * it: order (sorted names and scopes), references between tools, and fields that follow from others. Each check returns
+ * The check of a v2 lock's shape. What docs/cave.lock.schema.json states is checked first: for a whole lock by Ajv's
+ * validators compiled ahead from it (lock-shape.generated.ts, scripts/generate-lock-validator.mjs), at start-up and at an
+ * entry's first use by walking the same schema as data, with Ajv's first error (shape-walk.ts); what a schema cannot
+ * state is checked here, after it: order (sorted names and scopes), references between tools, and fields that follow
+ * from others. Each check returns
  * the first problem as "<path> must be <expected>" (shape-problem.ts), or undefined. Integrity is checked before this,
  * so a failure here means a compiler bug or a hand-made lock, never a stray edit.
  *
@@ -100,7 +101,7 @@ function headerProblem(
   header: Record<string, unknown>,
   isLocked: IsLocked,
   isPinned: IsLocked,
-  check: ToolCheck,
+  check: ShapeCheck,
 ): string | undefined {
   const error = check(asV2(header));
   if (error !== undefined) return shapeProblem(error, "");
@@ -116,7 +117,7 @@ function headerProblem(
   return problems[0];
 }
 
-function toolProblem(name: string, tool: unknown, isLocked: IsLocked, check: ToolCheck): string | undefined {
+function toolProblem(name: string, tool: unknown, isLocked: IsLocked, check: ShapeCheck): string | undefined {
   const at = `tools.${name}`;
   const error = check(tool);
   if (error !== undefined) return shapeProblem(error, at);

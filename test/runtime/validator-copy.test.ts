@@ -1,7 +1,7 @@
 // The runtime's loader compiles each validator from the bytes it verified, in memory (docs/decisions.md, "Validators
 // compiled in memory from the verified bytes"): nothing is written to the private copy, and a module swapped in the
 // build folder afterwards is never what runs.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../../runtime/index.js";
@@ -104,6 +104,9 @@ describe("validators compiled from the verified bytes", () => {
       );
       expect((thrown as Error).message).toContain("Restart the runtime");
       expect((globalThis as { __caveAjvPartSwapped?: boolean }).__caveAjvPartSwapped).toBeUndefined();
+      // Removed altogether: refused the same way, with the reason.
+      unlinkSync(join(root, validation.module));
+      expect(() => validator.validate({})).toThrow(/can no longer be read \(ENOENT\) since this runtime loaded it/);
       // Values its walk decides still need no file.
       expect(typeof validator.canonical).toBe("function");
     } finally {
