@@ -1,40 +1,8 @@
 import { _, and, CodeGen, Name, nil, not, or, type Code } from "ajv/dist/compile/codegen/index.js";
 import { ValueScope } from "ajv/dist/compile/codegen/scope.js";
 import { eagerFunction, SERIALIZER_CODEGEN_OPTIONS } from "./eager-function.js";
+import { canonicalPlan, type CanonicalPlan, type LeafType } from "../../runtime/canonical/plan.js";
 import { arrayCondition, leafCondition, objectCondition, type CheckNames, UNDECIDED } from "./canonical-checks.js";
-
-/**
- * The shape of a schema as far as its canonical JSON is concerned: the keys of closed objects and the
- * item of arrays are known at build time; leaves only need their JSON type. Each node keeps its schema, whose
- * other keywords (bounds, patterns, required...) the walk checks as far as it can decide them (canonical-checks.ts).
- */
-type Shape =
-  | { readonly kind: "object"; readonly node: SchemaNode; readonly properties: ReadonlyArray<readonly [string, Shape]> }
-  | { readonly kind: "array"; readonly node: SchemaNode; readonly items: Shape }
-  | { readonly kind: "leaf"; readonly node: SchemaNode; readonly types: ReadonlySet<LeafType> };
-type SchemaNode = Readonly<Record<string, unknown>>;
-type LeafType = "string" | "number" | "boolean" | "null";
-
-/** Keywords that change which values a node admits in ways the shape above cannot follow: such a schema gets no serializer. */
-const OPAQUE_KEYWORDS = [
-  "$ref",
-  "allOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "patternProperties",
-  "dependencies",
-  "propertyNames",
-  "additionalItems",
-  "prefixItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "$defs",
-  "definitions",
-];
-const MAX_SHAPE_DEPTH = 64;
-const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
 /** The function the fragment defines: called once, it returns `canonical` (the validator's body calls it, assemble.ts). */
 export const SERIALIZER_FACTORY = new Name("canonicalSerializer");
@@ -58,15 +26,15 @@ export const SERIALIZER_FACTORY = new Name("canonicalSerializer");
  * Emitted through Ajv's code generator, as the validators are: every key and value is quoted by it.
  */
 export function canonicalSerializerSource(schema: unknown): string | undefined {
-  const shape = shapeOf(schema, null, 0);
-  if (shape === undefined) return undefined;
+  const plan = canonicalPlan(schema);
+  if (plan === undefined) return undefined;
   const gen = new CodeGen(new ValueScope({ scope: {} }), SERIALIZER_CODEGEN_OPTIONS);
   // Everything lives inside one function, so no name of it can meet one of Ajv's module-level names.
-  eagerFunction(gen, SERIALIZER_FACTORY, nil, (gen) => emitModule(gen, shape));
+  eagerFunction(gen, SERIALIZER_FACTORY, nil, (gen) => emitModule(gen, plan));
   return gen.toString();
 }
 
-function emitModule(gen: CodeGen, shape: Shape): void {
+function emitModule(gen: CodeGen, plan: CanonicalPlan): void {
   const state: EmitState = {
     n: gen.let("n", 0),
     max: gen.let("max", 0),
@@ -76,7 +44,7 @@ function emitModule(gen: CodeGen, shape: Shape): void {
     valid: gen.let("valid", true),
     names: new LazyNames(gen),
   };
-  const root = emitNode(gen, state, shape);
+  const root = emitNode(gen, state, plan);
   const canonical = new Name("canonical");
   const value = new Name("value");
   const maxBytes = new Name("maxBytes");
@@ -179,13 +147,13 @@ function check(gen: CodeGen, state: EmitState, condition: Code): void {
  * copy (keys in the value's own order, as the general walk's copy) and leaves its sorted twin in `twin` (a leaf is
  * its own twin), or returns FAIL.
  */
-function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
+function emitNode(gen: CodeGen, state: EmitState, shape: CanonicalPlan): Name {
   const fn = gen.name("s");
   const v = new Name("v");
   if (shape.kind === "leaf") {
     eagerFunction(gen, fn, v, (gen) => {
       checkLeaf(gen, state, shape.types, v);
-      check(gen, state, leafCondition(shape.node, v, state.names, shape.types));
+      check(gen, state, leafCondition(shape.check, v, state.names, shape.types));
       gen.assign(state.twin, v);
       gen.return(v);
     });
@@ -199,15 +167,15 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
       );
       const length = gen.const("len", _`${v}.length`);
       addBytes(gen, state, _`2 + ${length}`);
-      check(gen, state, arrayCondition(shape.node, length));
+      check(gen, state, arrayCondition(shape.check, length));
       const copy = gen.const("c", _`new Array(${length})`);
       const twin = gen.const("tw", _`new Array(${length})`);
       gen.forRange("i", 0, length, (i) => {
         const x = gen.const("x", _`${v}[${i}]`);
         if (item === undefined) {
-          const leaf = shape.items as Extract<Shape, { kind: "leaf" }>;
+          const leaf = shape.items as Extract<CanonicalPlan, { kind: "leaf" }>;
           checkLeaf(gen, state, leaf.types, x);
-          check(gen, state, leafCondition(leaf.node, x, state.names, leaf.types));
+          check(gen, state, leafCondition(leaf.check, x, state.names, leaf.types));
           gen.assign(_`${copy}[${i}]`, x);
           gen.assign(_`${twin}[${i}]`, x);
         } else {
@@ -251,7 +219,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
         const x = gen.const("x", _`${v}[${key}]`);
         if (child.kind === "leaf") {
           checkLeaf(gen, state, child.types, x);
-          check(gen, state, leafCondition(child.node, x, state.names, child.types));
+          check(gen, state, leafCondition(child.check, x, state.names, child.types));
           gen.assign(_`${copy}[${key}]`, x);
           gen.assign(slot, x);
         } else {
@@ -269,7 +237,7 @@ function emitNode(gen: CodeGen, state: EmitState, shape: Shape): Name {
     check(
       gen,
       state,
-      objectCondition(shape.node, _`${keys}.length`, (key) => slotOf.get(key)),
+      objectCondition(shape.check, _`${keys}.length`, (key) => slotOf.get(key)),
     );
     // The twin: a fresh object with the keys inserted in code-unit order, the order of the canonical text.
     const twin = gen.const("t", _`{}`);
@@ -300,83 +268,4 @@ function checkLeaf(gen: CodeGen, state: EmitState, types: ReadonlySet<LeafType>,
   if (types.has("boolean")) allowed.push(_`(typeof ${x} === "boolean" && (${state.n} += 5) > 0)`);
   if (types.has("null")) allowed.push(_`(${x} === null && (${state.n} += 4) > 0)`);
   gen.if(not(or(...allowed)), () => gen.return(state.fail));
-}
-
-/** The shape of a JSON Schema node, or undefined when its values' shape is not fixed by it. */
-function shapeOf(schema: unknown, parentKey: string | null, depth: number): Shape | undefined {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > MAX_SHAPE_DEPTH)
-    return undefined;
-  const node = schema as Record<string, unknown>;
-  if (OPAQUE_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword))) return undefined;
-  const union = node.anyOf ?? node.oneOf;
-  if (union !== undefined) {
-    if (!Array.isArray(union) || Object.hasOwn(node, "anyOf") === Object.hasOwn(node, "oneOf")) return undefined;
-    const types = new Set<LeafType>();
-    for (const member of union) {
-      const shape = shapeOf(member, parentKey, depth + 1);
-      if (shape?.kind !== "leaf") return undefined;
-      for (const type of shape.types) types.add(type);
-    }
-    return intersectType(node, types);
-  }
-  if (Object.hasOwn(node, "const")) return intersectType(node, leafTypesOf([node.const]));
-  if (Object.hasOwn(node, "enum"))
-    return Array.isArray(node.enum) ? intersectType(node, leafTypesOf(node.enum)) : undefined;
-  const type = node.type;
-  if (type === "object") return objectShape(node, parentKey, depth);
-  if (type === "array") {
-    const items = shapeOf(node.items, null, depth + 1);
-    return items === undefined ? undefined : { kind: "array", node, items };
-  }
-  const types = leafTypesOfType(type);
-  return types === undefined ? undefined : { kind: "leaf", node, types };
-}
-
-function objectShape(node: Record<string, unknown>, parentKey: string | null, depth: number): Shape | undefined {
-  if (node.additionalProperties !== false) return undefined;
-  const properties = node.properties ?? {};
-  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return undefined;
-  const out: Array<readonly [string, Shape]> = [];
-  for (const [key, child] of Object.entries(properties)) {
-    // Keys the general walk refuses (prototype pollution) stay with it, and so does its message.
-    if (key === "__proto__" || (key === "prototype" && parentKey === "constructor")) return undefined;
-    // V8 orders array-index keys first whatever the insertion order, so the copy could not carry the canonical order.
-    if (ARRAY_INDEX.test(key)) return undefined;
-    const shape = shapeOf(child, key, depth + 1);
-    if (shape === undefined) return undefined;
-    out.push([key, shape]);
-  }
-  return { kind: "object", node, properties: out };
-}
-
-/** A leaf of `types`, narrowed by the node's own `type` when it has one. */
-function intersectType(node: Record<string, unknown>, types: ReadonlySet<LeafType> | undefined): Shape | undefined {
-  if (types === undefined || types.size === 0) return undefined;
-  if (!Object.hasOwn(node, "type")) return { kind: "leaf", node, types };
-  const declared = leafTypesOfType(node.type);
-  if (declared === undefined) return undefined;
-  const both = new Set([...types].filter((type) => declared.has(type)));
-  return both.size === 0 ? undefined : { kind: "leaf", node, types: both };
-}
-
-function leafTypesOf(values: readonly unknown[]): Set<LeafType> | undefined {
-  const types = new Set<LeafType>();
-  for (const value of values) {
-    if (value === null) types.add("null");
-    else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-      types.add(typeof value as LeafType);
-    else return undefined;
-  }
-  return types;
-}
-
-function leafTypesOfType(type: unknown): Set<LeafType> | undefined {
-  const names = Array.isArray(type) ? type : [type];
-  const types = new Set<LeafType>();
-  for (const name of names) {
-    if (name === "string" || name === "number" || name === "boolean" || name === "null") types.add(name);
-    else if (name === "integer") types.add("number");
-    else return undefined;
-  }
-  return types.size === 0 ? undefined : types;
 }
