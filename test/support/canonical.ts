@@ -1,7 +1,10 @@
-// What the tests of the emitted canonical walks share (compiler/validators/canonical.ts): the issue's 9-property
+// What the tests of the canonical walks share (compiler/validators/canonical.ts emits one, runtime/canonical/interpret.ts
+// interprets the same plan): the issue's 9-property
 // schema, a value of it, and a schema's walk compiled as the runtime compiles a validator.
 import { expect } from "vitest";
 import { canonicalSerializerSource, SERIALIZER_FACTORY } from "../../compiler/validators/canonical.js";
+import { interpretedSerializer } from "../../runtime/canonical/interpret.js";
+import { canonicalPlan } from "../../runtime/canonical/plan.js";
 import { compileValidatorBody } from "../../runtime/loading/validator-module.js";
 import type { CanonicalSerializer } from "../../runtime/pipeline/json-data.js";
 
@@ -49,6 +52,19 @@ export async function serializerOf(schema: unknown): Promise<CanonicalSerializer
   const body = `${source!}\nreturn { canonical: ${SERIALIZER_FACTORY}() };\n`;
   return compileValidatorBody(body, "serializer.js")!.canonical as CanonicalSerializer;
 }
+
+/** The same walk interpreted from the schema's plan, as the runtime walks a tool's first calls (runtime/canonical/interpret.ts). */
+export async function interpretedSerializerOf(schema: unknown): Promise<CanonicalSerializer> {
+  const plan = canonicalPlan(schema);
+  expect(plan, "the schema has a fixed shape").toBeDefined();
+  return interpretedSerializer(plan!);
+}
+
+/** Both walks, for tests that hold each to the general walk and to Ajv. */
+export const WALKS = [
+  { walk: "emitted", serializerOf },
+  { walk: "interpreted", serializerOf: interpretedSerializerOf },
+] as const;
 
 export const nineValue = () => ({
   priority: "normal",
