@@ -23,6 +23,8 @@ export function interpretedSerializer(plan: CanonicalPlan): CanonicalSerializer 
   return (value, maxBytes) => walk.run(value, maxBytes);
 }
 
+type WellFormed = string & { isWellFormed(): boolean };
+
 /** What a node returns for a value it does not take. */
 const FAIL: unknown = Object.freeze({});
 
@@ -155,14 +157,20 @@ class PlanWalk {
 
   /** Takes `x` as a leaf of the plan's types, counting its bytes (false: the walk gives up), and applies its check. */
   #leaf(plan: LeafPlan, x: unknown): boolean {
-    const types = plan.types;
-    if (types.has("string") && typeof x === "string" && x.isWellFormed() && (this.#n += x.length + 2) <= this.#max);
+    if (!this.#counted(plan.types, x)) return false;
+    if (plan.check === null || !this.#holds(plan.check, x)) this.#valid = false;
+    return true;
+  }
+
+  /** Whether `x` is a leaf of `types` the general walk takes as is, counting its bytes as the emitted walk counts them. */
+  #counted(types: ReadonlySet<LeafType>, x: unknown): boolean {
+    if (types.has("string") && typeof x === "string" && (x as WellFormed).isWellFormed())
+      return (this.#n += x.length + 2) <= this.#max;
     // JSON.stringify of a finite number is ECMAScript's Number::toString, which is what RFC 8785 prescribes.
-    else if (types.has("number") && Number.isFinite(x)) this.#n += 1;
+    if (types.has("number") && Number.isFinite(x)) this.#n += 1;
     else if (types.has("boolean") && typeof x === "boolean") this.#n += 5;
     else if (types.has("null") && x === null) this.#n += 4;
     else return false;
-    if (plan.check === null || !this.#holds(plan.check, x)) this.#valid = false;
     return true;
   }
 
