@@ -8,7 +8,7 @@ import type { StagedFiles } from "../dispatch/types.js";
 import { RuntimeError } from "../errors.js";
 import { PrivateCopy } from "./private-copy.js";
 import { thrownMessage } from "../../src/contract/thrown-message.mjs";
-import { loadValidator, type CompiledValidator } from "./validator-module.js";
+import { loadTieredValidator, type CompiledValidator } from "./validator-module.js";
 import { StackMapper } from "../stack/stack-mapper.js";
 
 type Namespace = Readonly<Record<string, unknown>>;
@@ -143,12 +143,21 @@ export class Loader {
     return this.loaded.get(validation);
   }
 
+  /**
+   * The validator of a tool's input or output schema (`locked`: its lock entry's schema and validation), verified
+   * against the lock on first use. It starts with the schema's walk interpreted and compiles the emitted walk once
+   * the schema is walked often (validator-module.ts, loadTieredValidator).
+   */
   async validator(
     name: string,
     side: "input" | "output",
-    validation: { readonly module: string; readonly sha256: string },
+    locked: {
+      readonly jsonSchema: unknown;
+      readonly validation: { readonly module: string; readonly sha256: string };
+    },
   ): Promise<CompiledValidator> {
-    const validator = await this.validatorFile(name, side, validation.module, validation.sha256);
+    const { validation } = locked;
+    const validator = await this.validatorFile(name, side, validation.module, validation.sha256, locked.jsonSchema);
     this.loaded.set(validation, validator);
     return validator;
   }
@@ -158,19 +167,22 @@ export class Loader {
     side: "input" | "output",
     module: string,
     expected: string,
+    jsonSchema: unknown,
   ): Promise<CompiledValidator> {
     const key = `${module}\0${expected}`;
     let pending = this.validators.get(key);
     if (pending === undefined) {
       // Compiled from the verified bytes in memory: no file in the private copy, no module loader.
-      pending = loadValidator(this.root, module, expected).catch((thrown: unknown) => {
-        if (thrown instanceof RuntimeError)
-          throw new RuntimeError(thrown.code, `tool "${name}" (${side}): ${thrown.message}`);
-        throw new RuntimeError(
-          "LOCK_MISMATCH",
-          `tool "${name}" (${side}): validator module ${module} could not be loaded (${thrownMessage(thrown).split(this.root).join("<root>")}); rebuild with cave build`,
-        );
-      });
+      pending = Promise.resolve()
+        .then(() => loadTieredValidator(this.root, module, expected, jsonSchema))
+        .catch((thrown: unknown) => {
+          if (thrown instanceof RuntimeError)
+            throw new RuntimeError(thrown.code, `tool "${name}" (${side}): ${thrown.message}`);
+          throw new RuntimeError(
+            "LOCK_MISMATCH",
+            `tool "${name}" (${side}): validator module ${module} could not be loaded (${thrownMessage(thrown).split(this.root).join("<root>")}); rebuild with cave build`,
+          );
+        });
       this.validators.set(key, pending);
       pending.catch(() => this.validators.delete(key));
     }

@@ -4,6 +4,8 @@ import { compileFunction } from "node:vm";
 import { sha256 } from "../../src/contract/hash.js";
 import { RuntimeError } from "../errors.js";
 import type { CanonicalSerializer } from "../pipeline/json-data.js";
+import { interpretedSerializer } from "../canonical/interpret.js";
+import { canonicalPlan } from "../canonical/plan.js";
 
 /** One reason a value failed its schema: where (a JSON Pointer into the value, "" for the value itself) and what. */
 export interface ValidationIssue {
@@ -46,33 +48,127 @@ export const AJV_PART_LINE = "// Ajv's part: compiled when a value first needs i
  * lock, or is not a validator; LOCK_INVALID when the path leaves the project.
  */
 export async function loadValidator(root: string, path: string, expectedSha256: string): Promise<CompiledValidator> {
+  const absolute = validatorPath(root, path);
+  return compileValidator(readValidator(absolute, path, expectedSha256, false), absolute, path, expectedSha256);
+}
+
+/**
+ * How many walks a validator's interpreted walk makes before its emitted walk is compiled: past this, a tool is
+ * called often enough for V8's compiling of the emitted walk (~0.4 ms for the benchmark's schema) to pay off against
+ * the interpreter's extra ~10 us a walk (docs/decisions.md, "Validators tier up").
+ */
+export const TIER_UP_WALKS = 16;
+
+/**
+ * A precompiled validator that starts interpreted: the file is read and verified against the lock now, as
+ * loadValidator does, but nothing of it is compiled. Values are walked by the schema's plan, interpreted from the
+ * locked schema (`jsonSchema`, from the verified lock entry: the schema the validator was built from); the
+ * TIER_UP_WALKS-th walk compiles the emitted walk from the file read and verified again, and later walks take it. A
+ * value the walk does not call valid goes to Ajv's part, compiled then (from the file read and verified again).
+ * A schema without a plan, or a file without a serializer, is compiled now, as loadValidator does.
+ */
+export function loadTieredValidator(
+  root: string,
+  path: string,
+  expectedSha256: string,
+  jsonSchema: unknown,
+): CompiledValidator {
+  const absolute = validatorPath(root, path);
+  const bytes = readValidator(absolute, path, expectedSha256, false);
+  const interpreted = bytes.includes(AJV_PART_BYTES) ? interpretedOf(jsonSchema) : undefined;
+  if (interpreted === undefined) return compileValidator(bytes, absolute, path, expectedSha256);
+  return new TieredValidator(interpreted, () =>
+    compileValidator(readValidator(absolute, path, expectedSha256, true), absolute, path, expectedSha256),
+  );
+}
+
+/** The schema's interpreted walk, or undefined when it has no plan or a pattern that does not compile here. */
+function interpretedOf(jsonSchema: unknown): CanonicalSerializer | undefined {
+  const plan = canonicalPlan(jsonSchema);
+  if (plan === undefined) return undefined;
+  try {
+    return interpretedSerializer(plan);
+  } catch {
+    return undefined;
+  }
+}
+
+class TieredValidator implements CompiledValidator {
+  canonical: CanonicalSerializer;
+  #walks = 0;
+  #compiled: CompiledValidator | undefined;
+  readonly #compile: () => CompiledValidator;
+
+  constructor(interpreted: CanonicalSerializer, compile: () => CompiledValidator) {
+    this.#compile = compile;
+    this.canonical = (value, maxBytes) => {
+      if (++this.#walks === TIER_UP_WALKS) this.#tierUp();
+      return interpreted(value, maxBytes);
+    };
+  }
+
+  validate(value: unknown): ValidationResult {
+    if (this.canonical(value, Number.MAX_SAFE_INTEGER)?.valid === true) return VALID;
+    // Ajv decides and words the issues. A file that changed since it was verified throws its RuntimeError
+    // (LOCK_MISMATCH) to the caller.
+    return this.#compiledNow().validate(value);
+  }
+
+  #tierUp(): void {
+    try {
+      this.canonical = this.#compiledNow().canonical ?? this.canonical;
+    } catch {
+      // The file changed or went since it was verified: the interpreted walk, made from the verified lock entry,
+      // goes on answering; a value that needs Ajv reports the file's LOCK_MISMATCH.
+    }
+  }
+
+  #compiledNow(): CompiledValidator {
+    return (this.#compiled ??= this.#compile());
+  }
+}
+
+/** Where a validator the lock names is, refused (LOCK_INVALID) when the path leaves the project. */
+function validatorPath(root: string, path: string): string {
   if (isAbsolute(path) || path.split(/[\\/]/).includes("..")) {
     throw new RuntimeError(
       "LOCK_INVALID",
       `cave.lock names the validator module ${JSON.stringify(path)}, which is not a path inside the project. Rebuild with cave build; never edit cave.lock by hand.`,
     );
   }
-  const absolute = resolve(root, path);
+  return resolve(root, path);
+}
+
+/**
+ * The validator's bytes, verified against the lock (valid until the next read: readIntoShared), or LOCK_MISMATCH:
+ * `again` when this runtime verified the file before, which a changed or missing file then contradicts.
+ */
+function readValidator(absolute: string, path: string, expectedSha256: string, again: boolean): Buffer {
   let bytes: Buffer;
   try {
     bytes = readIntoShared(absolute);
   } catch (thrown) {
-    const reason =
-      (thrown as NodeJS.ErrnoException).code === "ENOENT"
-        ? "is missing"
-        : `cannot be read (${(thrown as NodeJS.ErrnoException).code ?? "error"})`;
+    const code = (thrown as NodeJS.ErrnoException).code ?? "error";
     throw new RuntimeError(
       "LOCK_MISMATCH",
-      `validator module ${path} ${reason}. Rebuild with cave build and deploy cave.lock together with its build folder.`,
+      again
+        ? `validator module ${path} can no longer be read (${code}) since this runtime loaded it. Restart the runtime on the build folder its cave.lock was built with.`
+        : `validator module ${path} ${code === "ENOENT" ? "is missing" : `cannot be read (${code})`}. Rebuild with cave build and deploy cave.lock together with its build folder.`,
     );
   }
   const actual = sha256(bytes);
-  if (actual !== expectedSha256) {
+  if (actual !== expectedSha256)
     throw new RuntimeError(
       "LOCK_MISMATCH",
-      `validator module ${path} does not match cave.lock (locked ${expectedSha256}, found ${actual}). Rebuild with cave build and deploy cave.lock together with its build folder.`,
+      again
+        ? `validator module ${path} changed in the build folder after this runtime loaded it (locked ${expectedSha256}, found ${actual}). Restart the runtime on the build folder its cave.lock was built with.`
+        : `validator module ${path} does not match cave.lock (locked ${expectedSha256}, found ${actual}). Rebuild with cave build and deploy cave.lock together with its build folder.`,
     );
-  }
+  return bytes;
+}
+
+/** Compiles verified validator bytes: the serializer's part now, Ajv's part when a value first needs it. */
+function compileValidator(bytes: Buffer, absolute: string, path: string, expectedSha256: string): CompiledValidator {
   const unloadable = (thrown: unknown): RuntimeError =>
     new RuntimeError(
       "LOCK_MISMATCH",
@@ -103,21 +199,7 @@ export async function loadValidator(root: string, path: string, expectedSha256: 
   let validate: ValidateFunction | undefined;
   return validatorOf(() => {
     if (validate === undefined) {
-      let again: Buffer;
-      try {
-        again = readIntoShared(absolute);
-      } catch (thrown) {
-        throw new RuntimeError(
-          "LOCK_MISMATCH",
-          `validator module ${path} can no longer be read (${(thrown as NodeJS.ErrnoException).code ?? "error"}) since this runtime loaded it. Restart the runtime on the build folder its cave.lock was built with.`,
-        );
-      }
-      const now = sha256(again);
-      if (now !== expectedSha256)
-        throw new RuntimeError(
-          "LOCK_MISMATCH",
-          `validator module ${path} changed in the build folder after this runtime loaded it (locked ${expectedSha256}, found ${now}). Restart the runtime on the build folder its cave.lock was built with.`,
-        );
+      const again = readValidator(absolute, path, expectedSha256, true);
       let part: { validate?: unknown } | null;
       try {
         part = compileFunction(again.toString("utf8", ajvAt), [], {

@@ -23,16 +23,18 @@ export function validateInput(state: CallState): Checked | Promise<Checked> {
   // Copied by this schema's own walk, which found it valid (resolve.ts): the validator would accept it.
   if (args.valid) return { ok: true, value };
   const loaded = state.engine.loader.loadedValidator(validation);
-  return loaded === undefined ? loadThenCheck(state, validation, value) : check(state, loaded, value);
+  return loaded === undefined
+    ? loadThenCheck(state, { jsonSchema: side.jsonSchema, validation }, value)
+    : check(state, loaded, value);
 }
 
 async function loadThenCheck(
   state: CallState,
-  validation: { readonly module: string; readonly sha256: string },
+  locked: Parameters<CallState["engine"]["loader"]["validator"]>[2],
   value: unknown,
 ): Promise<Checked> {
   try {
-    return check(state, await state.engine.loader.validator(state.name, "input", validation), value);
+    return check(state, await state.engine.loader.validator(state.name, "input", locked), value);
   } catch (thrown) {
     if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
     throw thrown;

@@ -30,16 +30,18 @@ export function validateOutput(state: CallState, raw: unknown): Checked | Promis
   if (validation.kind === "opaque") return opaque(state, first, limit);
   // Copied by this schema's own walk, which found it valid: the validator would accept it.
   if (first.data.valid) return first;
-  return loaded === undefined ? loadThenCheck(state, validation, first) : check(state, loaded, first);
+  return loaded === undefined
+    ? loadThenCheck(state, { jsonSchema: side.jsonSchema, validation }, first)
+    : check(state, loaded, first);
 }
 
 async function loadThenCheck(
   state: CallState,
-  validation: { readonly module: string; readonly sha256: string },
+  locked: Parameters<CallState["engine"]["loader"]["validator"]>[2],
   first: { readonly ok: true; readonly data: DataSnapshot },
 ): Promise<Checked> {
   try {
-    return check(state, await state.engine.loader.validator(state.name, "output", validation), first);
+    return check(state, await state.engine.loader.validator(state.name, "output", locked), first);
   } catch (thrown) {
     if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
     throw thrown;

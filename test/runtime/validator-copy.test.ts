@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../../runtime/index.js";
 import { Loader } from "../../runtime/loading/loader.js";
-import { AJV_PART_LINE } from "../../runtime/loading/validator-module.js";
+import { AJV_PART_LINE, TIER_UP_WALKS } from "../../runtime/loading/validator-module.js";
+import { sha256 } from "../../src/contract/hash.js";
 import type { PrivateCopy } from "../../runtime/loading/private-copy.js";
 import { removeCopies } from "../support/projects.js";
 import { builtProject } from "./helpers.js";
@@ -20,21 +21,24 @@ afterAll(removeCopies);
 describe("validators compiled from the verified bytes", () => {
   it("compiles the verified module without writing it anywhere and validates with it; a later swap in the build folder never runs", async () => {
     const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
-      tools: Record<string, { input: { validation: { kind: string; module: string; sha256: string } } | null }>;
+      tools: Record<
+        string,
+        { input: { jsonSchema: unknown; validation: { kind: string; module: string; sha256: string } } | null }
+      >;
     };
     const [name, entry] = Object.entries(lock.tools).find(([, tool]) => tool.input?.validation.kind === "precompiled")!;
     const validation = entry.input!.validation;
     const original = readFileSync(join(root, validation.module));
     const loader = new Loader(root);
     try {
-      const validator = await loader.validator(name, "input", validation);
+      const validator = await loader.validator(name, "input", entry.input!);
       expect((loader as unknown as { copy: PrivateCopy | undefined }).copy).toBeUndefined();
       writeFileSync(
         join(root, validation.module),
         `${original.toString("utf8")}\nglobalThis.__caveValidatorSwapped = true;\n`,
       );
       // Loaded once per runtime: the same validator, and nothing of the swapped file ran.
-      expect(await loader.validator(name, "input", validation)).toBe(validator);
+      expect(await loader.validator(name, "input", entry.input!)).toBe(validator);
       // A verdict, or (Ajv's part being read again for a value its walk cannot decide) the swap refused.
       let verdict: unknown;
       try {
@@ -47,7 +51,7 @@ describe("validators compiled from the verified bytes", () => {
       // Another runtime reads the swapped file, refuses it and places nothing.
       const other = new Loader(root);
       try {
-        await expect(other.validator(name, "input", validation)).rejects.toMatchObject({ code: "LOCK_MISMATCH" });
+        await expect(other.validator(name, "input", entry.input!)).rejects.toMatchObject({ code: "LOCK_MISMATCH" });
         expect((other as unknown as { copy: PrivateCopy | undefined }).copy).toBeUndefined();
       } finally {
         other.dispose();
@@ -61,7 +65,10 @@ describe("validators compiled from the verified bytes", () => {
 
   it("reads Ajv's part again when a value first needs it, verified again: the same file gives Ajv's issues, a file changed since load is refused with LOCK_MISMATCH and never runs", async () => {
     const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
-      tools: Record<string, { input: { validation: { kind: string; module: string; sha256: string } } | null }>;
+      tools: Record<
+        string,
+        { input: { jsonSchema: unknown; validation: { kind: string; module: string; sha256: string } } | null }
+      >;
     };
     const withAjvPart = Object.entries(lock.tools).filter(
       ([, tool]) =>
@@ -75,7 +82,7 @@ describe("validators compiled from the verified bytes", () => {
     const loader = new Loader(root);
     try {
       // Unchanged: Ajv's part compiled from the file read again gives Ajv's issues.
-      const same = await loader.validator(name, "input", validation);
+      const same = await loader.validator(name, "input", entry.input!);
       const refused = same.validate({});
       expect(refused.ok).toBe(false);
       const issues = (refused as { issues: readonly { message: string }[] }).issues;
@@ -86,7 +93,7 @@ describe("validators compiled from the verified bytes", () => {
     }
     const second = new Loader(root);
     try {
-      const validator = await second.validator(name, "input", validation);
+      const validator = await second.validator(name, "input", entry.input!);
       // Same length and same serializer part: only Ajv's part differs, so only the hash can tell.
       const text = original.toString("utf8");
       const at = text.indexOf(`\n${AJV_PART_LINE}\n`) + AJV_PART_LINE.length + 2;
@@ -139,5 +146,93 @@ describe("validators compiled from the verified bytes", () => {
     } finally {
       writeFileSync(file, original);
     }
+  });
+
+  describe("validators tier up", () => {
+    type Entry = { jsonSchema: unknown; validation: { kind: string; module: string; sha256: string } };
+    /** lookup's input validator with a statement counting each compiling of its serializer part, the hash given to the loader its own. */
+    function countedLookup(): { name: string; locked: Entry; file: string; original: Buffer } {
+      const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
+        tools: Record<string, { input: Entry }>;
+      };
+      const entry = lock.tools.lookup!.input;
+      const file = join(root, entry.validation.module);
+      const original = readFileSync(file);
+      const text = original.toString("utf8");
+      expect(text).toContain(`\n${AJV_PART_LINE}\n`);
+      const counted = text.replace(
+        '"use strict";\n',
+        '"use strict";\nglobalThis.__caveWalkCompiled = (globalThis.__caveWalkCompiled ?? 0) + 1;\n',
+      );
+      expect(counted).not.toBe(text);
+      writeFileSync(file, counted);
+      return {
+        name: "lookup",
+        locked: { jsonSchema: entry.jsonSchema, validation: { ...entry.validation, sha256: sha256(counted) } },
+        file,
+        original,
+      };
+    }
+    const compiled = () => (globalThis as { __caveWalkCompiled?: number }).__caveWalkCompiled ?? 0;
+
+    it("walks a schema's first values interpreted, compiling nothing of the file; the TIER_UP_WALKS-th walk compiles the emitted walk, which every later walk takes, with the same answers", async () => {
+      const { name, locked, file, original } = countedLookup();
+      const loader = new Loader(root);
+      try {
+        const before = compiled();
+        const validator = await loader.validator(name, "input", locked);
+        const interpreted = validator.canonical!;
+        const answers: unknown[] = [];
+        for (let walk = 1; walk < TIER_UP_WALKS; walk++) answers.push(validator.canonical!({ region: "EU" }, 1_000));
+        expect(compiled()).toBe(before);
+        expect(validator.canonical).toBe(interpreted);
+        answers.push(validator.canonical!({ region: "EU" }, 1_000));
+        expect(compiled()).toBe(before + 1);
+        expect(validator.canonical).not.toBe(interpreted);
+        for (let walk = 0; walk < 5; walk++) answers.push(validator.canonical!({ region: "EU" }, 1_000));
+        expect(compiled()).toBe(before + 1);
+        for (const answer of answers) expect(answer).toEqual(answers[0]);
+        expect(answers[0]).toMatchObject({ value: { region: "EU" }, valid: true });
+        // Ajv's part, for a value the walk leaves to it, gives the same issue before and after.
+        expect(validator.validate({ region: "e" })).toMatchObject({ ok: false });
+      } finally {
+        writeFileSync(file, original);
+        loader.dispose();
+      }
+    });
+
+    it("verifies the file on first use although it compiles nothing: a changed file is LOCK_MISMATCH at the first call", async () => {
+      const { name, locked, file, original } = countedLookup();
+      writeFileSync(file, `${readFileSync(file, "utf8")}\n// changed\n`);
+      const loader = new Loader(root);
+      try {
+        await expect(loader.validator(name, "input", locked)).rejects.toMatchObject({ code: "LOCK_MISMATCH" });
+      } finally {
+        writeFileSync(file, original);
+        loader.dispose();
+      }
+    });
+
+    it("stays interpreted when the file changed after it was verified: answers unchanged, nothing of the change runs, a value that needs Ajv is LOCK_MISMATCH", async () => {
+      const { name, locked, file, original } = countedLookup();
+      const loader = new Loader(root);
+      try {
+        const before = compiled();
+        const validator = await loader.validator(name, "input", locked);
+        const interpreted = validator.canonical!;
+        writeFileSync(file, "globalThis.__caveWalkCompiled = 1000;\n");
+        for (let walk = 0; walk < 2 * TIER_UP_WALKS; walk++)
+          expect(validator.canonical!({ region: "EU" }, 1_000)).toMatchObject({ valid: true });
+        expect(validator.canonical).toBe(interpreted);
+        expect(compiled()).toBe(before);
+        expect(validator.validate({ region: "EU" })).toEqual({ ok: true });
+        expect(() => validator.validate({ region: "e" })).toThrow(
+          /changed in the build folder after this runtime loaded it/,
+        );
+      } finally {
+        writeFileSync(file, original);
+        loader.dispose();
+      }
+    });
   });
 });
