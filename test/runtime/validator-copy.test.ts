@@ -173,12 +173,23 @@ describe("validators compiled from the verified bytes", () => {
         original,
       };
     }
-    const compiled = () => (globalThis as { __caveWalkCompiled?: number }).__caveWalkCompiled ?? 0;
-
-    it("walks a schema's first values interpreted, compiling nothing of the file; the TIER_UP_WALKS-th walk compiles the emitted walk, which every later walk takes, with the same answers", async () => {
+    /** Runs `body` on the counted validator with a fresh loader, then puts the file back. */
+    async function withCountedLookup(
+      body: (counted: { name: string; locked: Entry; file: string; loader: Loader }) => Promise<void>,
+    ): Promise<void> {
       const { name, locked, file, original } = countedLookup();
       const loader = new Loader(root);
       try {
+        await body({ name, locked, file, loader });
+      } finally {
+        writeFileSync(file, original);
+        loader.dispose();
+      }
+    }
+    const compiled = () => (globalThis as { __caveWalkCompiled?: number }).__caveWalkCompiled ?? 0;
+
+    it("walks a schema's first values interpreted, compiling nothing of the file; the TIER_UP_WALKS-th walk compiles the emitted walk, which every later walk takes, with the same answers", async () => {
+      await withCountedLookup(async ({ name, locked, loader }) => {
         const before = compiled();
         const validator = await loader.validator(name, "input", locked);
         const interpreted = validator.canonical!;
@@ -195,28 +206,18 @@ describe("validators compiled from the verified bytes", () => {
         expect(answers[0]).toMatchObject({ value: { region: "EU" }, valid: true });
         // Ajv's part, for a value the walk leaves to it, gives the same issue before and after.
         expect(validator.validate({ region: "e" })).toMatchObject({ ok: false });
-      } finally {
-        writeFileSync(file, original);
-        loader.dispose();
-      }
+      });
     });
 
     it("verifies the file on first use although it compiles nothing: a changed file is LOCK_MISMATCH at the first call", async () => {
-      const { name, locked, file, original } = countedLookup();
-      writeFileSync(file, `${readFileSync(file, "utf8")}\n// changed\n`);
-      const loader = new Loader(root);
-      try {
+      await withCountedLookup(async ({ name, locked, file, loader }) => {
+        writeFileSync(file, `${readFileSync(file, "utf8")}\n// changed\n`);
         await expect(loader.validator(name, "input", locked)).rejects.toMatchObject({ code: "LOCK_MISMATCH" });
-      } finally {
-        writeFileSync(file, original);
-        loader.dispose();
-      }
+      });
     });
 
     it("stays interpreted when the file changed after it was verified: answers unchanged, nothing of the change runs, a value that needs Ajv is LOCK_MISMATCH", async () => {
-      const { name, locked, file, original } = countedLookup();
-      const loader = new Loader(root);
-      try {
+      await withCountedLookup(async ({ name, locked, file, loader }) => {
         const before = compiled();
         const validator = await loader.validator(name, "input", locked);
         const interpreted = validator.canonical!;
@@ -229,10 +230,7 @@ describe("validators compiled from the verified bytes", () => {
         expect(() => validator.validate({ region: "e" })).toThrow(
           /changed in the build folder after this runtime loaded it/,
         );
-      } finally {
-        writeFileSync(file, original);
-        loader.dispose();
-      }
+      });
     });
   });
 });
