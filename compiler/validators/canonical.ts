@@ -241,8 +241,8 @@ function emitNode(gen: CodeGen, state: EmitState, shape: CanonicalPlan): Name {
     );
     // The twin: a fresh object with the keys inserted in code-unit order, the order of the canonical text.
     const twin = gen.const("t", _`{}`);
-    const sorted = [...slots].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [key, slot] of sorted) gen.if(_`${slot} !== undefined`, () => gen.assign(_`${twin}[${key}]`, slot));
+    for (const [key, slot] of shape.sorted.map((index) => slots[index]!))
+      gen.if(_`${slot} !== undefined`, () => gen.assign(_`${twin}[${key}]`, slot));
     gen.assign(state.twin, twin);
     gen.return(copy);
   });

@@ -28,16 +28,11 @@ type WellFormed = string & { isWellFormed(): boolean };
 /** What a node returns for a value it does not take. */
 const FAIL: unknown = Object.freeze({});
 
-/** An object plan's keys by slot, and its slots in code-unit order of their keys (the twin's order). */
-interface ObjectLayout {
-  readonly slotOf: ReadonlyMap<string, number>;
-  readonly sorted: readonly number[];
-}
+/** Each pattern compiled once per process, as Ajv compiles it (`unicodeRegExp: true`): `test` on a RegExp without the g or y flag keeps no state. */
+const PATTERNS = new Map<string, RegExp>();
 
 class PlanWalk {
   readonly #plan: CanonicalPlan;
-  readonly #patterns = new Map<string, RegExp>();
-  readonly #layouts = new Map<ObjectPlan, ObjectLayout>();
   /** A lower bound of the value's canonical bytes so far, and the cap. */
   #n = 0;
   #max = 0;
@@ -88,13 +83,13 @@ class PlanWalk {
     const keys = Object.keys(v);
     this.#n += 2 + keys.length;
     if (this.#n > this.#max) return FAIL;
-    const { slotOf, sorted } = this.#layouts.get(plan)!;
+    const properties = plan.properties;
     const copy: Record<string, unknown> = {};
-    const slots: unknown[] = new Array(plan.properties.length);
-    for (const k of keys) {
-      const slot = slotOf.get(k);
-      if (slot === undefined) return FAIL;
-      const [key, child] = plan.properties[slot]!;
+    const slots: unknown[] = new Array(properties.length);
+    for (let i = 0; i < keys.length; i++) {
+      const slot = slotOf(properties, keys[i]!);
+      if (slot < 0) return FAIL;
+      const [key, child] = properties[slot]!;
       this.#n += key.length + 3;
       const x = (v as Record<string, unknown>)[key];
       if (child.kind === "leaf") {
@@ -111,14 +106,14 @@ class PlanWalk {
     const check = plan.check;
     if (
       check === null ||
-      !check.required.every((key) => slots[slotOf.get(key)!] !== undefined) ||
+      !check.required.every((key) => slots[slotOf(properties, key)] !== undefined) ||
       (check.minProperties !== undefined && keys.length < check.minProperties) ||
       (check.maxProperties !== undefined && keys.length > check.maxProperties)
     )
       this.#valid = false;
     // The twin: a fresh object with the keys inserted in code-unit order, the order of the canonical text.
     const twin: Record<string, unknown> = {};
-    for (const slot of sorted) if (slots[slot] !== undefined) twin[plan.properties[slot]![0]] = slots[slot];
+    for (const slot of plan.sorted) if (slots[slot] !== undefined) twin[properties[slot]![0]] = slots[slot];
     this.#twin = twin;
     return copy;
   }
@@ -194,25 +189,27 @@ class PlanWalk {
     const { maxLength: max, minLength: min } = check;
     if (max !== undefined && !(x.length <= max || codePoints(x) <= max)) return false;
     if (min !== undefined && !(x.length >= 2 * min || codePoints(x) >= min)) return false;
-    return check.pattern === undefined || this.#patterns.get(check.pattern)!.test(x);
+    return check.pattern === undefined || PATTERNS.get(check.pattern)!.test(x);
   }
 
-  /** Each object's layout and each pattern, once: compiled as Ajv compiles a pattern (`unicodeRegExp: true`). */
+  /** Compiles the plan's patterns (once per process each): a pattern that does not compile throws here. */
   #prepare(plan: CanonicalPlan): void {
-    if (plan.kind === "object") {
-      const slotOf = new Map(plan.properties.map(([key], slot) => [key, slot]));
-      const sorted = [...slotOf].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, slot]) => slot);
-      this.#layouts.set(plan, { slotOf, sorted });
-      for (const [, child] of plan.properties) this.#prepare(child);
-    } else if (plan.kind === "array") this.#prepare(plan.items);
-    else if (plan.check !== null) this.#preparePatterns(plan.check);
+    if (plan.kind === "object") for (const [, child] of plan.properties) this.#prepare(child);
+    else if (plan.kind === "array") this.#prepare(plan.items);
+    else if (plan.check !== null) preparePatterns(plan.check);
   }
+}
 
-  #preparePatterns(check: LeafCheck): void {
-    const pattern = check.string?.pattern;
-    if (pattern !== undefined && !this.#patterns.has(pattern)) this.#patterns.set(pattern, new RegExp(pattern, "u"));
-    for (const member of check.union?.members ?? []) if (member !== null) this.#preparePatterns(member);
-  }
+function preparePatterns(check: LeafCheck): void {
+  const pattern = check.string?.pattern;
+  if (pattern !== undefined && !PATTERNS.has(pattern)) PATTERNS.set(pattern, new RegExp(pattern, "u"));
+  for (const member of check.union?.members ?? []) if (member !== null) preparePatterns(member);
+}
+
+/** The index of `key` among an object plan's properties, or -1: a closed object has few, and a scan needs no index built. */
+function slotOf(properties: ObjectPlan["properties"], key: string): number {
+  for (let i = 0; i < properties.length; i++) if (properties[i]![0] === key) return i;
+  return -1;
 }
 
 function isOfType(name: LeafType | "integer", x: unknown): boolean {

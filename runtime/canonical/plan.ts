@@ -17,6 +17,8 @@ export interface ObjectPlan {
   readonly kind: "object";
   /** The closed object's properties, in the schema's key order: no other key is taken. */
   readonly properties: ReadonlyArray<readonly [string, CanonicalPlan]>;
+  /** Indexes into `properties` in code-unit order of their keys: the order of the canonical text. */
+  readonly sorted: readonly number[];
   readonly check: ObjectCheck | null;
 }
 
@@ -81,7 +83,7 @@ export interface NumberCheck {
 }
 
 /** Keywords that change which values a node admits in ways a plan cannot follow: such a schema has no plan. */
-const OPAQUE_KEYWORDS = [
+const OPAQUE_KEYWORDS: ReadonlySet<string> = new Set([
   "$ref",
   "allOf",
   "not",
@@ -97,7 +99,7 @@ const OPAQUE_KEYWORDS = [
   "unevaluatedItems",
   "$defs",
   "definitions",
-];
+]);
 const MAX_PLAN_DEPTH = 64;
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
@@ -113,7 +115,7 @@ function planOf(schema: unknown, parentKey: string | null, depth: number): Canon
   if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > MAX_PLAN_DEPTH)
     return undefined;
   const node = schema as Record<string, unknown>;
-  if (OPAQUE_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword))) return undefined;
+  for (const keyword of Object.keys(node)) if (OPAQUE_KEYWORDS.has(keyword)) return undefined;
   const union = node.anyOf ?? node.oneOf;
   if (union !== undefined) {
     if (!Array.isArray(union) || Object.hasOwn(node, "anyOf") === Object.hasOwn(node, "oneOf")) return undefined;
@@ -151,7 +153,10 @@ function objectPlan(node: Record<string, unknown>, parentKey: string | null, dep
     if (plan === undefined) return undefined;
     out.push([key, plan]);
   }
-  return { kind: "object", properties: out, check: objectCheck(node, new Set(out.map(([key]) => key))) };
+  const sorted = out
+    .map((_, index) => index)
+    .sort((a, b) => (out[a]![0] < out[b]![0] ? -1 : out[a]![0] > out[b]![0] ? 1 : 0));
+  return { kind: "object", properties: out, sorted, check: objectCheck(node, properties as Record<string, unknown>) };
 }
 
 /** A leaf of `types`, narrowed by the node's own `type` when it has one. */
@@ -238,7 +243,7 @@ function limit(node: Readonly<Record<string, unknown>>, keyword: string): number
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
-function objectCheck(node: Readonly<Record<string, unknown>>, keys: ReadonlySet<string>): ObjectCheck | null {
+function objectCheck(node: Readonly<Record<string, unknown>>, properties: Record<string, unknown>): ObjectCheck | null {
   if (!decidable(node, "object")) return null;
   let required: string[] = [];
   if (Object.hasOwn(node, "required")) {
@@ -246,16 +251,15 @@ function objectCheck(node: Readonly<Record<string, unknown>>, keys: ReadonlySet<
     if (!Array.isArray(listed) || !listed.every((key) => typeof key === "string")) return null;
     required = [...new Set(listed as string[])];
     // A required key the closed object does not allow: no value has it and passes.
-    if (!required.every((key) => keys.has(key))) return null;
+    if (!required.every((key) => Object.hasOwn(properties, key))) return null;
   }
   const min = count(node, "minProperties");
   const max = count(node, "maxProperties");
   if (min === null || max === null) return null;
-  return {
-    required,
-    ...(min === undefined ? {} : { minProperties: min }),
-    ...(max === undefined ? {} : { maxProperties: max }),
-  };
+  const check: { required: string[]; minProperties?: number; maxProperties?: number } = { required };
+  if (min !== undefined) check.minProperties = min;
+  if (max !== undefined) check.maxProperties = max;
+  return check;
 }
 
 function arrayCheck(node: Readonly<Record<string, unknown>>): ArrayCheck | null {
@@ -264,7 +268,10 @@ function arrayCheck(node: Readonly<Record<string, unknown>>): ArrayCheck | null 
   const min = count(node, "minItems");
   const max = count(node, "maxItems");
   if (min === null || max === null) return null;
-  return { ...(min === undefined ? {} : { minItems: min }), ...(max === undefined ? {} : { maxItems: max }) };
+  const check: { minItems?: number; maxItems?: number } = {};
+  if (min !== undefined) check.minItems = min;
+  if (max !== undefined) check.maxItems = max;
+  return check;
 }
 
 /** A leaf's check, and whether it holds exactly when Ajv accepts (else only when Ajv accepts: stricter). */
