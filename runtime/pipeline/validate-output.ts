@@ -56,8 +56,12 @@ function check(
   let accepted: boolean;
   try {
     accepted = validator.validate(first.data.value).ok;
-  } catch {
-    // Whatever the validator threw could quote the value: withheld like any invalid output.
+  } catch (thrown) {
+    // The validator's file, read again for a value its walk could not decide, changed or cannot be compiled: the
+    // build folder's problem (LOCK_MISMATCH), whose message names the file, never the value; as an opaque
+    // validator's LOCK_MISMATCH below.
+    if (thrown instanceof RuntimeError) return { code: thrown.code, message: thrown.message };
+    // Whatever the validator's own code threw could quote the value: withheld like any invalid output.
     accepted = false;
   }
   return accepted ? first : withheld(state, first.data);

@@ -148,6 +148,32 @@ describe("validators compiled from the verified bytes", () => {
     }
   });
 
+  it("a call whose output needs Ajv's part, after the file changed under a running runtime, ends with LOCK_MISMATCH naming the file (not OUTPUT_INVALID)", async () => {
+    const lock = JSON.parse(readFileSync(join(root, "cave.lock"), "utf8")) as {
+      tools: Record<string, { output: { validation: { module: string } } }>;
+    };
+    // bad_output: a closed {value: number}; its output is valid for { secret: "value", asKey: true } and a string
+    // value (which only Ajv explains) otherwise.
+    const module = lock.tools.bad_output!.output.validation.module;
+    const file = join(root, module);
+    const original = readFileSync(file);
+    expect(original.toString("utf8")).toContain(`\n${AJV_PART_LINE}\n`);
+    const runtime = await createRuntime({ root, mode: "host" });
+    try {
+      const first = await runtime.call("bad_output", { secret: "value", asKey: true });
+      expect(first.ok).toBe(true);
+      writeFileSync(file, "globalThis.__caveOutputPartSwapped = true;\n");
+      const second = await runtime.call("bad_output", { secret: "SENTINEL-4711", asKey: false });
+      expect(second.ok === false && second.error.code).toBe("LOCK_MISMATCH");
+      expect(second.ok === false && second.error.message).toContain(`validator module ${module}`);
+      expect(second.ok === false && second.error.message).toContain("Restart the runtime");
+      expect(JSON.stringify(second)).not.toContain("SENTINEL-4711");
+      expect((globalThis as { __caveOutputPartSwapped?: boolean }).__caveOutputPartSwapped).toBeUndefined();
+    } finally {
+      writeFileSync(file, original);
+    }
+  });
+
   describe("validators tier up", () => {
     type Entry = { jsonSchema: unknown; validation: { kind: string; module: string; sha256: string } };
     /** lookup's input validator with a statement counting each compiling of its serializer part, the hash given to the loader its own. */
