@@ -91,17 +91,11 @@ class PlanWalk {
       if (slot < 0) return FAIL;
       const [key, child] = properties[slot]!;
       this.#n += key.length + 3;
-      const x = (v as Record<string, unknown>)[key];
-      if (child.kind === "leaf") {
-        if (!this.#leaf(child, x)) return FAIL;
-        copy[key] = x;
-        slots[slot] = x;
-      } else {
-        const y = this.#node(child, x);
-        if (y === FAIL) return FAIL;
-        copy[key] = y;
-        slots[slot] = this.#twin;
-      }
+      // A leaf is its own copy and twin (#node).
+      const y = this.#node(child, (v as Record<string, unknown>)[key]);
+      if (y === FAIL) return FAIL;
+      copy[key] = y;
+      slots[slot] = this.#twin;
     }
     const check = plan.check;
     if (
@@ -134,17 +128,10 @@ class PlanWalk {
     const twin = new Array<unknown>(length);
     const items = plan.items;
     for (let i = 0; i < length; i++) {
-      const x: unknown = v[i];
-      if (items.kind === "leaf") {
-        if (!this.#leaf(items, x)) return FAIL;
-        copy[i] = x;
-        twin[i] = x;
-      } else {
-        const y = this.#node(items, x);
-        if (y === FAIL) return FAIL;
-        copy[i] = y;
-        twin[i] = this.#twin;
-      }
+      const y = this.#node(items, v[i]);
+      if (y === FAIL) return FAIL;
+      copy[i] = y;
+      twin[i] = this.#twin;
     }
     this.#twin = twin;
     return copy;

@@ -13,6 +13,12 @@ import { StackMapper } from "../stack/stack-mapper.js";
 
 type Namespace = Readonly<Record<string, unknown>>;
 
+/** A precompiled validator as a tool's lock entry names it: the schema it was built from, and its file. */
+export interface LockedValidatorEntry {
+  readonly jsonSchema: unknown;
+  readonly validation: { readonly module: string; readonly sha256: string };
+}
+
 /**
  * Lazy, verified loading of what the lock points at. Nothing is read at start-up: a tool's bundle, the SDK module it
  * imports and its validators are read, hashed against the lock the first time the tool is used; the verified bundle
@@ -148,14 +154,7 @@ export class Loader {
    * against the lock on first use. It starts with the schema's walk interpreted and compiles the emitted walk once
    * the schema is walked often (validator-module.ts, loadTieredValidator).
    */
-  async validator(
-    name: string,
-    side: "input" | "output",
-    locked: {
-      readonly jsonSchema: unknown;
-      readonly validation: { readonly module: string; readonly sha256: string };
-    },
-  ): Promise<CompiledValidator> {
+  async validator(name: string, side: "input" | "output", locked: LockedValidatorEntry): Promise<CompiledValidator> {
     const { validation } = locked;
     const validator = await this.validatorFile(name, side, validation.module, validation.sha256, locked.jsonSchema);
     this.loaded.set(validation, validator);

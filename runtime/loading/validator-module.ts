@@ -49,7 +49,9 @@ export const AJV_PART_LINE = "// Ajv's part: compiled when a value first needs i
  */
 export async function loadValidator(root: string, path: string, expectedSha256: string): Promise<CompiledValidator> {
   const absolute = validatorPath(root, path);
-  return compileValidator(readValidator(absolute, path, expectedSha256, false), absolute, path, expectedSha256);
+  return validatorOf(
+    compileParts(readValidator(absolute, path, expectedSha256, false), absolute, path, expectedSha256),
+  );
 }
 
 /**
@@ -76,9 +78,9 @@ export function loadTieredValidator(
   const absolute = validatorPath(root, path);
   const bytes = readValidator(absolute, path, expectedSha256, false);
   const interpreted = bytes.includes(AJV_PART_BYTES) ? interpretedOf(jsonSchema) : undefined;
-  if (interpreted === undefined) return compileValidator(bytes, absolute, path, expectedSha256);
+  if (interpreted === undefined) return validatorOf(compileParts(bytes, absolute, path, expectedSha256));
   return new TieredValidator(interpreted, () =>
-    compileValidator(readValidator(absolute, path, expectedSha256, true), absolute, path, expectedSha256),
+    compileParts(readValidator(absolute, path, expectedSha256, true), absolute, path, expectedSha256),
   );
 }
 
@@ -96,10 +98,10 @@ function interpretedOf(jsonSchema: unknown): CanonicalSerializer | undefined {
 class TieredValidator implements CompiledValidator {
   canonical: CanonicalSerializer;
   #walks = 0;
-  #compiled: CompiledValidator | undefined;
-  readonly #compile: () => CompiledValidator;
+  #compiled: CompiledParts | undefined;
+  readonly #compile: () => CompiledParts;
 
-  constructor(interpreted: CanonicalSerializer, compile: () => CompiledValidator) {
+  constructor(interpreted: CanonicalSerializer, compile: () => CompiledParts) {
     this.#compile = compile;
     this.canonical = (value, maxBytes) => {
       if (++this.#walks === TIER_UP_WALKS) this.#tierUp();
@@ -108,10 +110,8 @@ class TieredValidator implements CompiledValidator {
   }
 
   validate(value: unknown): ValidationResult {
-    if (this.canonical(value, Number.MAX_SAFE_INTEGER)?.valid === true) return VALID;
-    // Ajv decides and words the issues. A file that changed since it was verified throws its RuntimeError
-    // (LOCK_MISMATCH) to the caller.
-    return this.#compiledNow().validate(value);
+    // The walk of the current tier, once; Ajv's part only for a value it does not call valid.
+    return decide(value, this.canonical, () => this.#compiledNow().ajv());
   }
 
   #tierUp(): void {
@@ -123,7 +123,7 @@ class TieredValidator implements CompiledValidator {
     }
   }
 
-  #compiledNow(): CompiledValidator {
+  #compiledNow(): CompiledParts {
     return (this.#compiled ??= this.#compile());
   }
 }
@@ -167,8 +167,14 @@ function readValidator(absolute: string, path: string, expectedSha256: string, a
   return bytes;
 }
 
+/** A compiled validator's two parts: its emitted walk, and Ajv's validate function (compiled on the first call when it is not yet: it may throw then). */
+interface CompiledParts {
+  readonly canonical: CanonicalSerializer | undefined;
+  readonly ajv: () => ValidateFunction;
+}
+
 /** Compiles verified validator bytes: the serializer's part now, Ajv's part when a value first needs it. */
-function compileValidator(bytes: Buffer, absolute: string, path: string, expectedSha256: string): CompiledValidator {
+function compileParts(bytes: Buffer, absolute: string, path: string, expectedSha256: string): CompiledParts {
   const unloadable = (thrown: unknown): RuntimeError =>
     new RuntimeError(
       "LOCK_MISMATCH",
@@ -190,14 +196,14 @@ function compileValidator(bytes: Buffer, absolute: string, path: string, expecte
   if (ajvAt === undefined) {
     if (typeof made?.validate !== "function") throw noValidate();
     const validate = made.validate as ValidateFunction;
-    return validatorOf(() => validate, canonical);
+    return { canonical, ajv: () => validate };
   }
   if (canonical === undefined) throw noValidate();
   // Ajv's part is compiled when a value first needs it, from the file read again and verified again: nothing of it is
   // kept until then (docs/decisions.md, "Ajv's part of a validator is read again when first needed"). A file that
   // changed since (a build folder replaced under a running runtime) is refused, and what it holds never runs.
   let validate: ValidateFunction | undefined;
-  return validatorOf(() => {
+  const ajv = (): ValidateFunction => {
     if (validate === undefined) {
       const again = readValidator(absolute, path, expectedSha256, true);
       let part: { validate?: unknown } | null;
@@ -213,7 +219,8 @@ function compileValidator(bytes: Buffer, absolute: string, path: string, expecte
       validate = part.validate as ValidateFunction;
     }
     return validate;
-  }, canonical);
+  };
+  return { canonical, ajv };
 }
 
 const AJV_PART_BYTES = Buffer.from(`\n${AJV_PART_LINE}\n`);
@@ -286,40 +293,44 @@ export function compileValidatorBody(
 /** Every valid value's answer: one frozen object, not one per call. */
 const VALID: ValidationResult = Object.freeze({ ok: true });
 
-/** `ajv()`: Ajv's validate function, compiled on the first call when it is not yet (it may throw then). */
-function validatorOf(ajv: () => ValidateFunction, canonical: CanonicalSerializer | undefined): CompiledValidator {
-  return {
-    canonical,
-    validate(value) {
-      // The schema's emitted walk accepts most valid values on its own (it checks the keywords it can decide as Ajv
-      // does, compiler/validators/canonical-checks.ts), so a tool whose calls are valid never runs Ajv's code, which V8
-      // then never compiles. The pipeline validates its own detached copies, read once; the walk reads each
-      // property once too, so the two decide on the same data.
-      if (canonical?.(value, Number.MAX_SAFE_INTEGER)?.valid === true) return VALID;
-      // A part that cannot be compiled, or whose file changed since it was verified, throws its RuntimeError
-      // (LOCK_MISMATCH) to the caller.
-      const fn = ajv();
-      let valid: boolean;
-      try {
-        valid = fn(value) === true;
-      } catch (thrown) {
-        // Only reachable with values JSON cannot produce (a throwing getter, a revoked Proxy). The thrown message
-        // is not repeated: it could quote the value.
-        return {
-          ok: false,
-          issues: [
-            {
-              path: "",
-              message: `could not be validated (the validator threw ${thrown instanceof Error ? thrown.name : typeof thrown})`,
-            },
-          ],
-        };
-      }
-      if (valid) return VALID;
-      const issues = issuesFromAjvErrors(fn.errors ?? []);
-      return { ok: false, issues: issues.length > 0 ? issues : [{ path: "", message: "does not match the schema" }] };
-    },
-  };
+function validatorOf(parts: CompiledParts): CompiledValidator {
+  const { canonical, ajv } = parts;
+  return { canonical, validate: (value) => decide(value, canonical, ajv) };
+}
+
+/** A value's verdict: the schema's walk, then Ajv's part for a value the walk does not call valid. */
+function decide(
+  value: unknown,
+  canonical: CanonicalSerializer | undefined,
+  ajv: () => ValidateFunction,
+): ValidationResult {
+  // The schema's walk accepts most valid values on its own (it checks the keywords it can decide as Ajv does,
+  // runtime/canonical/plan.ts), so a tool whose calls are valid never runs Ajv's code, which V8 then never compiles.
+  // The pipeline validates its own detached copies, read once; the walk reads each property once too, so the two
+  // decide on the same data.
+  if (canonical?.(value, Number.MAX_SAFE_INTEGER)?.valid === true) return VALID;
+  // A part that cannot be compiled, or whose file changed since it was verified, throws its RuntimeError
+  // (LOCK_MISMATCH) to the caller.
+  const fn = ajv();
+  let valid: boolean;
+  try {
+    valid = fn(value) === true;
+  } catch (thrown) {
+    // Only reachable with values JSON cannot produce (a throwing getter, a revoked Proxy). The thrown message
+    // is not repeated: it could quote the value.
+    return {
+      ok: false,
+      issues: [
+        {
+          path: "",
+          message: `could not be validated (the validator threw ${thrown instanceof Error ? thrown.name : typeof thrown})`,
+        },
+      ],
+    };
+  }
+  if (valid) return VALID;
+  const issues = issuesFromAjvErrors(fn.errors ?? []);
+  return { ok: false, issues: issues.length > 0 ? issues : [{ path: "", message: "does not match the schema" }] };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { RuntimeError } from "../errors.js";
 import type { OpaqueValidationRequest } from "../dispatch/types.js";
 import { thrownMessage } from "../../src/contract/thrown-message.mjs";
+import type { LockedValidatorEntry } from "../loading/loader.js";
 import type { CompiledValidator } from "../loading/validator-module.js";
 import { describeIssues } from "./issues.js";
 import type { CallState, Failure } from "./state.js";
@@ -28,11 +29,7 @@ export function validateInput(state: CallState): Checked | Promise<Checked> {
     : check(state, loaded, value);
 }
 
-async function loadThenCheck(
-  state: CallState,
-  locked: Parameters<CallState["engine"]["loader"]["validator"]>[2],
-  value: unknown,
-): Promise<Checked> {
+async function loadThenCheck(state: CallState, locked: LockedValidatorEntry, value: unknown): Promise<Checked> {
   try {
     return check(state, await state.engine.loader.validator(state.name, "input", locked), value);
   } catch (thrown) {

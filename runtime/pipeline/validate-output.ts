@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { nativeSnapshot, snapshotJson, type DataSnapshot, type SnapshotResult } from "./json-data.js";
 import { RuntimeError } from "../errors.js";
+import type { LockedValidatorEntry } from "../loading/loader.js";
 import type { CompiledValidator } from "../loading/validator-module.js";
 import { outputProblem } from "./output-problem.js";
 import { opaqueRequest } from "./validate-input.js";
@@ -37,7 +38,7 @@ export function validateOutput(state: CallState, raw: unknown): Checked | Promis
 
 async function loadThenCheck(
   state: CallState,
-  locked: Parameters<CallState["engine"]["loader"]["validator"]>[2],
+  locked: LockedValidatorEntry,
   first: { readonly ok: true; readonly data: DataSnapshot },
 ): Promise<Checked> {
   try {

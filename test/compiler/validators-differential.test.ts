@@ -6,6 +6,8 @@ import { schema } from "../../src/index.js";
 import { canonicalJson } from "../../src/contract/hash.js";
 import { compileValidators, inProcessAjv } from "../../compiler/validators/index.js";
 import { compileValidatorBody, issuesFromAjvErrors, loadValidator } from "../../runtime/loading/validator-module.js";
+// The same seed gives the same generated set on every run.
+import { rng } from "../results/generate.js";
 
 /**
  * Differential test: for realistic schemas built with schema.*, the precompiled, bundled validator must agree with
@@ -142,17 +144,6 @@ const SAMPLES: Record<string, [string[], string[]]> = {
     ["256.0.0.1", "1.2.3", "01.2.3.4x"],
   ],
 };
-
-/** A small deterministic PRNG (mulberry32), so the generated set is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type S = Record<string, unknown>;
 const CAP = 40;
