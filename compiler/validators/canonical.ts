@@ -21,7 +21,7 @@ export const SERIALIZER_FACTORY = new Name("canonicalSerializer");
  * one it decides (canonical-checks.ts) and held: the validator accepts the copy and need not run
  * (test/runtime/canonical-validates.test.ts); false leaves the verdict to the validator. It
  * returns undefined, having changed nothing, for anything else: a value of another shape, an extra key, a class
- * instance, a Symbol key, a lone surrogate, a non-finite number, more than `maxBytes` of strings and items, a getter
+ * instance, a lone surrogate, a non-finite number, more than `maxBytes` of strings and items, a getter
  * that starts another walk. The general walk then decides, and every such value is one it refuses.
  * Emitted through Ajv's code generator, as the validators are: every key and value is quoted by it.
  */
@@ -197,7 +197,6 @@ function emitNode(gen: CodeGen, state: EmitState, shape: CanonicalPlan): Name {
     gen.if(or(_`typeof ${v} !== "object"`, _`${v} === null`), () => gen.return(state.fail));
     const proto = gen.const("p", _`Object.getPrototypeOf(${v})`);
     gen.if(and(_`${proto} !== Object.prototype`, _`${proto} !== null`), () => gen.return(state.fail));
-    gen.if(_`Object.getOwnPropertySymbols(${v}).length !== 0`, () => gen.return(state.fail));
     // The value's own keys, read in its own order (as the general walk reads them), each into its slot.
     const keys = gen.const("keys", _`Object.keys(${v})`);
     addBytes(gen, state, _`2 + ${keys}.length`);

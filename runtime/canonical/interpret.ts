@@ -78,7 +78,6 @@ class PlanWalk {
     if (typeof v !== "object" || v === null) return FAIL;
     const proto = Object.getPrototypeOf(v);
     if (proto !== Object.prototype && proto !== null) return FAIL;
-    if (Object.getOwnPropertySymbols(v).length !== 0) return FAIL;
     // The value's own keys, read in its own order (as the general walk reads them), each into its slot.
     const keys = Object.keys(v);
     this.#n += 2 + keys.length;

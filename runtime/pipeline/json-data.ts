@@ -63,8 +63,10 @@ export type CanonicalSerializer = (
 
 /**
  * Copies a value as plain JSON data, or says exactly why it is not: functions, Symbols, BigInt,
- * undefined fields, non-finite numbers, cycles, class instances, accessors that throw, symbol keys
- * and `__proto__` / `constructor.prototype` keys are refused, never dropped or converted. The copy
+ * undefined fields, non-finite numbers, cycles, class instances, accessors that throw and
+ * `__proto__` / `constructor.prototype` keys are refused, never dropped or converted. Only own enumerable string keys
+ * are data (as for JSON.stringify and structuredClone): Symbol keys and non-enumerable properties are metadata, never
+ * copied, hashed or refused (docs/decisions.md, "Symbol keys are metadata"). The copy
  * reads every property once, so the hashed bytes and the returned value cannot drift apart, and the
  * caller's (or tool's) object can be mutated later without changing what was recorded.
  * Size is bounded while walking (a string's length is a lower bound on its UTF-8 bytes), so a 50 MB
@@ -335,7 +337,6 @@ class Walker {
   private object(object: object, key: string): Record<string, unknown> {
     const proto = Object.getPrototypeOf(object);
     if (proto !== Object.prototype && proto !== null) this.fail(classInstance(proto));
-    if (Object.getOwnPropertySymbols(object).length > 0) this.fail(NOT_DATA.symbolKeys);
     const keys = Object.keys(object);
     this.add(2 + keys.length);
     const copy: Record<string, unknown> = {};

@@ -26,12 +26,26 @@ describe("snapshotJson", () => {
   it.each([
     [[1, , 3], "undefined", "/1"],
     [{ a: Infinity }, "a non-finite number (Infinity)", "/a"],
-    [{ [Symbol("k")]: 1 }, "an object with Symbol keys", ""],
+    [{ k: Symbol("v") }, "a Symbol", "/k"],
     [{ m: new Map() }, "an instance of Map", "/m"],
     [{ b: Buffer.from("x") }, "an instance of Buffer", "/b"],
     [{ "a/b": { "c~d": () => 1 } }, "a function", "/a~1b/c~0d"],
   ])("refuses %j as %s at %s", (value, what, path) => {
     expect(snapshotJson(value, 1_000)).toEqual({ ok: false, problem: { kind: "not-data", what, path } });
+  });
+
+  it("takes own enumerable string keys as the data: Symbol keys and non-enumerable properties are neither copied nor hashed", () => {
+    const tagged: Record<string | symbol, unknown> = { b: 1, a: { [Symbol("brand")]: "meta", x: [1] } };
+    tagged[Symbol("k")] = () => "never read";
+    Object.defineProperty(tagged, "hidden", { value: 2, enumerable: false });
+    const snapshot = snapshotJson(tagged, 1_000);
+    if (!snapshot.ok) throw new Error(`refused: ${JSON.stringify(snapshot.problem)}`);
+    expect(snapshot.value).toEqual({ b: 1, a: { x: [1] } });
+    expect(Reflect.ownKeys(snapshot.value as object)).toEqual(["b", "a"]);
+    expect(Reflect.ownKeys((snapshot.value as { a: object }).a)).toEqual(["x"]);
+    expect(snapshot.text).toBe('{"a":{"x":[1]},"b":1}');
+    expect(JSON.parse(snapshot.text)).toEqual(JSON.parse(JSON.stringify(tagged)));
+    expect(snapshot.sha256).toBe(hashJson({ a: { x: [1] }, b: 1 }));
   });
 
   it("stops at the cap while walking, before serialising", () => {

@@ -8,6 +8,7 @@ import {
   type Runtime,
 } from "../../runtime/index.js";
 import { snapshotJson } from "../../runtime/pipeline/json-data.js";
+import { TIER_UP_WALKS } from "../../runtime/loading/validator-module.js";
 import { NO_JSON_SHA256 } from "../../runtime/pipeline/receipt.js";
 import { hashJson } from "../../src/contract/hash.js";
 import { NATIVE_CONTENT, NATIVE_REFUSED, TYPED_REFUSED } from "../support/not-json-data.js";
@@ -69,6 +70,26 @@ describe("resolve", () => {
     expect(outcome.error.message).toContain("a function at /a/1/f");
     expect(outcome.receipt.argsSha256).toBe(NO_JSON_SHA256);
     expect(probe().calls.echo).toBeUndefined();
+  });
+
+  it("leaves Symbol-keyed properties out as metadata: the tool never sees them and the receipt hashes the data alone", async () => {
+    const { runtime } = await host();
+    const brand = Symbol("brand");
+    // lookup walks its closed schema (interpreted, then emitted); echo has no schema and takes the general walk.
+    for (const [tool, calls] of [
+      ["lookup", 2 * TIER_UP_WALKS],
+      ["echo", 1],
+    ] as const) {
+      for (let i = 0; i < calls; i++) {
+        const outcome = await runtime.startRun().call(tool, { region: "EU", [brand]: () => "meta" });
+        expect(outcome).toMatchObject({ ok: true, receipt: { argsSha256: hashJson({ region: "EU" }) } });
+        if (!outcome.ok) return;
+        if (tool === "echo") {
+          expect(Reflect.ownKeys(outcome.content as object)).toEqual(["region"]);
+          expect(outcome.receipt.resultSha256).toBe(hashJson({ region: "EU" }));
+        }
+      }
+    }
   });
 
   it("refuses __proto__ and constructor.prototype keys and leaves Object.prototype alone", async () => {

@@ -54,7 +54,7 @@ const VALUES: ReadonlyArray<readonly [string, unknown]> = [
   ],
   ["a __proto__ key", JSON.parse('{"ok":{"__proto__":{"polluted":1}}}')],
   ["a constructor.prototype key", { constructor: { prototype: {} } }],
-  ["Symbol keys", { [Symbol("k")]: 1 }],
+  ["Symbol keys (metadata, left out)", { kept: 1, [Symbol("k")]: 1, nested: { [Symbol("brand")]: () => 1 } }],
   ["an Array subclass", { list: new (class List extends Array {})() }],
   ["a key with / and ~ on the path", { "a/b": { "c~d": () => 1 } }],
   ["too deep", nested(MAX_JSON_DEPTH + 1)],

@@ -30,7 +30,6 @@ export const NOT_DATA = Object.freeze({
   function: "a function",
   cycle: "a cycle (the value contains itself)",
   arraySubclass: "an instance of an Array subclass",
-  symbolKeys: "an object with Symbol keys",
   throwingRead: "a property whose read throws",
   loneSurrogateString: "a string with a lone surrogate (not valid Unicode)",
   loneSurrogateKey: "a key with a lone surrogate (not valid Unicode)",

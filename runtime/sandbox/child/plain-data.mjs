@@ -7,7 +7,7 @@ import { classInstance, MAX_DEPTH, nativeProblem, NOT_DATA, nonFinite, pointerSe
 
 /** @typedef {import("./data-rules.mjs").DataProblem} DataProblem */
 
-const { getPrototypeOf, keys, getOwnPropertySymbols } = Object;
+const { getPrototypeOf, keys } = Object;
 const { isArray } = Array;
 const ObjectPrototype = Object.prototype;
 const ArrayPrototype = Array.prototype;
@@ -98,7 +98,6 @@ export function serialise(value, maxBytes) {
   const record = (object, key) => {
     const proto = getPrototypeOf(object);
     if (proto !== ObjectPrototype && proto !== null) fail(classInstance(proto));
-    if (getOwnPropertySymbols(object).length > 0) fail(NOT_DATA.symbolKeys);
     const names = keys(object);
     add(2 + names.length);
     const parts = new Array(names.length);

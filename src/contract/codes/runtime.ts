@@ -39,7 +39,7 @@ export const RUNTIME_CODES = {
   },
   OUTPUT_NOT_SERIALISABLE: {
     title: "Output is not JSON data",
-    doc: "The tool returned something that is not plain JSON data (a function, Symbol, undefined field, BigInt, non-finite number, cycle, class instance, accessor that throws, or a __proto__ key). Nothing is dropped or converted silently: return plain objects, arrays, strings, finite numbers, booleans and null.",
+    doc: "The tool returned something that is not plain JSON data (a function, Symbol value, undefined field, BigInt, non-finite number, cycle, class instance, accessor that throws, or a __proto__ key). Nothing is dropped or converted silently (Symbol-keyed properties are metadata and are left out): return plain objects, arrays, strings, finite numbers, booleans and null.",
   },
   OUTPUT_TOO_LARGE: {
     title: "Output too large",
