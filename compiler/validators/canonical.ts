@@ -27,7 +27,11 @@ export const SERIALIZER_FACTORY = new Name("canonicalSerializer");
  */
 export function canonicalSerializerSource(schema: unknown): string | undefined {
   const plan = canonicalPlan(schema);
-  if (plan === undefined) return undefined;
+  return plan === undefined ? undefined : serializerSourceOf(plan);
+}
+
+/** canonicalSerializerSource's fragment for a plan already worked out (pass.ts also writes the plan into the file). */
+export function serializerSourceOf(plan: CanonicalPlan): string {
   const gen = new CodeGen(new ValueScope({ scope: {} }), SERIALIZER_CODEGEN_OPTIONS);
   // Everything lives inside one function, so no name of it can meet one of Ajv's module-level names.
   eagerFunction(gen, SERIALIZER_FACTORY, nil, (gen) => emitModule(gen, plan));

@@ -5,7 +5,7 @@ import { NO_CACHE, type PassCache } from "../cache/pass-cache.js";
 import { error, sortDiagnostics, stripRoot, type Diagnostic, type Location } from "../diagnostics.js";
 import type { ValidatorModule, ValidatorsResult } from "../types.js";
 import { assembleValidator } from "./assemble.js";
-import { canonicalSerializerSource } from "./canonical.js";
+import { canonicalPlan } from "../../runtime/canonical/plan.js";
 import { HELPERS, type HelperName } from "./helpers.js";
 import { helperSetName, preludeSource } from "./prelude.js";
 import type { Refusal } from "./refusal.js";
@@ -128,7 +128,7 @@ function assemble(
   if ("fault" in outcome) return outcome;
   const prelude = preludes.get(helperSetName(outcome.helpers)) ?? { error: "no prelude was produced" };
   if (typeof prelude !== "string") return { fault: prelude.error };
-  return { code: assembleValidator(prelude, outcome, canonicalSerializerSource(schema)) };
+  return { code: assembleValidator(prelude, outcome, canonicalPlan(schema)) };
 }
 
 /** Ajv's code for every schema: from the cache, or compiled (and cached when it compiles). */

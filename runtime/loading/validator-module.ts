@@ -5,7 +5,8 @@ import { sha256 } from "../../src/contract/hash.js";
 import { RuntimeError } from "../errors.js";
 import type { CanonicalSerializer } from "../pipeline/json-data.js";
 import { interpretedSerializer } from "../canonical/interpret.js";
-import { canonicalPlan } from "../canonical/plan.js";
+import { canonicalPlan, type CanonicalPlan } from "../canonical/plan.js";
+import { planFromText } from "../canonical/plan-text.js";
 
 /** One reason a value failed its schema: where (a JSON Pointer into the value, "" for the value itself) and what. */
 export interface ValidationIssue {
@@ -39,6 +40,12 @@ type ValidateFunction = ((value: unknown) => boolean) & { errors?: readonly AjvE
  * string in them is quoted by Ajv's code generator, which escapes line breaks.
  */
 export const AJV_PART_LINE = "// Ajv's part: compiled when a value first needs it.";
+
+/**
+ * How the second line of a validator with a serializer starts: the rest of that line is the schema's plan
+ * (runtime/canonical/plan-text.ts), one line of JSON the serializer's body holds as a comment.
+ */
+export const PLAN_LINE = "// Plan: ";
 
 /**
  * Loads a precompiled validator exactly as locked: reads `path` (relative to `root`), checks its sha256 against the
@@ -77,16 +84,40 @@ export function loadTieredValidator(
 ): CompiledValidator {
   const absolute = validatorPath(root, path);
   const bytes = readValidator(absolute, path, expectedSha256, false);
-  const interpreted = bytes.includes(AJV_PART_BYTES) ? interpretedOf(jsonSchema) : undefined;
+  const interpreted = bytes.includes(AJV_PART_BYTES)
+    ? interpretedOf(planLine(bytes) ?? canonicalPlan(jsonSchema))
+    : undefined;
   if (interpreted === undefined) return validatorOf(compileParts(bytes, absolute, path, expectedSha256));
   return new TieredValidator(interpreted, () =>
     compileParts(readValidator(absolute, path, expectedSha256, true), absolute, path, expectedSha256),
   );
 }
 
-/** The schema's interpreted walk, or undefined when it has no plan or a pattern that does not compile here. */
-function interpretedOf(jsonSchema: unknown): CanonicalSerializer | undefined {
-  const plan = canonicalPlan(jsonSchema);
+/**
+ * The plan the build wrote on the validator's second line (PLAN_LINE), from the verified bytes, or undefined when
+ * there is none (a validator built before plans were written) or it does not parse: the plan is then worked out from
+ * the locked schema, as the build did.
+ */
+function planLine(bytes: Buffer): CanonicalPlan | undefined {
+  const start = bytes.indexOf(LINE_FEED) + 1;
+  const prefixEnd = start + PLAN_LINE_BYTES.length;
+  if (
+    start === 0 ||
+    prefixEnd > bytes.length ||
+    bytes.compare(PLAN_LINE_BYTES, 0, PLAN_LINE_BYTES.length, start, prefixEnd) !== 0
+  )
+    return undefined;
+  const end = bytes.indexOf(LINE_FEED, start);
+  if (end < 0) return undefined;
+  try {
+    return planFromText(bytes.toString("utf8", prefixEnd, end));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The interpreted walk of a plan, or undefined when there is none or it has a pattern that does not compile here. */
+function interpretedOf(plan: CanonicalPlan | undefined): CanonicalSerializer | undefined {
   if (plan === undefined) return undefined;
   try {
     return interpretedSerializer(plan);
@@ -224,6 +255,7 @@ function compileParts(bytes: Buffer, absolute: string, path: string, expectedSha
 }
 
 const AJV_PART_BYTES = Buffer.from(`\n${AJV_PART_LINE}\n`);
+const PLAN_LINE_BYTES = Buffer.from(PLAN_LINE);
 const LINE_FEED = 0x0a;
 
 /**

@@ -5,6 +5,7 @@ import { expect } from "vitest";
 import { canonicalSerializerSource, SERIALIZER_FACTORY } from "../../compiler/validators/canonical.js";
 import { interpretedSerializer } from "../../runtime/canonical/interpret.js";
 import { canonicalPlan } from "../../runtime/canonical/plan.js";
+import { planFromText, planText } from "../../runtime/canonical/plan-text.js";
 import { compileValidatorBody } from "../../runtime/loading/validator-module.js";
 import type { CanonicalSerializer } from "../../runtime/pipeline/json-data.js";
 
@@ -53,11 +54,14 @@ export async function serializerOf(schema: unknown): Promise<CanonicalSerializer
   return compileValidatorBody(body, "serializer.js")!.canonical as CanonicalSerializer;
 }
 
-/** The same walk interpreted from the schema's plan, as the runtime walks a tool's first calls (runtime/canonical/interpret.ts). */
+/**
+ * The same walk interpreted from the schema's plan, as the runtime walks a tool's first calls (runtime/canonical/interpret.ts):
+ * the plan as the build writes it into the validator file and the runtime parses it back (plan-text.ts).
+ */
 export async function interpretedSerializerOf(schema: unknown): Promise<CanonicalSerializer> {
   const plan = canonicalPlan(schema);
   expect(plan, "the schema has a fixed shape").toBeDefined();
-  return interpretedSerializer(plan!);
+  return interpretedSerializer(planFromText(planText(plan!)));
 }
 
 /** Both walks, for tests that hold each to the general walk and to Ajv. */
