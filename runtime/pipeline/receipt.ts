@@ -3,6 +3,7 @@ import { sha256 } from "../../src/contract/hash.js";
 import type { RepeatHolder } from "../run/run-state.js";
 import { journalCompletion } from "./journal.js";
 import type { CallState, Failure, Success } from "./state.js";
+import { monotonicMs } from "../run/clock.js";
 
 /** The argument hash of a call whose arguments have no JSON form: the hash of zero bytes, which no JSON text has. */
 export const NO_JSON_SHA256 = sha256("");
@@ -56,7 +57,7 @@ function receiptFields(state: CallState, end: Success | Failure): Receipt {
   defineGetter.call(fields, "resultSha256", resultSha256);
   fields.outcome = end.ok === true ? "ok" : end.code;
   fields.effectUnknown = state.effectUnknown;
-  fields.durationMs = Math.round((performance.now() - state.startedAt) * 1000) / 1000;
+  fields.durationMs = Math.round((monotonicMs() - state.startedAt) * 1000) / 1000;
   // Only a call that reached its dispatcher ran tool code under anything.
   fields.isolation = state.dispatched ? (state.dispatcher?.isolation?.() ?? null) : null;
   return fields as unknown as Receipt;

@@ -25,6 +25,7 @@ import type { CallState, Engine, Failure, Success } from "./state.js";
 import type { DataSnapshot } from "./json-data.js";
 import { validateInput } from "./validate-input.js";
 import { validateOutput } from "./validate-output.js";
+import { monotonicMs } from "../run/clock.js";
 
 /**
  * The one fixed pipeline every call takes, nested calls included:
@@ -55,7 +56,7 @@ export async function runCall(
           ? `${name.slice(0, 200)}…`
           : name
         : `(a ${typeof name}, not a tool name)`,
-    startedAt: performance.now(),
+    startedAt: monotonicMs(),
     tool: undefined,
     dispatcher: undefined,
     args$: undefined,

@@ -1,11 +1,12 @@
 import type { BreakerOptions } from "../options/options.js";
+import { monotonicMs } from "./clock.js";
 
 interface ToolBreaker {
   /** Tool failures in the current streak (runtime-wide: distinct runs in it). */
   failures: number;
   /** Runtime-wide only: the runs that failed in the current streak. */
   voters: Set<string> | undefined;
-  /** When it opened (performance.now()), or null while closed. */
+  /** When it opened (monotonicMs()), or null while closed. */
   openedAt: number | null;
   /** A half-open trial call is running; everyone else is still refused. */
   trialRunning: boolean;
@@ -37,7 +38,7 @@ export class Breakers {
   check(name: string): BreakerVerdict {
     const state = this.byTool.get(name);
     if (state === undefined || state.openedAt === null) return CLOSED;
-    const waited = performance.now() - state.openedAt;
+    const waited = monotonicMs() - state.openedAt;
     if (waited < this.options.cooldownMs)
       return { pass: false, retryInMs: Math.ceil(this.options.cooldownMs - waited) };
     if (state.trialRunning) return { pass: false, retryInMs: 0 };
@@ -64,7 +65,7 @@ export class Breakers {
         state.voters.add(run);
         state.failures = state.voters.size;
       } else state.failures += 1;
-      if (trial || state.failures >= this.options.failureThreshold) state.openedAt = performance.now();
+      if (trial || state.failures >= this.options.failureThreshold) state.openedAt = monotonicMs();
     }
   }
 }

@@ -1,4 +1,5 @@
-/** A call waiting for its deadline: `expire` runs once at `at` (a performance.now() reading) unless the call settled first. */
+import { monotonicMs } from "./clock.js";
+/** A call waiting for its deadline: `expire` runs once at `at` (a monotonicMs() reading) unless the call settled first. */
 export interface Deadline {
   readonly at: number;
   pending: boolean;
@@ -55,14 +56,14 @@ export class DeadlineQueue {
   private arm(at: number): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.armedAt = at;
-    this.timer = setTimeout(this.fire, Math.max(0, Math.ceil(at - performance.now())));
+    this.timer = setTimeout(this.fire, Math.max(0, Math.ceil(at - monotonicMs())));
     if (this.pendingCount === 0) this.timer.unref();
   }
 
   private readonly fire = (): void => {
     this.timer = undefined;
     this.armedAt = Infinity;
-    const now = performance.now();
+    const now = monotonicMs();
     // this.entries, not a local: an expiry can start or settle other calls (an abort listener).
     while (this.entries.length > 0 && (!this.entries[0]!.pending || this.entries[0]!.at <= now)) {
       const due = this.entries.shift()!;

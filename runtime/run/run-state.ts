@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Breakers } from "./breaker-state.js";
 import type { RunJournal } from "../journal/run-journal.js";
 import type { BudgetOptions } from "../options/options.js";
+import { monotonicMs } from "./clock.js";
 
 /** The call that holds a repeat-guard key, and whether its receipt is in the sink yet. */
 export interface RepeatHolder {
@@ -13,8 +14,8 @@ export interface RepeatHolder {
 /** Per-run state: the budget used so far and the calls the repeat guard remembers. */
 export class RunState {
   readonly id: string;
-  /** performance.now() at the start; a resumed run moves it back by the time it had used (resumeElapsed). */
-  startedAt = performance.now();
+  /** monotonicMs() at the start; a resumed run moves it back by the time it had used (resumeElapsed). */
+  startedAt = monotonicMs();
   /** Calls that passed the budget stage, nested ones included. */
   calls = 0;
   /** Repeat-guard key (tool and argument hash) -> the call that holds it. */
@@ -34,11 +35,11 @@ export class RunState {
 
   /** A resumed run: `elapsedMs` of its wall-time budget were used before this process. */
   resumeElapsed(elapsedMs: number): void {
-    this.startedAt = performance.now() - elapsedMs;
+    this.startedAt = monotonicMs() - elapsedMs;
   }
 
-  /** Milliseconds since the run started, at `now` (a performance.now() reading). */
-  elapsedMs(now = performance.now()): number {
+  /** Milliseconds since the run started, at `now` (a monotonicMs() reading). */
+  elapsedMs(now = monotonicMs()): number {
     return now - this.startedAt;
   }
 }

@@ -1,10 +1,11 @@
 import type { ResolvedSandboxOptions } from "./options.js";
 import { SandboxChild, type ChildSpec } from "./sandbox-child.js";
 import type { RssWatchdog } from "./watchdog.js";
+import { monotonicMs } from "../run/clock.js";
 
 interface IdleEntry {
   readonly key: string;
-  /** performance.now() when it was parked. */
+  /** monotonicMs() when it was parked. */
   readonly since: number;
 }
 
@@ -184,7 +185,7 @@ export class ChildPool {
   }
 
   private park(key: string, child: SandboxChild): void {
-    this.idle.set(child, { key, since: performance.now() });
+    this.idle.set(child, { key, since: monotonicMs() });
     this.sweepSoon();
     const list = this.byKey.get(key);
     if (list === undefined) this.byKey.set(key, [child]);
@@ -206,7 +207,7 @@ export class ChildPool {
     if (this.sweeper !== undefined) return;
     const every = Math.max(10, Math.min(1_000, Math.floor(this.options.idleTimeoutMs / 4)));
     this.sweeper = setInterval(() => {
-      const now = performance.now();
+      const now = monotonicMs();
       // Insertion order is use order, so expired entries come first.
       for (const [child, entry] of this.idle) {
         if (now - entry.since < this.options.idleTimeoutMs) break;

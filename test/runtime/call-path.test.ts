@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { build } from "../../compiler/build.js";
 import { nextCallId } from "../../runtime/run/call-id.js";
 import { DeadlineQueue, type Deadline } from "../../runtime/run/deadline-queue.js";
+import { monotonicMs } from "../../runtime/run/clock.js";
 import { createRuntime, MemoryReceiptSink } from "../../runtime/index.js";
 import { snapshotJson } from "../../runtime/pipeline/json-data.js";
 import { canonicalJson, hashJson } from "../../src/contract/hash.js";
@@ -113,7 +114,7 @@ describe("the shared deadline timer", () => {
     const queue = new DeadlineQueue();
     const log: string[] = [];
     expect(queue.holdsProcess).toBe(false);
-    const now = performance.now();
+    const now = monotonicMs();
     const late = deadline(now + 200, log, "late");
     const early = deadline(now + 20, log, "early");
     const settled = deadline(now + 10, log, "settled");

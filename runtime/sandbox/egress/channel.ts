@@ -11,6 +11,7 @@ import { refusalHead, REFUSAL_HEADER, type Refusal } from "./refusal.js";
 import { resolveTarget } from "./resolve.js";
 import type { ResolvedEgressOptions } from "./options.js";
 import { openUpstream, type UpstreamAgents } from "./upstream.js";
+import { monotonicMs } from "../../run/clock.js";
 
 /** What one sandboxed tool may reach: its locked sandboxProfile.egress and .secrets. */
 export interface EgressScope {
@@ -118,7 +119,7 @@ export class EgressChannel {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
+    const started = monotonicMs();
     const target = parseTarget(req.url ?? "");
     const record: MutableRecord = {
       host: target?.host ?? "",
@@ -228,7 +229,7 @@ export class EgressChannel {
 
   private push(record: MutableRecord): void {
     const { started, ...rest } = record;
-    this.records.push(Object.freeze({ ...rest, durationMs: Math.round((performance.now() - started) * 1000) / 1000 }));
+    this.records.push(Object.freeze({ ...rest, durationMs: Math.round((monotonicMs() - started) * 1000) / 1000 }));
   }
 
   private refuse(req: IncomingMessage, res: ServerResponse, record: MutableRecord, refusal: Refusal): void {
@@ -244,7 +245,7 @@ export class EgressChannel {
 
   private refuseRaw(req: IncomingMessage, socket: Duplex, refusal: Refusal): void {
     const target = parseTarget(req.url ?? "");
-    const started = performance.now();
+    const started = monotonicMs();
     this.push({
       host: target?.host ?? "",
       port: target?.port ?? 0,
