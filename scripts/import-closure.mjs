@@ -1,12 +1,14 @@
 // The files a set of ES modules reach by relative imports, and the packages they import by name: what a package
 // made of them must contain and depend on (scripts/pack-runtime.mjs). Reads emitted JavaScript and declaration
 // files as text, comments left out: static `from "…"` and `import "…"`, dynamic `import("…")` and `require("…")` of a string literal
-// (a createRequire'd require included, called at once or as \`req\`). A declaration file's "./x.js" is its "./x.d.ts".
+// (a createRequire'd require included, called at once, as esbuild's CommonJS output calls it, `(0, m.createRequire)(u)("…")`,
+// or as \`req\`). A declaration file's "./x.js" is its "./x.d.ts".
 import { existsSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, resolve } from "node:path";
 
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\b(?:require|req)\d*\(\s*|\)\(\s*)"([^"\s]+)"/g;
+const SPECIFIER =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\b(?:require|req)\d*\(\s*|\bcreateRequire\)?\([^()]*\)\(\s*)"([^"\s]+)"/g;
 /** What a module specifier looks like: relative, node:, or a package name (lower case, optional scope) with a subpath. */
 const LOOKS_LIKE_MODULE = /^(?:\.\.?\/|node:|(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*(?:\/|$))/;
 const BUILTINS = new Set(builtinModules);

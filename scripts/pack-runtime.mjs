@@ -2,9 +2,9 @@
 // (issue 20: a runtime-only deploy installs under 5 MB), and packs it with `npm pack`:
 //   npm run build && node scripts/pack-runtime.mjs <out-dir>     (prints the tarball's path)
 //
-// The package holds exactly the files dist/runtime/index.js reaches by relative imports (the bundled entry, the
-// modules it keeps beside it, the result-plan engine they load lazily, their types) plus the sandbox child's
-// files, at the same paths as in cave, so nothing is rewritten. Its dependencies are the packages those files
+// The package holds exactly the files dist/runtime/index.js reaches by relative imports (the entry, the bundle it
+// loads with its code cache, the modules they keep beside them, the result-plan engine they load lazily, their
+// types) plus the sandbox child's files, at the same paths as in cave, so nothing is rewritten. Its dependencies are the packages those files
 // import by name, at cave's own ranges, found by scanning them (tested: test/runtime/deploy-package.test.ts):
 //  - gpt-tokenizer is bundled (bundleDependencies) and trimmed to the modules the o200k_base count imports, with
 //    its package.json (the runtime checks the pinned version from it) and licence: 2.6 MB of its 30 MB;
@@ -25,10 +25,13 @@ const TOKENIZER_ENTRIES = ["esm/encoding/o200k_base.js", "esm/encodingParams/con
 export function runtimePackage(root) {
   const cave = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   const entry = join(root, "dist", "runtime", "index.js");
-  const code = importClosure([entry, join(root, "dist", "runtime", "results", "attach.js")]);
+  // The entry loads bundle.cjs (with its code cache) as a script, not by an import: named here, and the modules it
+  // requires from beside it are followed from it.
+  const bundle = join(root, "dist", "runtime", "bundle.cjs");
+  const code = importClosure([entry, bundle, join(root, "dist", "runtime", "results", "attach.js")]);
   const types = importClosure([join(root, "dist", "runtime", "index.d.ts")]);
   const child = join(root, "dist", "runtime", "sandbox", "child");
-  const files = [...new Set([...code.files, ...types.files])]
+  const files = [...new Set([...code.files, ...types.files, `${bundle}.v8cache`])]
     .map((file) => relative(root, file).split(sep).join("/"))
     .sort();
   const names = [...new Set([...code.packages, ...types.packages])]

@@ -10,6 +10,7 @@ import { PrivateCopy } from "./private-copy.js";
 import { thrownMessage } from "../../src/contract/thrown-message.mjs";
 import { loadTieredValidator, type CompiledValidator } from "./validator-module.js";
 import { StackMapper } from "../stack/stack-mapper.js";
+import { importModule } from "./import-module.js";
 
 type Namespace = Readonly<Record<string, unknown>>;
 
@@ -59,7 +60,7 @@ export class Loader {
     let pending = this.bundles.get(key);
     if (pending === undefined) {
       pending = this.stageFiles(name, tool).then(
-        ({ bundle }) => import(pathToFileURL(bundle).href) as Promise<Namespace>,
+        ({ bundle }) => importModule(pathToFileURL(bundle).href) as Promise<Namespace>,
       );
       this.bundles.set(key, pending);
       pending.catch(() => this.bundles.delete(key));

@@ -32,6 +32,10 @@ describe("the runtime-only package (scripts/pack-runtime.mjs)", () => {
       ".": { types: "./dist/runtime/index.d.ts", default: "./dist/runtime/index.js" },
     });
     expect(files).toContain("dist/runtime/index.js");
+    // The script the entry loads, its code cache, and the module that makes its import() calls.
+    expect(files).toContain("dist/runtime/bundle.cjs");
+    expect(files).toContain("dist/runtime/bundle.cjs.v8cache");
+    expect(files).toContain("dist/runtime/loading/import-module.js");
     expect(files).toContain("dist/runtime/results/engine.js");
     expect(files).toContain("dist/runtime/index.d.ts");
     // The layer rule, on what ships: nothing of the compiler, the adapters or the SDK's build side.
