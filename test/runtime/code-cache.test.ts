@@ -33,7 +33,7 @@ afterAll(() => {
  * In a fresh Node: loads `file` as dist/runtime/index.js loads bundle.cjs, makes one call, and (with `write`) writes
  * the code cache beside it. Returns how V8 compiled it and the call's content.
  */
-function load(file: string, write = false): { compiledFrom: string; content: unknown } {
+function load(file: string, write = false, env: NodeJS.ProcessEnv = {}): { compiledFrom: string; content: unknown } {
   const url = (path: string) => JSON.stringify(pathToFileURL(join(runtimeDir, path)).href);
   const script = `
     const { loadScriptBundle, bundleCodeCache, bundleCompiledFrom } = await import(${url("loading/script-bundle.js")});
@@ -46,8 +46,17 @@ function load(file: string, write = false): { compiledFrom: string; content: unk
     if (${write}) (await import("node:fs")).writeFileSync(${JSON.stringify(`${file}.v8cache`)}, bundleCodeCache());
     console.log(JSON.stringify({ compiledFrom: bundleCompiledFrom(), content: outcome.ok ? outcome.content : outcome.error }));`;
   return JSON.parse(
-    execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", cwd: REPO_ROOT }),
+    execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      cwd: REPO_ROOT,
+      env: { ...withoutCompileCache(process.env), ...env },
+    }),
   );
+}
+
+function withoutCompileCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_COMPILE_CACHE: _, ...rest } = env;
+  return rest;
 }
 
 describe.skipIf(!built)("the runtime's code cache", () => {
@@ -77,5 +86,23 @@ describe.skipIf(!built)("the runtime's code cache", () => {
     for (let i = 32; i < 64; i++) cache[i] = cache[i]! ^ 0xff;
     writeFileSync(`${copy}.v8cache`, cache);
     expect(load(copy)).toEqual({ compiledFrom: "rejected", content: expected });
+  });
+
+  it("on a Node that has none, is kept for that Node in the NODE_COMPILE_CACHE folder when one is set, written at exit", () => {
+    const alone = mkdtempSync(join(dir, "alone-"));
+    const copy = join(alone, "bundle.cjs");
+    copyFileSync(bundle, copy);
+    const folder = join(alone, "compile-cache");
+    const expected = { region: "EU", days: 14 };
+    expect(load(copy)).toEqual({ compiledFrom: "source", content: expected });
+    expect(existsSync(folder)).toBe(false);
+    expect(load(copy, false, { NODE_COMPILE_CACHE: folder })).toEqual({ compiledFrom: "source", content: expected });
+    const own = join(folder, `cave-runtime-${process.version}-${process.arch}.v8cache`);
+    expect(
+      readFileSync(own)
+        .subarray(0, 32)
+        .equals(createHash("sha256").update(readFileSync(copy)).digest()),
+    ).toBe(true);
+    expect(load(copy, false, { NODE_COMPILE_CACHE: folder })).toEqual({ compiledFrom: "cache", content: expected });
   });
 });
