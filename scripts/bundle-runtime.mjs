@@ -63,7 +63,8 @@ function keptOutside(paths) {
   };
 }
 
-rmSync(`${bundle}.v8cache`, { force: true });
+const { CACHE_SUFFIX } = await import(pathToFileURL(join(runtimeDir, "loading", "script-bundle.js")).href);
+rmSync(`${bundle}${CACHE_SUFFIX}`, { force: true });
 // What the ES-module bundling of earlier versions split off beside the entry.
 for (const name of readdirSync(runtimeDir)) if (/^bundle-.*\.js$/.test(name)) rmSync(join(runtimeDir, name));
 const result = await build({
@@ -121,7 +122,7 @@ execFileSync(process.execPath, [join(repoRoot, "scripts", "warm-runtime.mjs"), J
 });
 
 const inputs = Object.keys(result.metafile.inputs).length;
-const cache = readFileSync(`${bundle}.v8cache`).length;
+const cache = readFileSync(`${bundle}${CACHE_SUFFIX}`).length;
 console.log(
   `bundle-runtime: dist/runtime/bundle.cjs holds ${inputs} modules; its code cache is ${Math.round(cache / 1024)} KB`,
 );

@@ -21,7 +21,7 @@ try {
   execFileSync(process.execPath, [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--root", root], {
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const { loadScriptBundle, bundleCodeCache } = await import(
+  const { loadScriptBundle, bundleCodeCache, CACHE_SUFFIX } = await import(
     pathToFileURL(join(runtimeDir, "loading", "script-bundle.js")).href
   );
   const shared = {};
@@ -40,7 +40,7 @@ try {
   if (codes[0] !== "ok" || codes[2] !== "INPUT_INVALID")
     throw new Error(`warm-runtime: the warm-up calls gave ${codes.join(", ")}`);
   await runtime.close();
-  writeFileSync(join(runtimeDir, "bundle.cjs.v8cache"), bundleCodeCache());
+  writeFileSync(join(runtimeDir, `bundle.cjs${CACHE_SUFFIX}`), bundleCodeCache());
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -26,6 +26,8 @@ import { Script } from "node:vm";
 export function loadScriptBundle(url: URL, shared: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const file = fileURLToPath(url);
   const bytes = readFileSync(file);
+  // node:crypto directly, not src/contract/hash.ts: a digest of file bytes, not of a value's canonical JSON, and the
+  // entry this module is inlined into stays free of packages (resolving one costs milliseconds at every start).
   const digest = createHash("sha256").update(bytes).digest();
   const own = ownCacheFile(process.env.NODE_COMPILE_CACHE);
   const cachedData =
