@@ -66,13 +66,18 @@ describe("row 8: a CPU hang", () => {
   it("for(;;){} with a 200 ms timeout: TIMEOUT at the deadline, the child's pid is gone, the next call succeeds", async () => {
     const s = await sandboxed(root);
     // A child's start-up can take longer than 200 ms on a loaded machine: the first call may time out
-    // while the child loads, which then waits as a spare. Warm up until a call is answered.
+    // while the child loads, which then waits as a spare. Warm up until a call is answered. The wait for that spare
+    // does not fail the test: when the deadline came before a child was chosen (the first call also probes the OS
+    // layer and stages the files; seen once on Node 22 under CI's load), the next attempt starts one.
     let warm: CallOutcome | undefined;
-    for (let attempt = 0; attempt < 20 && warm?.ok !== true; attempt++) {
+    const missed: string[] = [];
+    for (let attempt = 0; attempt < 8 && warm?.ok !== true; attempt++) {
       warm = await s.runtime.call("spin", { kind: "pid" });
-      if (!warm.ok) await waitFor(() => s.sandbox.stats().spares > 0 || s.sandbox.stats().idle > 0);
+      if (warm.ok) break;
+      missed.push(code(warm));
+      await waitFor(() => s.sandbox.stats().spares > 0 || s.sandbox.stats().idle > 0, 5_000).catch(() => undefined);
     }
-    expect(warm?.ok).toBe(true);
+    expect(warm?.ok, `the warm-up calls gave ${missed.join(", ")}`).toBe(true);
     const instance = (warm as { content: { instance: string } }).content.instance;
     // The warm child and its spare: the warm one must be gone after the kill. The spare must be ready first: under the
     // OS layer a child still starting is known by bwrap's pid until its node process inside can be read.
