@@ -18,9 +18,13 @@ const root = mkdtempSync(join(tmpdir(), "cave-warm-up-"));
 try {
   cpSync(join(repoRoot, "scripts", "warm-up"), root, { recursive: true });
   symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--root", root], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  execFileSync(
+    process.execPath,
+    [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--write", "--root", root],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   const { loadScriptBundle, bundleCodeCache, CACHE_SUFFIX } = await import(
     pathToFileURL(join(runtimeDir, "loading", "script-bundle.js")).href
   );
