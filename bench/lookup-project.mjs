@@ -31,7 +31,11 @@ export function buildLookupProject(root, repoRoot, tools) {
     [`import { schema, tool } from "cave";`, ...tools.flatMap(([name, sandbox]) => tool(name, sandbox)), ""].join("\n"),
   );
   symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--root", root], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  execFileSync(
+    process.execPath,
+    [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--write", "--root", root],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
 }

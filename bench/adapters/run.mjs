@@ -69,7 +69,9 @@ try {
     ].join("\n"),
   );
   symlinkSync(join(repoRoot, "node_modules"), join(small, "node_modules"), "dir");
-  execFileSync(process.execPath, [cli, "build", "--root", small], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [cli, "build", "--write", "--root", small], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const overhead = node("overhead.mjs", [small, repoRoot]);
 
   const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
@@ -124,5 +126,5 @@ function buildProbeProject(root) {
       "",
     ].join("\n"),
   );
-  execFileSync(process.execPath, [cli, "build", "--root", root], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [cli, "build", "--write", "--root", root], { stdio: ["ignore", "ignore", "inherit"] });
 }

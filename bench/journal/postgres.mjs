@@ -72,7 +72,7 @@ export const lookup = tool({
 `,
 );
 symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
-execFileSync(process.execPath, [join(repoRoot, "dist/compiler/cli/bin.js"), "build", "--root", root], {
+execFileSync(process.execPath, [join(repoRoot, "dist/compiler/cli/bin.js"), "build", "--write", "--root", root], {
   stdio: ["ignore", "ignore", "inherit"],
 });
 

@@ -51,7 +51,7 @@ const sandbox = [];
 try {
   const many = join(temp, "many");
   generateProject(many, 100, repoRoot);
-  execFileSync(process.execPath, [cli, "build", "--root", many], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [cli, "build", "--write", "--root", many], { stdio: ["ignore", "ignore", "inherit"] });
   const small = mkdtempSync(join(temp, "small-"));
   buildLookupProject(small, repoRoot, [["lookup", "none"]]);
   const sandboxed = mkdtempSync(join(temp, "sandboxed-"));
@@ -76,7 +76,7 @@ try {
       for (const path of [join(cold, "node_modules", ".cache", "cave"), join(cold, ".cave"), join(cold, "cave.lock")])
         rmSync(path, { recursive: true, force: true });
       const start = process.hrtime.bigint();
-      execFileSync(node, [cli, "build", "--root", cold], {
+      execFileSync(node, [cli, "build", "--write", "--root", cold], {
         stdio: ["ignore", "ignore", "inherit"],
         env: { ...process.env, CI: "" },
       });

@@ -110,7 +110,11 @@ export function buildNineProject(root, repoRoot, count, perModule = 100, allowRe
   );
   writeFileSync(join(root, "cave.config.json"), `${JSON.stringify({ include: ["tools/**/*.ts"] }, null, 2)}\n`);
   symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--root", root], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  execFileSync(
+    process.execPath,
+    [join(repoRoot, "dist", "compiler", "cli", "bin.js"), "build", "--write", "--root", root],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
 }
