@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import * as nodeModule from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
@@ -16,8 +16,9 @@ import { Script } from "node:vm";
  *
  * Which cache: the one the build made beside the bundle after its warm-up (bundle.cjs.v8cache, scripts/warm-runtime.mjs),
  * made by the Node that built the package. On another Node V8 refuses it, and the bundle compiles from its text; there,
- * when NODE_COMPILE_CACHE names a folder (Node's own compile cache, which does not cover scripts), the runtime keeps its
- * own cache for that Node in it, written when the process exits, as Node writes its own.
+ * when Node's own compile cache is on (NODE_COMPILE_CACHE, or module.enableCompileCache() called before the runtime
+ * loads; Node's cache does not cover scripts), the runtime keeps its own cache for that Node in Node's folder, written
+ * when the process exits, as Node writes its own.
  *
  * A cache is used only for the exact bytes it was made from: it starts with their SHA-256 (V8 itself checks only the
  * source's length, its own version and its flags, and would run stale bytecode for other text of the same length).
@@ -29,7 +30,7 @@ export function loadScriptBundle(url: URL, shared: Readonly<Record<string, unkno
   // node:crypto directly, not src/contract/hash.ts: a digest of file bytes, not of a value's canonical JSON, and the
   // entry this module is inlined into stays free of packages (resolving one costs milliseconds at every start).
   const digest = createHash("sha256").update(bytes).digest();
-  const own = ownCacheFile(process.env.NODE_COMPILE_CACHE);
+  const own = ownCacheFile(compileCacheFolder());
   const cachedData =
     (own === undefined ? undefined : cacheFor(digest, own)) ?? cacheFor(digest, `${file}${CACHE_SUFFIX}`);
   // latin1: the bundle is ASCII (esbuild's charset option), and a one-byte string is the cheapest to make.
@@ -37,7 +38,7 @@ export function loadScriptBundle(url: URL, shared: Readonly<Record<string, unkno
   loaded = { digest, script, rejected: script.cachedDataRejected };
   if (own !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
     process.once("exit", () => writeOwnCache(own));
-  const builtins = createRequire(file);
+  const builtins = nodeModule.createRequire(file);
   const require = (specifier: string): unknown =>
     Object.hasOwn(shared, specifier) ? shared[specifier] : builtins(specifier);
   const module = { exports: {} as Record<string, unknown> };
@@ -72,7 +73,17 @@ function cacheFor(digest: Buffer, cacheFile: string): Buffer | undefined {
     : undefined;
 }
 
-/** This Node's cache of the bundle in the NODE_COMPILE_CACHE folder `folder`, when one is set. */
+/**
+ * The folder of Node's compile cache when it is on: Node's own answer where it has one (22.8 and later: the folder for
+ * this Node's version inside the one configured, whether by NODE_COMPILE_CACHE or by module.enableCompileCache()), else
+ * NODE_COMPILE_CACHE as set (Node 20 ignores the variable; the runtime's cache is its own either way).
+ */
+function compileCacheFolder(): string | undefined {
+  const fromNode = (nodeModule as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.();
+  return fromNode ?? process.env.NODE_COMPILE_CACHE;
+}
+
+/** This Node's cache of the bundle in the compile cache folder `folder`, when there is one. */
 function ownCacheFile(folder: string | undefined): string | undefined {
   if (folder === undefined || folder === "") return undefined;
   return join(folder, `cave-runtime-${process.version}-${process.arch}${CACHE_SUFFIX}`);

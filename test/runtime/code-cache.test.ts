@@ -3,7 +3,8 @@
 // refuses or one made for other bytes costs only the compile it would have saved. Each case runs in a fresh process.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -31,11 +32,21 @@ afterAll(() => {
 
 /**
  * In a fresh Node: loads `file` as dist/runtime/index.js loads bundle.cjs, makes one call, and (with `write`) writes
- * the code cache beside it. Returns how V8 compiled it and the call's content.
+ * the code cache beside it. Returns how V8 compiled it and the call's content. With `compileCacheAt`, the process
+ * first turns Node's compile cache on in that folder with module.enableCompileCache(), as an application may.
  */
-function load(file: string, write = false, env: NodeJS.ProcessEnv = {}): { compiledFrom: string; content: unknown } {
+function load(
+  file: string,
+  write = false,
+  env: NodeJS.ProcessEnv = {},
+  compileCacheAt?: string,
+): { compiledFrom: string; content: unknown } {
   const url = (path: string) => JSON.stringify(pathToFileURL(join(runtimeDir, path)).href);
-  const script = `
+  const enable =
+    compileCacheAt === undefined
+      ? ""
+      : `(await import("node:module")).enableCompileCache(${JSON.stringify(compileCacheAt)});`;
+  const script = `${enable}
     const { loadScriptBundle, bundleCodeCache, bundleCompiledFrom } = await import(${url("loading/script-bundle.js")});
     const shared = {};
     for (const path of ${JSON.stringify(SHARED)}) shared["./" + path] = await import(new URL(path, ${url("")} + "/").href);
@@ -97,7 +108,7 @@ describe.skipIf(!built)("the runtime's code cache", () => {
     expect(load(copy)).toEqual({ compiledFrom: "source", content: expected });
     expect(existsSync(folder)).toBe(false);
     expect(load(copy, false, { NODE_COMPILE_CACHE: folder })).toEqual({ compiledFrom: "source", content: expected });
-    const own = join(folder, `cave-runtime-${process.version}-${process.arch}.v8cache`);
+    const own = ownCache(folder);
     expect(
       readFileSync(own)
         .subarray(0, 32)
@@ -105,4 +116,29 @@ describe.skipIf(!built)("the runtime's code cache", () => {
     ).toBe(true);
     expect(load(copy, false, { NODE_COMPILE_CACHE: folder })).toEqual({ compiledFrom: "cache", content: expected });
   });
+
+  // Node 22.8 and later: an application turns Node's compile cache on itself, with no variable set.
+  it.runIf(typeof (nodeModule as { getCompileCacheDir?: unknown }).getCompileCacheDir === "function")(
+    "on a Node that has none, is kept in the folder of Node's compile cache when module.enableCompileCache() turned it on",
+    () => {
+      const alone = mkdtempSync(join(dir, "enabled-"));
+      const copy = join(alone, "bundle.cjs");
+      copyFileSync(bundle, copy);
+      const folder = join(alone, "compile-cache");
+      const expected = { region: "EU", days: 14 };
+      expect(load(copy, false, {}, folder)).toEqual({ compiledFrom: "source", content: expected });
+      // In the folder Node keeps this version's cache in (a folder of its own inside the one given).
+      const own = ownCache(folder);
+      expect(own.startsWith(join(folder, `v${process.versions.node}-`))).toBe(true);
+      expect(load(copy, false, {}, folder)).toEqual({ compiledFrom: "cache", content: expected });
+    },
+  );
 });
+
+/** The one runtime cache file under `folder` (Node 22.8 and later put it in the folder Node made for its version). */
+function ownCache(folder: string): string {
+  const name = `cave-runtime-${process.version}-${process.arch}.v8cache`;
+  const found = (readdirSync(folder, { recursive: true }) as string[]).filter((path) => path.endsWith(name));
+  expect(found).toHaveLength(1);
+  return join(folder, found[0]!);
+}
