@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as nodeModule from "node:module";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 
@@ -26,7 +26,7 @@ import { Script } from "node:vm";
  */
 export function loadScriptBundle(url: URL, shared: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const file = fileURLToPath(url);
-  const bytes = readFileSync(file);
+  const bytes = bundleBytes(file);
   // node:crypto directly, not src/contract/hash.ts: a digest of file bytes, not of a value's canonical JSON, and the
   // entry this module is inlined into stays free of packages (resolving one costs milliseconds at every start).
   const digest = createHash("sha256").update(bytes).digest();
@@ -44,6 +44,25 @@ export function loadScriptBundle(url: URL, shared: Readonly<Record<string, unkno
   const module = { exports: {} as Record<string, unknown> };
   (script.runInThisContext() as BundleFunction)(module.exports, require, module, file, dirname(file));
   return module.exports;
+}
+
+/**
+ * The bundle's bytes. Absent beside the entry, the usual cause is an application bundler (esbuild, webpack, Rollup)
+ * that inlined the entry into the application and left the files it reads behind: said so, with the fix, under
+ * Node's code for a module file that is not there.
+ */
+function bundleBytes(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (thrown) {
+    if ((thrown as { code?: unknown }).code !== "ENOENT") throw thrown;
+    throw Object.assign(
+      new Error(
+        `cave's runtime found no ${basename(file)} beside its entry module: it runs as an installed package, from node_modules, and reads that file and the sandbox's from beside itself. If the application is bundled (esbuild, webpack, Rollup), mark "cave" and "cave-runtime" external, so that they are imported from node_modules (docs/runtime.md); otherwise reinstall the package`,
+      ),
+      { code: "ERR_MODULE_NOT_FOUND" },
+    );
+  }
 }
 
 /** The code cache's file: the bundle's path with this after it. */

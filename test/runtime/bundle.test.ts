@@ -1,6 +1,17 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { build } from "esbuild";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/golden.js";
@@ -79,5 +90,67 @@ describe.skipIf(!bundled)("the bundled cave/runtime entry", () => {
       caught: "LOCK_NOT_FOUND",
       sameRegistry: true,
     });
+  });
+
+  it("bundled into an application, says it must be external and how; marked external as it says, runs", async () => {
+    // An application that imports cave/runtime, as a deploy would, with cave installed in its node_modules.
+    const app = mkdtempSync(join(tmpdir(), "cave-app-bundle-"));
+    try {
+      // Its node_modules: cave (this checkout) and cave's dependencies beside it, as npm installs them.
+      const modules = join(app, "node_modules");
+      mkdirSync(modules);
+      for (const name of readdirSync(join(REPO_ROOT, "node_modules")))
+        symlinkSync(join(REPO_ROOT, "node_modules", name), join(modules, name));
+      symlinkSync(REPO_ROOT, join(modules, "cave"), "dir");
+      writeFileSync(
+        join(app, "main.mjs"),
+        `import { createRuntime } from "cave/runtime";
+        const rt = await createRuntime({ root: ${JSON.stringify(root)}, mode: "host" });
+        const outcome = await rt.call("lookup", { region: "EU" });
+        rt.close();
+        console.log(JSON.stringify(outcome.ok && outcome.content));`,
+      );
+      // The application's bundle inlines cave (unless `external` names it) and, as bundles of Node servers do, keeps
+      // every other package an import.
+      const bundleApp = (external: string[]) =>
+        build({
+          entryPoints: [join(app, "main.mjs")],
+          outfile: join(app, "out", "main.mjs"),
+          bundle: true,
+          platform: "node",
+          format: "esm",
+          external,
+          logLevel: "silent",
+          plugins: [
+            {
+              name: "other-packages-external",
+              setup(b) {
+                b.onResolve({ filter: /^[^./]/ }, (args) =>
+                  args.path === "cave" || args.path.startsWith("cave/")
+                    ? undefined
+                    : { path: args.path, external: true },
+                );
+              },
+            },
+          ],
+        });
+      const run = () => spawnSync(process.execPath, [join(app, "out", "main.mjs")], { encoding: "utf8", cwd: app });
+
+      // Inlined: the entry's files are not beside the application's bundle.
+      await bundleApp([]);
+      const inlined = run();
+      expect(inlined.status).not.toBe(0);
+      expect(inlined.stderr).toContain("cave's runtime found no bundle.cjs beside its entry module");
+      expect(inlined.stderr).toContain('mark "cave" and "cave-runtime" external');
+      expect(inlined.stderr).toContain("ERR_MODULE_NOT_FOUND");
+
+      // As the message says: cave external, imported from node_modules.
+      await bundleApp(["cave", "cave/*"]);
+      const external = run();
+      expect(external.stderr).toBe("");
+      expect(JSON.parse(external.stdout)).toEqual({ region: "EU", days: 14 });
+    } finally {
+      rmSync(app, { recursive: true, force: true });
+    }
   });
 });
