@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { importResultEngine } from "../loading/import-module.js";
 import type { ResultPlans } from "./engine.js";
 import type { RecoveryStore } from "./store.js";
 
@@ -13,8 +14,8 @@ const byRoot = new Map<string, Promise<ResultPlans>>();
  * The result-plan executor for a project root, made on first use (so a runtime whose results all
  * enter context as they are never loads the plan engine, touches the state folder or loads the
  * tokenizer) and shared by every runtime on that root: they share its state folder, so the same store
- * and signing key. This module holds that registry and nothing else, so that every copy of the
- * runtime in a process (the bundled cave/runtime entry, and the modules cave/compiler imports) shares it.
+ * and signing key. One registry in a process: the bundled cave/runtime entry holds this module, and the copy of it
+ * cave/compiler's modules import is a facade over the bundle's (scripts/bundle-runtime.mjs).
  */
 export function resultPlansOf(root: string): Promise<ResultPlans> {
   let plans = byRoot.get(root);
@@ -36,7 +37,7 @@ export function resultPlansOver(root: string, store: RecoveryStore): Promise<Res
 }
 
 async function plansFor(root: string, store: RecoveryStore | undefined): Promise<ResultPlans> {
-  const { ResultPlans } = await import("./engine.js");
+  const { ResultPlans } = await importResultEngine();
   return new ResultPlans({
     root,
     store: store ?? (await import("./store.js")).createFileRecoveryStore(defaultRecoveryDir(root)),

@@ -10,7 +10,7 @@ import type {
   StagedFiles,
 } from "../dispatch/types.js";
 import { RuntimeError } from "../errors.js";
-import { childEntry } from "./child-entry.js";
+import { childEntry } from "../child-entry.js";
 import { sandboxEnv } from "./env.js";
 import { childFailure, dataFailure, deathFailure, failure, type Limits } from "./failures.js";
 import { resolveIsolation, type Isolation, type ResolvedIsolation } from "./isolation.js";

@@ -3,7 +3,7 @@ import { childProcesses } from "./builtins.js";
 import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 import type { CallOutcome } from "../../src/contract/outcome.js";
-import { childEntry } from "./child-entry.js";
+import { childEntry } from "../child-entry.js";
 import { Exchange, type AnswerMessage } from "./exchange.js";
 import { encodeFrame } from "./child/frames.mjs";
 import type { ChildFailCode } from "./protocol.js";

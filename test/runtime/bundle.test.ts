@@ -41,21 +41,18 @@ function node(script: string): unknown {
 }
 
 describe.skipIf(!bundled)("the bundled cave/runtime entry", () => {
-  it("imports only Node built-ins, packages, and the modules that must be shared with cave/compiler", () => {
+  it("imports no module file of the runtime at start-up: only Node built-ins, and the result-plan engine when needed", () => {
     const relative = (file: string, pattern: RegExp) =>
       [...new Set([...readFileSync(file, "utf8").matchAll(pattern)].map((m) => m[1] ?? m[2]!))].sort();
-    // The entry imports the three shared modules and loads the rest from bundle.cjs, which requires those three and
-    // the module that makes its import() calls: nothing else of the runtime is a file of its own at start-up.
+    // The entry's only relative import is the result-plan engine's, made on a runtime's first result plan (import(),
+    // not a static import); the bundle requires only the module that makes its import() calls, which the entry hands
+    // over.
     expect(relative(entry, /\bfrom\s+"(\.{1,2}\/[^"]+)"|\bimport\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)).toEqual([
-      "./errors.js",
-      "./results/attach.js",
-      "./sandbox/child-entry.js",
+      "./results/engine.js",
     ]);
+    expect(readFileSync(entry, "utf8")).not.toMatch(/^import .* from "\./m);
     expect(relative(join(dirname(entry), "bundle.cjs"), /\brequire\("(\.{1,2}\/[^"]+)"\)/g)).toEqual([
-      "./errors.js",
       "./loading/import-module.js",
-      "./results/attach.js",
-      "./sandbox/child-entry.js",
     ]);
     expect(readdirSync(dirname(entry)).filter((name) => /^bundle/.test(name))).toEqual([
       "bundle.cjs",
@@ -64,6 +61,7 @@ describe.skipIf(!bundled)("the bundled cave/runtime entry", () => {
   });
 
   it("runs in-process and sandboxed calls, and shares RuntimeError and the recovery-store registry with the modules cave/compiler uses", () => {
+    // errors.js and results/attach.js, as cave/compiler's modules import them, are facades over the bundle's own.
     const url = (path: string) => JSON.stringify(pathToFileURL(join(REPO_ROOT, "dist", "runtime", path)).href);
     const result = node(`
       const runtime = await import(${url("index.js")});
@@ -90,6 +88,23 @@ describe.skipIf(!bundled)("the bundled cave/runtime entry", () => {
       caught: "LOCK_NOT_FOUND",
       sameRegistry: true,
     });
+  });
+
+  it("runs a result plan: the engine is imported on first use, and a store registered through cave/compiler's copy of the registry is the one used", async () => {
+    const planned = await builtProject("result-deadline");
+    const url = (path: string) => JSON.stringify(pathToFileURL(join(REPO_ROOT, "dist", "runtime", path)).href);
+    const result = node(`
+      const runtime = await import(${url("index.js")});
+      const attach = await import(${url("results/attach.js")});
+      const inner = runtime.createMemoryRecoveryStore();
+      let puts = 0;
+      attach.useRecoveryStore(${JSON.stringify(planned)}, { ...inner, put: (sha256, bytes) => (puts++, inner.put(sha256, bytes)), get: (sha256) => inner.get(sha256), key: () => inner.key() });
+      const rt = await runtime.createRuntime({ root: ${JSON.stringify(planned)}, mode: "host" });
+      const outcome = await rt.call("record_order", { lines: 200 });
+      rt.close();
+      console.log(JSON.stringify({ ok: outcome.ok || outcome.error, stored: typeof outcome.content === "string", puts }));
+    `);
+    expect(result).toEqual({ ok: true, stored: true, puts: 1 });
   });
 
   it("bundled into an application, says it must be external and how; marked external as it says, runs", async () => {

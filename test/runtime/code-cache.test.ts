@@ -16,7 +16,7 @@ import { builtProject } from "./helpers.js";
 const runtimeDir = join(REPO_ROOT, "dist", "runtime");
 const bundle = join(runtimeDir, "bundle.cjs");
 const built = existsSync(bundle);
-const SHARED = ["errors.js", "results/attach.js", "sandbox/child-entry.js", "loading/import-module.js"];
+const SHARED = ["loading/import-module.js"];
 
 let project: string;
 let dir: string;

@@ -11,13 +11,13 @@ const bundled = new Map<string, Promise<string>>();
 /**
  * The host runtime in a process of its own (to kill it mid-call, or to watch it exit): the runtime's
  * sources and support/host-script.ts bundled into one .mjs file. The sandbox finds its child entry
- * beside runtime/sandbox/child-entry.ts, so that one file keeps its real location.
+ * from runtime/child-entry.ts's own location (sandbox/child/ beside it), so that one file keeps its real location.
  */
 export function hostScript(entry = "test/sandbox/support/host-script.ts"): Promise<string> {
   let script = bundled.get(entry);
   script ??= (async () => {
     const out = join(mkdtempSync(join(tmpdir(), "cave-host-")), "host.mjs");
-    const childEntry = realpathSync(join(REPO_ROOT, "runtime/sandbox/child-entry.ts"));
+    const childEntry = realpathSync(join(REPO_ROOT, "runtime/child-entry.ts"));
     await build({
       entryPoints: [join(REPO_ROOT, entry)],
       outfile: out,
