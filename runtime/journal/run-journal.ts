@@ -81,7 +81,7 @@ export class RunJournal {
       this.run.calls += 1;
       const dispatched = call.completion === null ? true : call.completion.dispatched;
       if (dispatched)
-        this.run.repeats.set(`${call.intent.tool}\u0000${call.intent.argsSha256}`, {
+        this.run.repeats.addHashed(call.intent.tool, call.intent.argsSha256, {
           callId: call.intent.callId,
           receipt: "written",
         });

@@ -63,8 +63,7 @@ export async function journalMatch(state: CallState, journal: RunJournal): Promi
     // It is this call, not a repeat of it, and it was counted once already: the budget and the
     // repeat guard will count it again as it runs.
     state.run.calls -= 1;
-    const repeatKey = `${recorded.intent.tool}\u0000${recorded.intent.argsSha256}`;
-    if (state.run.repeats.get(repeatKey)?.callId === recorded.intent.callId) state.run.repeats.delete(repeatKey);
+    state.run.repeats.releaseRecorded(recorded.intent.tool, recorded.intent.argsSha256, recorded.intent.callId);
     return undefined;
   }
   state.journaled.intentRecorded = true;

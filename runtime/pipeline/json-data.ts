@@ -1,4 +1,5 @@
 import { canonicalJson, MAX_JSON_DEPTH, sha256 } from "../../src/contract/hash.js";
+import { structuralHash } from "../canonical/structural-hash.js";
 import {
   classInstance,
   type DataProblem,
@@ -27,6 +28,11 @@ export interface DataSnapshot {
   readonly sha256: string;
   /** The canonical JSON that `sha256` hashes (result plans page and store exactly this text). */
   readonly text: string;
+  /**
+   * A 32-bit hash that equal canonical texts share (canonical/structural-hash.ts), worked out without the text: the
+   * repeat guard's bucket. Different texts may share it.
+   */
+  readonly repeatHash: number;
   /**
    * The schema's emitted walk took the value and found every keyword it checks true: the schema's validator accepts
    * `value`, and need not run (compiler/validators/canonical-checks.ts). False says nothing: the validator decides.
@@ -122,6 +128,7 @@ class Snapshot implements DataSnapshot {
   #text: string | undefined = undefined;
   #bytes = -1;
   #sha256: string | undefined = undefined;
+  #repeatHash = -1;
   /** What the walk counted: a lower bound of the text's bytes (see MAX_BYTES_PER_COUNTED). */
   readonly #counted: number;
   /** Private, as the rest of what the walk worked out: a snapshot's own fields are the data's (`ok`, `value`). */
@@ -159,6 +166,14 @@ class Snapshot implements DataSnapshot {
       this.#sorted = undefined;
     }
     return this.#text;
+  }
+
+  get repeatHash(): number {
+    // Of the twin, or, once the text is written, of the text parsed back: the same data, keys in the same order
+    // (canonical text writes them sorted; integer-like keys come first in any object), so the same hash.
+    if (this.#repeatHash < 0)
+      this.#repeatHash = structuralHash(this.#text === undefined ? this.#sorted : JSON.parse(this.#text));
+    return this.#repeatHash;
   }
 
   get bytes(): number {

@@ -1,6 +1,6 @@
 import type { CallOutcome, Receipt } from "../../src/contract/outcome.js";
 import { sha256 } from "../../src/contract/hash.js";
-import type { RepeatHolder } from "../run/run-state.js";
+import type { RepeatHolder } from "../run/repeat-index.js";
 import { journalCompletion } from "./journal.js";
 import type { CallState, Failure, Success } from "./state.js";
 import { monotonicMs } from "../run/clock.js";

@@ -1,4 +1,4 @@
-import type { RepeatHolder } from "../run/run-state.js";
+import type { RepeatHolder } from "../run/repeat-index.js";
 import type { CallState, Failure } from "./state.js";
 
 /**
@@ -10,17 +10,15 @@ import type { CallState, Failure } from "./state.js";
  */
 export function repeatGuard(state: CallState): Failure | undefined {
   if (state.tool!.allowRepeat) return undefined;
-  const key = `${state.name}\u0000${state.args$!.sha256}`;
-  const earlier = state.run.repeats.get(key);
+  const earlier = state.run.repeats.find(state.name, state.args$!);
   if (earlier !== undefined) {
     return {
       code: "REPEAT_STOPPED",
-      message: `tool "${state.name}" was already called with the same arguments in this run (${named(earlier)}); use that result or change the arguments (a polling tool may set allowRepeat: true)`,
+      message: `tool "${state.name}" was already called with the same arguments in this run (${named(earlier.holder)}); use that result or change the arguments (a polling tool may set allowRepeat: true)`,
     };
   }
   const holder = { callId: state.callId, receipt: "running" as RepeatHolder["receipt"] };
-  state.run.repeats.set(key, holder);
-  state.repeatKey = key;
+  state.repeatEntry = state.run.repeats.add(state.name, state.args$!, holder);
   state.repeat = holder;
   return undefined;
 }
@@ -39,6 +37,6 @@ function named(earlier: RepeatHolder): string {
 
 /** After the call: a call that ended before dispatch gives its key back. */
 export function releaseRepeat(state: CallState): void {
-  if (state.repeatKey !== undefined && !state.dispatched && state.run.repeats.get(state.repeatKey) === state.repeat)
-    state.run.repeats.delete(state.repeatKey);
+  if (state.repeatEntry !== undefined && !state.dispatched)
+    state.run.repeats.release(state.name, state.args$!, state.repeatEntry);
 }

@@ -62,7 +62,7 @@ export async function runCall(
     args$: undefined,
     breakerTrial: undefined,
     runBreakerTrial: undefined,
-    repeatKey: undefined,
+    repeatEntry: undefined,
     repeat: undefined,
     dispatched: false,
     effectUnknown: false,

@@ -3,13 +3,7 @@ import type { Breakers } from "./breaker-state.js";
 import type { RunJournal } from "../journal/run-journal.js";
 import type { BudgetOptions } from "../options/options.js";
 import { monotonicMs } from "./clock.js";
-
-/** The call that holds a repeat-guard key, and whether its receipt is in the sink yet. */
-export interface RepeatHolder {
-  readonly callId: string;
-  /** "running" until the receipt is recorded ("written"), or the sink refused it ("lost"). */
-  receipt: "running" | "written" | "lost";
-}
+import { RepeatIndex } from "./repeat-index.js";
 
 /** Per-run state: the budget used so far and the calls the repeat guard remembers. */
 export class RunState {
@@ -18,8 +12,8 @@ export class RunState {
   startedAt = monotonicMs();
   /** Calls that passed the budget stage, nested ones included. */
   calls = 0;
-  /** Repeat-guard key (tool and argument hash) -> the call that holds it. */
-  readonly repeats = new Map<string, RepeatHolder>();
+  /** The calls the repeat guard remembers, by tool and canonical arguments. */
+  readonly repeats = new RepeatIndex();
   /** This run's own circuit breakers, made at its first tool failure (see runtime/pipeline/breaker.ts). */
   breakers: Breakers | undefined = undefined;
 

@@ -7,6 +7,7 @@ import {
   type Dispatcher,
   type Runtime,
 } from "../../runtime/index.js";
+import { structuralHash } from "../../runtime/canonical/structural-hash.js";
 import { snapshotJson } from "../../runtime/pipeline/json-data.js";
 import { TIER_UP_WALKS } from "../../runtime/loading/validator-module.js";
 import { NO_JSON_SHA256 } from "../../runtime/pipeline/receipt.js";
@@ -349,6 +350,30 @@ describe("repeat guard", () => {
     expect(probe().calls.echo).toBe(2);
     // A new run starts with a clean slate.
     expect((await runtime.startRun().call("echo", { a: 1, b: { c: [1, 2], d: "x" } })).ok).toBe(true);
+  });
+
+  it("arguments with one structural hash and different texts are two calls; -0 and 0 are one", async () => {
+    // Counting up until two arguments of the form { q: "s<i>" } share a repeat hash (deterministic).
+    const seen = new Map<number, number>();
+    let pair: [unknown, unknown] | undefined;
+    for (let i = 0; pair === undefined; i++) {
+      const hash = structuralHash({ q: `s${i}` });
+      const earlier = seen.get(hash);
+      if (earlier !== undefined) pair = [{ q: `s${earlier}` }, { q: `s${i}` }];
+      seen.set(hash, i);
+    }
+    const { runtime } = await host();
+    const run = runtime.startRun();
+    const a = await run.call("echo", pair[0]);
+    const b = await run.call("echo", pair[1]);
+    expect([a.ok, b.ok]).toEqual([true, true]);
+    const againA = await run.call("echo", pair[0]);
+    const againB = await run.call("echo", pair[1]);
+    expect(againA.ok === false && againA.error.message).toContain(a.receipt.callId);
+    expect(againB.ok === false && againB.error.message).toContain(b.receipt.callId);
+    expect((await run.call("echo", { n: -0 })).ok).toBe(true);
+    expect(await run.call("echo", { n: 0 })).toMatchObject({ ok: false, error: { code: "REPEAT_STOPPED" } });
+    expect(probe().calls.echo).toBe(3);
   });
 
   it("never stops an allowRepeat tool", async () => {
