@@ -80,11 +80,7 @@ export class RunJournal {
       // Every recorded call passed the budget stage; a call in doubt may have been dispatched.
       this.run.calls += 1;
       const dispatched = call.completion === null ? true : call.completion.dispatched;
-      if (dispatched)
-        this.run.repeats.addHashed(call.intent.tool, call.intent.argsSha256, {
-          callId: call.intent.callId,
-          receipt: "written",
-        });
+      if (dispatched) this.run.repeats.addHashed(call.intent.tool, call.intent.argsSha256, call.intent.callId);
       if (call.completion !== null && call.completion.runElapsedMs > elapsed) elapsed = call.completion.runElapsedMs;
     }
     // The wall-time budget counts the time the run was working, not the time the host was down.

@@ -10,16 +10,14 @@ import type { CallState, Failure } from "./state.js";
  */
 export function repeatGuard(state: CallState): Failure | undefined {
   if (state.tool!.allowRepeat) return undefined;
-  const earlier = state.run.repeats.find(state.name, state.args$!);
-  if (earlier !== undefined) {
+  const entry = state.run.repeats.claim(state.name, state.args$!, state.callId);
+  if (entry.callId !== state.callId) {
     return {
       code: "REPEAT_STOPPED",
-      message: `tool "${state.name}" was already called with the same arguments in this run (${named(earlier.holder)}); use that result or change the arguments (a polling tool may set allowRepeat: true)`,
+      message: `tool "${state.name}" was already called with the same arguments in this run (${named(entry)}); use that result or change the arguments (a polling tool may set allowRepeat: true)`,
     };
   }
-  const holder = { callId: state.callId, receipt: "running" as RepeatHolder["receipt"] };
-  state.repeatEntry = state.run.repeats.add(state.name, state.args$!, holder);
-  state.repeat = holder;
+  state.repeat = entry;
   return undefined;
 }
 
@@ -37,6 +35,6 @@ function named(earlier: RepeatHolder): string {
 
 /** After the call: a call that ended before dispatch gives its key back. */
 export function releaseRepeat(state: CallState): void {
-  if (state.repeatEntry !== undefined && !state.dispatched)
-    state.run.repeats.release(state.name, state.args$!, state.repeatEntry);
+  if (state.repeat !== undefined && !state.dispatched)
+    state.run.repeats.release(state.name, state.args$!, state.repeat);
 }

@@ -62,7 +62,6 @@ export async function runCall(
     args$: undefined,
     breakerTrial: undefined,
     runBreakerTrial: undefined,
-    repeatEntry: undefined,
     repeat: undefined,
     dispatched: false,
     effectUnknown: false,

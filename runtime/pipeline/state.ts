@@ -10,7 +10,7 @@ import type { DataSnapshot } from "./json-data.js";
 import type { Loader } from "../loading/loader.js";
 import type { CallOptions, ResolvedOptions } from "../options/options.js";
 import type { ResultPlans } from "../results/engine.js";
-import type { RepeatEntry, RepeatHolder } from "../run/repeat-index.js";
+import type { RepeatHolder } from "../run/repeat-index.js";
 import type { RunState } from "../run/run-state.js";
 import type { JournaledCall } from "./journal.js";
 
@@ -62,8 +62,7 @@ export interface CallState {
   breakerTrial: boolean | undefined;
   /** The same for the run's own breaker. */
   runBreakerTrial: boolean | undefined;
-  /** The repeat-guard entry this call holds, and its holder. */
-  repeatEntry: RepeatEntry | undefined;
+  /** The repeat-guard entry this call holds. */
   repeat: RepeatHolder | undefined;
   /** Input was valid and the call went to its dispatcher: from here on it counts as having run. */
   dispatched: boolean;

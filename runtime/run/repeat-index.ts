@@ -14,10 +14,8 @@ export interface RepeatArgs {
   readonly bytesAtMost: number;
 }
 
-/** A remembered call, as given back to release it. */
-export interface RepeatEntry {
-  readonly holder: RepeatHolder;
-}
+/** A remembered call: its holder, given back to release it. */
+export type RepeatEntry = RepeatHolder;
 
 /**
  * How many calls a run remembers with their arguments before it remembers every call by its SHA-256, and how large
@@ -27,8 +25,8 @@ export interface RepeatEntry {
 export const LIVE_CALLS = 32;
 export const LIVE_ARGS_MAX_BYTES = 64 * 1024;
 
-interface Entry extends RepeatEntry {
-  /** The call's arguments while the run remembers calls with them; dropped when it turns to hashes. */
+interface Entry extends RepeatHolder {
+  /** The call's arguments while the run remembers calls with them; undefined once it remembers them by SHA-256. */
   args: RepeatArgs | undefined;
 }
 
@@ -43,79 +41,93 @@ interface Entry extends RepeatEntry {
  * arguments held so far are hashed once and let go (docs/decisions.md, "The repeat guard buckets a run's first calls").
  */
 export class RepeatIndex {
-  /** By tool, then repeat hash; undefined once the run remembers calls by SHA-256. */
-  #live: Map<string, Map<number, Entry[]>> | undefined = new Map();
+  /** By tool, then repeat hash (one entry, or the entries sharing it); made on first use. */
+  #live: Map<string, Map<number, Entry | Entry[]>> | undefined = undefined;
   #liveCalls = 0;
-  readonly #hashed = new Map<string, Entry>();
+  /** By tool and SHA-256, once the run remembers calls so (then #live is never used again). */
+  #hashed: Map<string, Entry> | undefined = undefined;
 
-  /** The entry of an earlier call to `tool` with canonically equal arguments, if any. */
-  find(tool: string, args: RepeatArgs): RepeatEntry | undefined {
-    if (this.#live === undefined) return this.#hashed.get(hashedKey(tool, args.sha256));
-    const bucket = this.#live.get(tool)?.get(args.repeatHash);
-    if (bucket !== undefined) for (const entry of bucket) if (sameText(entry.args!, args)) return entry;
-    return undefined;
-  }
-
-  /** Remembers a call to `tool` with `args`, held by `holder`; returns its entry. */
-  add(tool: string, args: RepeatArgs, holder: RepeatHolder): RepeatEntry {
-    const entry: Entry = { holder, args };
-    const live = this.#live;
-    if (live !== undefined && this.#liveCalls < LIVE_CALLS && args.bytesAtMost <= LIVE_ARGS_MAX_BYTES) {
+  /**
+   * The entry of an earlier call to `tool` with canonically equal arguments, when there is one (nothing is remembered
+   * then); else a new entry for call `callId`, running. So `claim(...).callId === callId` says the call is no repeat.
+   */
+  claim(tool: string, args: RepeatArgs, callId: string): RepeatEntry {
+    if (this.#hashed === undefined) {
+      const live = (this.#live ??= new Map());
       let buckets = live.get(tool);
-      if (buckets === undefined) live.set(tool, (buckets = new Map()));
-      const bucket = buckets.get(args.repeatHash);
-      if (bucket === undefined) buckets.set(args.repeatHash, [entry]);
-      else bucket.push(entry);
-      this.#liveCalls += 1;
-      return entry;
+      const held = buckets?.get(args.repeatHash);
+      if (held !== undefined) {
+        if (!Array.isArray(held)) {
+          if (sameText(held.args!, args)) return held;
+        } else for (const entry of held) if (sameText(entry.args!, args)) return entry;
+      }
+      if (this.#liveCalls < LIVE_CALLS && args.bytesAtMost <= LIVE_ARGS_MAX_BYTES) {
+        const entry: Entry = { callId, receipt: "running", args };
+        if (buckets === undefined) live.set(tool, (buckets = new Map()));
+        buckets.set(
+          args.repeatHash,
+          held === undefined ? entry : Array.isArray(held) ? [...held, entry] : [held, entry],
+        );
+        this.#liveCalls += 1;
+        return entry;
+      }
     }
-    this.#toHashes();
-    entry.args = undefined;
-    this.#hashed.set(hashedKey(tool, args.sha256), entry);
+    const hashed = this.#toHashes();
+    const key = hashedKey(tool, args.sha256);
+    const earlier = hashed.get(key);
+    if (earlier !== undefined) return earlier;
+    const entry: Entry = { callId, receipt: "running", args: undefined };
+    hashed.set(key, entry);
     return entry;
   }
 
-  /** Remembers a call known by its arguments' SHA-256 only (a journal's record); returns its entry. */
-  addHashed(tool: string, sha256: string, holder: RepeatHolder): RepeatEntry {
-    this.#toHashes();
-    const entry: Entry = { holder, args: undefined };
-    this.#hashed.set(hashedKey(tool, sha256), entry);
+  /** Remembers call `callId`, known by its arguments' SHA-256 only (a journal's record: its receipt is written). */
+  addHashed(tool: string, sha256: string, callId: string): RepeatEntry {
+    const key = hashedKey(tool, sha256);
+    const entry: Entry = { callId, receipt: "written", args: undefined };
+    this.#toHashes().set(key, entry);
     return entry;
   }
 
   /** Forgets `entry` (a call to `tool` with `args`), if it is still the one remembered. */
   release(tool: string, args: RepeatArgs, entry: RepeatEntry): void {
-    if (this.#live === undefined) {
+    if ((entry as Entry).args === undefined) {
       const key = hashedKey(tool, args.sha256);
-      if (this.#hashed.get(key) === entry) this.#hashed.delete(key);
+      if (this.#hashed?.get(key) === entry) this.#hashed.delete(key);
       return;
     }
-    const buckets = this.#live.get(tool);
-    const bucket = buckets?.get(args.repeatHash);
-    const at = bucket === undefined ? -1 : bucket.indexOf(entry as Entry);
-    if (at === -1) return;
-    bucket!.splice(at, 1);
-    if (bucket!.length === 0) buckets!.delete(args.repeatHash);
+    const buckets = this.#live?.get(tool);
+    const held = buckets?.get(args.repeatHash);
+    if (held === undefined) return;
+    const rest = Array.isArray(held) ? held.filter((other) => other !== entry) : held === entry ? [] : [held];
+    if (rest.length === (Array.isArray(held) ? held.length : 1)) return;
+    if (rest.length === 0) buckets!.delete(args.repeatHash);
+    else buckets!.set(args.repeatHash, rest.length === 1 ? rest[0]! : rest);
     this.#liveCalls -= 1;
   }
 
   /** Forgets the entry a journal restored for call `callId` to `tool` with arguments of SHA-256 `sha256`, if any. */
   releaseRecorded(tool: string, sha256: string, callId: string): void {
     const key = hashedKey(tool, sha256);
-    if (this.#hashed.get(key)?.holder.callId === callId) this.#hashed.delete(key);
+    if (this.#hashed?.get(key)?.callId === callId) this.#hashed.delete(key);
   }
 
-  /** From now on every call by SHA-256: the calls held with their arguments are hashed and their arguments let go. */
-  #toHashes(): void {
-    const live = this.#live;
-    if (live === undefined) return;
-    this.#live = undefined;
-    for (const [tool, buckets] of live)
-      for (const bucket of buckets.values())
-        for (const entry of bucket) {
-          this.#hashed.set(hashedKey(tool, entry.args!.sha256), entry);
+  /**
+   * The entries by SHA-256, the run turning to them if it has not: the calls held with their arguments are hashed
+   * and their arguments let go.
+   */
+  #toHashes(): Map<string, Entry> {
+    if (this.#hashed !== undefined) return this.#hashed;
+    const hashed = new Map<string, Entry>();
+    for (const [tool, buckets] of this.#live ?? [])
+      for (const held of buckets.values())
+        for (const entry of Array.isArray(held) ? held : [held]) {
+          hashed.set(hashedKey(tool, entry.args!.sha256), entry);
           entry.args = undefined;
         }
+    this.#live = undefined;
+    this.#hashed = hashed;
+    return hashed;
   }
 }
 

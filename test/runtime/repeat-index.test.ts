@@ -12,7 +12,6 @@ function snapshot(value: unknown): DataSnapshot {
   return taken;
 }
 const hashOf = (value: unknown) => snapshot(value).repeatHash;
-const holder = (callId: string) => ({ callId, receipt: "running" as const });
 
 /** Two arguments of the form { q: "s<i>" } with one structural hash and different texts: found by counting up. */
 function collidingPair(): [unknown, unknown] {
@@ -83,62 +82,62 @@ describe("structuralHash", () => {
 });
 
 describe("RepeatIndex", () => {
+  /** The callId of the call claim() names: the earlier one for a repeat, else `callId` (now remembered). */
+  const claimed = (index: RepeatIndex, tool: string, value: unknown, callId: string) =>
+    index.claim(tool, snapshot(value), callId).callId;
+
   it("finds a call with canonically equal arguments; keeps two calls of one bucket apart by their text", () => {
     const [a, b] = collidingPair();
     expect(hashOf(a)).toBe(hashOf(b));
     expect(canonicalJson(a)).not.toBe(canonicalJson(b));
     const index = new RepeatIndex();
-    expect(index.find("t", snapshot(a))).toBeUndefined();
-    index.add("t", snapshot(a), holder("call-a"));
-    expect(index.find("t", snapshot(b))).toBeUndefined();
-    index.add("t", snapshot(b), holder("call-b"));
-    expect(index.find("t", snapshot(a))?.holder.callId).toBe("call-a");
-    expect(index.find("t", snapshot(b))?.holder.callId).toBe("call-b");
+    expect(claimed(index, "t", a, "call-a")).toBe("call-a");
+    expect(claimed(index, "t", b, "call-b")).toBe("call-b");
+    expect(claimed(index, "t", a, "call-a2")).toBe("call-a");
+    expect(claimed(index, "t", b, "call-b2")).toBe("call-b");
     // Another tool with the same arguments is another call.
-    expect(index.find("u", snapshot(a))).toBeUndefined();
+    expect(claimed(index, "u", a, "call-u")).toBe("call-u");
   });
 
   it("releases only the entry given, leaving the other of its bucket", () => {
     const [a, b] = collidingPair();
     const index = new RepeatIndex();
     const argsA = snapshot(a);
-    const entryA = index.add("t", argsA, holder("call-a"));
-    index.add("t", snapshot(b), holder("call-b"));
+    const entryA = index.claim("t", argsA, "call-a");
+    index.claim("t", snapshot(b), "call-b");
     index.release("t", argsA, entryA);
-    expect(index.find("t", snapshot(a))).toBeUndefined();
-    expect(index.find("t", snapshot(b))?.holder.callId).toBe("call-b");
+    expect(claimed(index, "t", b, "call-b2")).toBe("call-b");
+    expect(claimed(index, "t", a, "call-a2")).toBe("call-a2");
   });
 
   it("past LIVE_CALLS calls, remembers every call by SHA-256, those held before included; releases still work", () => {
     const index = new RepeatIndex();
-    const entries = Array.from({ length: LIVE_CALLS + 8 }, (_, i) =>
-      index.add("t", snapshot({ i, tag: "x" }), holder(`call-${i}`)),
-    );
-    for (let i = 0; i < LIVE_CALLS + 8; i++)
-      expect(index.find("t", snapshot({ tag: "x", i }))?.holder.callId).toBe(`call-${i}`);
-    expect(index.find("t", snapshot({ i: LIVE_CALLS + 8, tag: "x" }))).toBeUndefined();
-    // One held before the turn and one after, released by the entries add() gave.
-    index.release("t", snapshot({ i: 0, tag: "x" }), entries[0]!);
-    index.release("t", snapshot({ i: LIVE_CALLS + 1, tag: "x" }), entries[LIVE_CALLS + 1]!);
-    expect(index.find("t", snapshot({ i: 0, tag: "x" }))).toBeUndefined();
-    expect(index.find("t", snapshot({ i: LIVE_CALLS + 1, tag: "x" }))).toBeUndefined();
-    expect(index.find("t", snapshot({ i: 1, tag: "x" }))?.holder.callId).toBe("call-1");
+    const args = (i: number) => snapshot({ i, tag: "x" });
+    const entries = Array.from({ length: LIVE_CALLS + 8 }, (_, i) => index.claim("t", args(i), `call-${i}`));
+    expect(entries.map((entry, i) => entry.callId === `call-${i}`)).not.toContain(false);
+    // One held with its arguments before the turn and one after, released by the entries claim() gave.
+    index.release("t", args(0), entries[0]!);
+    index.release("t", args(LIVE_CALLS + 1), entries[LIVE_CALLS + 1]!);
+    for (let i = 0; i < LIVE_CALLS + 8; i++) {
+      const expected = i === 0 || i === LIVE_CALLS + 1 ? "again" : `call-${i}`;
+      expect(claimed(index, "t", { tag: "x", i }, "again")).toBe(expected);
+    }
   });
 
   it("keeps large arguments and a journal's records by SHA-256, and finds them from live calls", () => {
     const index = new RepeatIndex();
-    const large = { s: "x".repeat(20_000) };
-    const entry = index.add("t", snapshot(large), holder("call-large"));
-    expect(index.find("t", snapshot({ s: "x".repeat(20_000) }))?.holder.callId).toBe("call-large");
+    const large = { s: "x".repeat(70_000) };
+    const entry = index.claim("t", snapshot(large), "call-large");
+    expect(claimed(index, "t", { s: "x".repeat(70_000) }, "again")).toBe("call-large");
     index.release("t", snapshot(large), entry);
-    expect(index.find("t", snapshot(large))).toBeUndefined();
+    expect(claimed(index, "t", large, "after-release")).toBe("after-release");
 
+    const journaled = new RepeatIndex();
     const recorded = snapshot({ q: "recorded" });
-    index.addHashed("t", recorded.sha256, { callId: "call-journal", receipt: "written" });
-    expect(index.find("t", snapshot({ q: "recorded" }))?.holder.callId).toBe("call-journal");
-    index.releaseRecorded("t", recorded.sha256, "another-call");
-    expect(index.find("t", snapshot({ q: "recorded" }))).toBeDefined();
-    index.releaseRecorded("t", recorded.sha256, "call-journal");
-    expect(index.find("t", snapshot({ q: "recorded" }))).toBeUndefined();
+    journaled.addHashed("t", recorded.sha256, "call-journal");
+    journaled.releaseRecorded("t", recorded.sha256, "another-call");
+    expect(claimed(journaled, "t", { q: "recorded" }, "again")).toBe("call-journal");
+    journaled.releaseRecorded("t", recorded.sha256, "call-journal");
+    expect(claimed(journaled, "t", { q: "recorded" }, "again")).toBe("again");
   });
 });
