@@ -51,8 +51,13 @@ if (readFileSync(entry, "utf8").startsWith(BANNER)) {
 
 // The entry's export names, from tsc's module graph itself: the entry written below re-exports exactly these.
 const names = Object.keys(await import(pathToFileURL(entry).href)).sort();
-const odd = names.filter((name) => !IDENTIFIER.test(name));
-if (odd.length > 0) throw new Error(`bundle-runtime: runtime/index.ts exports ${odd.join(", ")}, not identifiers`);
+checkIdentifiers("runtime/index.ts", names);
+
+/** Throws when `exporter` exports a name the entry or a facade could not write as `export const { name }`. */
+function checkIdentifiers(exporter, exported) {
+  const odd = exported.filter((name) => !IDENTIFIER.test(name));
+  if (odd.length > 0) throw new Error(`bundle-runtime: ${exporter} exports ${odd.join(", ")}, not identifiers`);
+}
 
 /**
  * An esbuild plugin that leaves the modules at `paths` (relative to dist/runtime) out of what it bundles, imported or
@@ -79,9 +84,10 @@ for (const name of readdirSync(runtimeDir)) if (/^bundle-.*\.js$/.test(name)) rm
 const facades = [];
 for (const path of FACADES)
   facades.push({ path, names: Object.keys(await import(pathToFileURL(join(runtimeDir, path)).href)).sort() });
-const oddFacade = facades.flatMap(({ names }) => names).filter((name) => !IDENTIFIER.test(name));
-if (oddFacade.length > 0)
-  throw new Error(`bundle-runtime: a facade would export ${oddFacade.join(", ")}, not identifiers`);
+checkIdentifiers(
+  `the facade of ${FACADES.join(", ")}`,
+  facades.flatMap(({ names }) => names),
+);
 const modulesLocal = "modules";
 const result = await build({
   stdin: {

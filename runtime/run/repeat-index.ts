@@ -14,9 +14,6 @@ export interface RepeatArgs {
   readonly bytesAtMost: number;
 }
 
-/** A remembered call: its holder, given back to release it. */
-export type RepeatEntry = RepeatHolder;
-
 /**
  * How many calls a run remembers with their arguments before it remembers every call by its SHA-256, and how large
  * (as bounded before the canonical text is written) one call's arguments may be to be remembered so: what a run holds
@@ -51,7 +48,7 @@ export class RepeatIndex {
    * The entry of an earlier call to `tool` with canonically equal arguments, when there is one (nothing is remembered
    * then); else a new entry for call `callId`, running. So `claim(...).callId === callId` says the call is no repeat.
    */
-  claim(tool: string, args: RepeatArgs, callId: string): RepeatEntry {
+  claim(tool: string, args: RepeatArgs, callId: string): RepeatHolder {
     if (this.#hashed === undefined) {
       const live = (this.#live ??= new Map());
       let buckets = live.get(tool);
@@ -82,7 +79,7 @@ export class RepeatIndex {
   }
 
   /** Remembers call `callId`, known by its arguments' SHA-256 only (a journal's record: its receipt is written). */
-  addHashed(tool: string, sha256: string, callId: string): RepeatEntry {
+  addHashed(tool: string, sha256: string, callId: string): RepeatHolder {
     const key = hashedKey(tool, sha256);
     const entry: Entry = { callId, receipt: "written", args: undefined };
     this.#toHashes().set(key, entry);
@@ -90,7 +87,7 @@ export class RepeatIndex {
   }
 
   /** Forgets `entry` (a call to `tool` with `args`), if it is still the one remembered. */
-  release(tool: string, args: RepeatArgs, entry: RepeatEntry): void {
+  release(tool: string, args: RepeatArgs, entry: RepeatHolder): void {
     if ((entry as Entry).args === undefined) {
       const key = hashedKey(tool, args.sha256);
       if (this.#hashed?.get(key) === entry) this.#hashed.delete(key);
@@ -98,9 +95,9 @@ export class RepeatIndex {
     }
     const buckets = this.#live?.get(tool);
     const held = buckets?.get(args.repeatHash);
-    if (held === undefined) return;
-    const rest = Array.isArray(held) ? held.filter((other) => other !== entry) : held === entry ? [] : [held];
-    if (rest.length === (Array.isArray(held) ? held.length : 1)) return;
+    const all = held === undefined ? [] : Array.isArray(held) ? held : [held];
+    if (!all.includes(entry as Entry)) return;
+    const rest = all.filter((other) => other !== entry);
     if (rest.length === 0) buckets!.delete(args.repeatHash);
     else buckets!.set(args.repeatHash, rest.length === 1 ? rest[0]! : rest);
     this.#liveCalls -= 1;
