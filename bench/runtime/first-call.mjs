@@ -7,6 +7,9 @@
 //   node first-call.mjs aiSdk <root> <repoRoot> nine the Vercel AI SDK: import the project's tools written with
 //                                                    zod and tool() (nine-project.mjs), validate the arguments
 //                                                    as generateText does, execute
+//   node first-call.mjs guarantees <root> <repoRoot> the floor of cave's guarantees (guarantee-floor.mjs): the lock's
+//                                                    seal, the entry's pin, the files' hashes, a private copy, the
+//                                                    arguments validated and hashed, and nothing else
 //   node first-call.mjs direct <root> <repoRoot>    the floor of any runtime: import the tool's own locked bundle
 //                                                    (its module, with every tool defined in it) and call its
 //                                                    execute, with no check of anything
@@ -42,6 +45,10 @@ if (side === "runtime") {
   const runtime = await createRuntime({ root, mode: "host", dispatchers: { required: inProcessDispatcher } });
   const outcome = await runtime.call(TOOL, ARGS);
   ok = outcome.ok;
+} else if (side === "guarantees") {
+  const { callWithGuaranteesOnly } = await import("./guarantee-floor.mjs");
+  const result = await callWithGuaranteesOnly(root, TOOL, ARGS);
+  ok = typeof result === "object" && result !== null;
 } else if (side === "direct") {
   const module = await import(pathToFileURL(join(root, direct.bundle)).href);
   const result = await module[direct.export].execute(ARGS, {

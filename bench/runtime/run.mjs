@@ -2,9 +2,11 @@
 // schema (nine-project.mjs: N tools, the same N tools written for the AI SDK with zod):
 //  1. ready-to-first-call with 10 / 100 / 1,000 locked tools: createRuntime() + first call, against
 //     compiling the same schemas with Ajv at start-up and then making the same call (what an MCP
-//     client does today), and against the AI SDK importing its zod tools; and the floor no runtime can
-//     go under: importing the called tool's own module (every tool defined in it) and calling its execute;
-//     medians of fresh processes, run interleaved;
+//     client does today), and against the AI SDK importing its zod tools; and two floors: the floor of cave's
+//     guarantees (guarantee-floor.mjs: the lock's seal, the entry's pin, the files' hashes, a private copy, the
+//     arguments validated and hashed, nothing else: no runtime that keeps them can go under it), and the floor no
+//     runtime at all can go under: importing the called tool's own module (every tool defined in it) and calling
+//     its execute; medians of fresh processes, run interleaved;
 //  2. per-call overhead over calling execute directly, against Ajv's validation alone and the AI SDK's
 //     per-call work (per-call-peers.mjs);
 //  3. RSS after calling every tool once (rss.mjs);
@@ -53,11 +55,12 @@ for (const n of sizes.length ? sizes : [10, 100, 1000]) {
   const root = mkdtempSync(join(tmpdir(), `cave-runtime-bench-${n}-`));
   try {
     buildNineProject(root, repoRoot, n, perModule);
-    const times = { direct: [], ajv: [], aiSdk: [] };
+    const times = { guarantees: [], direct: [], ajv: [], aiSdk: [] };
     for (const [name] of sides) times[name] = [];
     for (let r = 0; r < RUNS; r++) {
       for (const [name, checkout] of sides)
         times[name].push(node("first-call.mjs", ["runtime", root, checkout, "nine"]).ms);
+      times.guarantees.push(node("first-call.mjs", ["guarantees", root, repoRoot, "nine"]).ms);
       times.direct.push(node("first-call.mjs", ["direct", root, repoRoot, "nine"]).ms);
       times.ajv.push(node("first-call.mjs", ["ajv", root, repoRoot, "nine"]).ms);
       times.aiSdk.push(node("first-call.mjs", ["aiSdk", root, repoRoot, "nine"]).ms);
@@ -95,14 +98,14 @@ console.log(
 console.log(`ready + first call, median of ${RUNS} fresh processes each, interleaved (Node start-up excluded):\n`);
 const names = sides.map(([name]) => name);
 console.log(
-  `| locked tools | ${names.map((name) => `cave ${name}`).join(" | ")} | floor: the tool's own module + execute | Ajv compile at start-up + first call | AI SDK (zod tools) + first call | ${names.map((name) => `Ajv / ${name} | AI SDK / ${name} | AI SDK / floor | ${name} over floor`).join(" | ")} |`,
+  `| locked tools | ${names.map((name) => `cave ${name}`).join(" | ")} | floor of the guarantees | floor: the tool's own module + execute | Ajv compile at start-up + first call | AI SDK (zod tools) + first call | Ajv / guarantees floor | AI SDK / guarantees floor | ${names.map((name) => `Ajv / ${name} | AI SDK / ${name} | ${name} over the guarantees floor`).join(" | ")} |`,
 );
 console.log(
-  `| ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ${names.map(() => "---: | ---: | ---: | ---:").join(" | ")} |`,
+  `| ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ${names.map(() => "---: | ---: | ---:").join(" | ")} |`,
 );
 for (const r of rows)
   console.log(
-    `| ${r.n} | ${names.map((name) => fmt(r[name])).join(" | ")} | ${fmt(r.direct)} | ${fmt(r.ajv)} | ${fmt(r.aiSdk)} | ${names.map((name) => `${ratio(r.ajv, r[name])} | ${ratio(r.aiSdk, r[name])} | ${ratio(r.aiSdk, r.direct)} | ${fmt(r[name] - r.direct)}`).join(" | ")} |`,
+    `| ${r.n} | ${names.map((name) => fmt(r[name])).join(" | ")} | ${fmt(r.guarantees)} | ${fmt(r.direct)} | ${fmt(r.ajv)} | ${fmt(r.aiSdk)} | ${ratio(r.ajv, r.guarantees)} | ${ratio(r.aiSdk, r.guarantees)} | ${names.map((name) => `${ratio(r.ajv, r[name])} | ${ratio(r.aiSdk, r[name])} | ${fmt(r[name] - r.guarantees)}`).join(" | ")} |`,
   );
 console.log(
   "\nper call (CPU time; one process per side, 3 each, alternating, 7 rounds each; median of the processes' medians; overhead over the same process's direct execute):\n",

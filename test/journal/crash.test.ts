@@ -142,7 +142,7 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
 
   it("killed between intent and completion: a read is run again, an idempotent tool again with the same idempotency key", async () => {
     const journal = freshJournal(backend);
-    const { setting, path, dir } = journal;
+    const { setting, dir } = journal;
     const file = join(dir, "effects.txt");
     const seats = join(dir, "seats.txt");
     const gate = join(dir, "gate");
@@ -167,7 +167,7 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
 
   it("killed after a completion: the outcome the host returned replays byte for byte, the effect happened once", async () => {
     const journal = freshJournal(backend);
-    const { setting, path, dir } = journal;
+    const { setting, dir } = journal;
     const file = join(dir, "effects.txt");
     const steps: Step[] = [
       { name: "append_line", args: { line: "sent email", file } },
@@ -204,7 +204,7 @@ describe.each(BACKENDS)("crash tests on the %s journal", (backend) => {
 
   it("keeps the repeat guard and the budget across the crash", async () => {
     const journal = freshJournal(backend);
-    const { setting, path, dir } = journal;
+    const { setting, dir } = journal;
     const file = join(dir, "effects.txt");
     const steps: Step[] = [
       { name: "lookup", args: { key: "k", file } },
