@@ -98,14 +98,14 @@ console.log(
 console.log(`ready + first call, median of ${RUNS} fresh processes each, interleaved (Node start-up excluded):\n`);
 const names = sides.map(([name]) => name);
 console.log(
-  `| locked tools | ${names.map((name) => `cave ${name}`).join(" | ")} | floor of the guarantees | floor: the tool's own module + execute | Ajv compile at start-up + first call | AI SDK (zod tools) + first call | Ajv / guarantees floor | AI SDK / guarantees floor | ${names.map((name) => `Ajv / ${name} | AI SDK / ${name} | ${name} over the guarantees floor`).join(" | ")} |`,
+  `| locked tools | ${names.map((name) => `cave ${name}`).join(" | ")} | floor of the guarantees | floor: the tool's own module + execute | Ajv compile at start-up + first call | AI SDK (zod tools) + first call | Ajv / guarantees floor | AI SDK / guarantees floor | ${names.map((name) => `Ajv / ${name} | AI SDK / ${name} | ${name} over the guarantees floor | ${name} / guarantees floor`).join(" | ")} |`,
 );
 console.log(
-  `| ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ${names.map(() => "---: | ---: | ---:").join(" | ")} |`,
+  `| ---: | ${names.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ${names.map(() => "---: | ---: | ---: | ---:").join(" | ")} |`,
 );
 for (const r of rows)
   console.log(
-    `| ${r.n} | ${names.map((name) => fmt(r[name])).join(" | ")} | ${fmt(r.guarantees)} | ${fmt(r.direct)} | ${fmt(r.ajv)} | ${fmt(r.aiSdk)} | ${ratio(r.ajv, r.guarantees)} | ${ratio(r.aiSdk, r.guarantees)} | ${names.map((name) => `${ratio(r.ajv, r[name])} | ${ratio(r.aiSdk, r[name])} | ${fmt(r[name] - r.guarantees)}`).join(" | ")} |`,
+    `| ${r.n} | ${names.map((name) => fmt(r[name])).join(" | ")} | ${fmt(r.guarantees)} | ${fmt(r.direct)} | ${fmt(r.ajv)} | ${fmt(r.aiSdk)} | ${ratio(r.ajv, r.guarantees)} | ${ratio(r.aiSdk, r.guarantees)} | ${names.map((name) => `${ratio(r.ajv, r[name])} | ${ratio(r.aiSdk, r[name])} | ${fmt(r[name] - r.guarantees)} | ${(r[name] / r.guarantees).toFixed(2)}x`).join(" | ")} |`,
   );
 console.log(
   "\nper call (CPU time; one process per side, 3 each, alternating, 7 rounds each; median of the processes' medians; overhead over the same process's direct execute):\n",
