@@ -26,9 +26,9 @@ const MAX_ARGS_BYTES = 1024 * 1024;
 
 /** Calls tool `name`, the lock's first, with `args` doing only what the guarantees need; returns execute's result. */
 export async function callWithGuaranteesOnly(root, name, args) {
-  const { head, read, toolsAt } = readHeader(join(root, "cave.lock"));
+  const { head, toolsAt, next } = readHeader(join(root, "cave.lock"));
   const hashesAt = head.lastIndexOf(TOOL_HASHES, toolsAt);
-  if (toolsAt < 0 || hashesAt < 0) throw new Error("guarantee-floor: the lock is not in cave build's layout");
+  if (hashesAt < 0) throw new Error("guarantee-floor: the lock is not in cave build's layout");
   const { integrity, ...sealed } = JSON.parse(`${head.toString("utf8", 0, hashesAt - 1)}\n}`);
   const lines = head.toString("latin1", hashesAt + TOOL_HASHES.length, toolsAt - "\n  },".length);
   const compact = lines.replace(/\n {4}|(?<=":) /g, "").trimStart();
@@ -36,8 +36,6 @@ export async function callWithGuaranteesOnly(root, name, args) {
     throw new Error("guarantee-floor: the lock's seal does not match");
 
   const entryAt = toolsAt + TOOLS.length;
-  const next = head.indexOf('\n    "', entryAt + 1);
-  if (next < 0 || next > read) throw new Error("guarantee-floor: the first entry does not fit in the bytes read");
   const keyEnd = head.indexOf('": ', entryAt);
   if (head.toString("utf8", entryAt + '    "'.length, keyEnd) !== name)
     throw new Error(`guarantee-floor: ${name} is not the lock's first tool, the only one this floor finds`);
@@ -79,7 +77,10 @@ export async function callWithGuaranteesOnly(root, name, args) {
   });
 }
 
-/** The lock's first bytes, up to past its first tool entry, read in growing steps; where its tools part starts. */
+/**
+ * The lock's first bytes, up to past its first tool entry, read in growing steps; where its tools part starts, and
+ * where the second entry's key line starts (the first entry ends before it).
+ */
 function readHeader(path) {
   const fd = openSync(path, "r");
   try {
@@ -88,9 +89,10 @@ function readHeader(path) {
     for (;;) {
       const got = readSync(fd, head, read, head.length - read, read);
       read += got;
-      const toolsAt = head.subarray(0, read).indexOf(TOOLS);
-      if (toolsAt >= 0 && head.subarray(0, read).indexOf('\n    "', toolsAt + TOOLS.length + 1) >= 0)
-        return { head, read, toolsAt };
+      const bytes = head.subarray(0, read);
+      const toolsAt = bytes.indexOf(TOOLS);
+      const next = toolsAt < 0 ? -1 : bytes.indexOf('\n    "', toolsAt + TOOLS.length + 1);
+      if (next >= 0) return { head: bytes, toolsAt, next };
       if (got === 0) throw new Error("guarantee-floor: the lock is not in cave build's layout");
       if (read === head.length) head = Buffer.concat([head, Buffer.allocUnsafe(head.length)]);
     }
